@@ -1,0 +1,55 @@
+package table
+
+import (
+	"fmt"
+
+	"github.com/ddblocal/ddblocal/attr"
+)
+
+// Code names a DynamoDB error, exactly as the part of the wire `__type` after '#'.
+type Code string
+
+// The DynamoDB errors the service returns. api maps each one to its wire type
+// prefix and HTTP status.
+const (
+	ValidationException                      Code = "ValidationException"
+	ResourceNotFoundException                Code = "ResourceNotFoundException"
+	ResourceInUseException                   Code = "ResourceInUseException"
+	ConditionalCheckFailedException          Code = "ConditionalCheckFailedException"
+	TransactionCanceledException             Code = "TransactionCanceledException"
+	TransactionConflictException             Code = "TransactionConflictException"
+	TransactionInProgressException           Code = "TransactionInProgressException"
+	IdempotentParameterMismatchException     Code = "IdempotentParameterMismatchException"
+	ItemCollectionSizeLimitExceededException Code = "ItemCollectionSizeLimitExceededException"
+	ProvisionedThroughputExceededException   Code = "ProvisionedThroughputExceededException"
+	LimitExceededException                   Code = "LimitExceededException"
+	RequestLimitExceeded                     Code = "RequestLimitExceeded"
+	ThrottlingException                      Code = "ThrottlingException"
+	InternalServerError                      Code = "InternalServerError"
+	AccessDeniedException                    Code = "AccessDeniedException"
+)
+
+// Error is a DynamoDB error in DynamoDB's words. Item is set on a
+// ConditionalCheckFailedException when ReturnValuesOnConditionCheckFailure is
+// ALL_OLD; CancellationReasons on a TransactionCanceledException.
+type Error struct {
+	Code                Code
+	Message             string
+	Item                attr.Item
+	CancellationReasons []CancellationReason
+}
+
+// Error returns "Code: Message".
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
+
+// Errorf returns an *Error with code c and a formatted message.
+func Errorf(c Code, format string, args ...any) *Error {
+	return &Error{Code: c, Message: fmt.Sprintf(format, args...)}
+}
+
+// CancellationReason is one entry of a TransactionCanceledException, in action order.
+type CancellationReason struct {
+	Code    string    `json:"Code,omitempty"`
+	Message string    `json:"Message,omitempty"`
+	Item    attr.Item `json:"Item,omitempty"`
+}
