@@ -1,0 +1,70 @@
+// Package changelog defines the record every write appends to its table's change
+// log: the one source for GSI maintenance, streams and eventually consistent reads.
+// The store keeps records as opaque bytes; this package fixes their format.
+package changelog
+
+import (
+	"encoding/binary"
+	"errors"
+)
+
+// Record is one committed change to one item. Old is nil for an insert, New is nil
+// for a delete. Images are attr's binary item encoding, so consumers decode only
+// what they need.
+type Record struct {
+	Time int64  // commit time, Unix nanoseconds
+	Key  []byte // the item's storage key
+	Old  []byte // the item before the write, or nil
+	New  []byte // the item after the write, or nil
+}
+
+// errCorrupt is returned by Decode for bytes that no Append produced.
+var errCorrupt = errors.New("changelog: corrupt record")
+
+const version = 1
+
+// Append appends r's encoding to dst and returns the extended slice.
+func Append(dst []byte, r Record) []byte {
+	dst = append(dst, version)
+	dst = binary.AppendVarint(dst, r.Time)
+	for _, b := range [][]byte{r.Key, r.Old, r.New} {
+		if b == nil {
+			dst = binary.AppendUvarint(dst, 0)
+			continue
+		}
+		dst = binary.AppendUvarint(dst, uint64(len(b))+1)
+		dst = append(dst, b...)
+	}
+	return dst
+}
+
+// Decode parses a record produced by Append. The returned slices alias b, so they
+// are valid only as long as b is (inside the store transaction that read it).
+func Decode(b []byte) (Record, error) {
+	var r Record
+	if len(b) == 0 || b[0] != version {
+		return r, errCorrupt
+	}
+	b = b[1:]
+	t, n := binary.Varint(b)
+	if n <= 0 {
+		return r, errCorrupt
+	}
+	r.Time, b = t, b[n:]
+	parts := [3]*[]byte{&r.Key, &r.Old, &r.New}
+	for _, p := range parts {
+		l, n := binary.Uvarint(b)
+		if n <= 0 || l > uint64(len(b)-n)+1 {
+			return r, errCorrupt
+		}
+		b = b[n:]
+		if l == 0 {
+			continue
+		}
+		*p, b = b[:l-1:l-1], b[l-1:]
+	}
+	if len(b) != 0 {
+		return r, errCorrupt
+	}
+	return r, nil
+}

@@ -1,0 +1,129 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+)
+
+func benchOpen(b *testing.B, durable bool) *DB {
+	b.Helper()
+	opts := Options{InMemory: true}
+	if durable {
+		opts = Options{Path: filepath.Join(b.TempDir(), "bench.db")}
+	}
+	db, err := Open(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	withSpace(b, db, "t")
+	return db
+}
+
+// BenchmarkUpdate measures one small Put per Update, with 1 or 16 concurrent
+// writers, in NoSync (InMemory) and durable (fsync per commit) modes.
+func BenchmarkUpdate(b *testing.B) {
+	val := make([]byte, 100)
+	for _, durable := range []bool{false, true} {
+		for _, writers := range []int{1, 16} {
+			mode := "nosync"
+			if durable {
+				mode = "durable"
+			}
+			b.Run(fmt.Sprintf("%s/writers=%d", mode, writers), func(b *testing.B) {
+				db := benchOpen(b, durable)
+				var next atomic.Uint64
+				b.ReportAllocs()
+				b.ResetTimer()
+				runWriters(b, writers, func() {
+					key := binary.BigEndian.AppendUint64(nil, next.Add(1))
+					err := db.Update(context.Background(), func(tx *Tx) error {
+						return tx.Space("t").Put(key, val)
+					})
+					if err != nil {
+						b.Error(err)
+					}
+				})
+			})
+		}
+	}
+}
+
+// runWriters runs op b.N times in total across exactly writers goroutines.
+func runWriters(b *testing.B, writers int, op func()) {
+	var left atomic.Int64
+	left.Store(int64(b.N))
+	done := make(chan struct{})
+	for range writers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for left.Add(-1) >= 0 {
+				op()
+			}
+		}()
+	}
+	for range writers {
+		<-done
+	}
+}
+
+func fill(b *testing.B, db *DB, n int) [][]byte {
+	b.Helper()
+	keys := make([][]byte, n)
+	mustUpdate(b, db, func(tx *Tx) error {
+		sp := tx.Space("t")
+		for i := range keys {
+			keys[i] = fmt.Appendf(nil, "key%08d", i)
+			if err := sp.Put(keys[i], make([]byte, 100)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return keys
+}
+
+// BenchmarkGet measures one point read in its own View over 100k keys.
+func BenchmarkGet(b *testing.B) {
+	db := benchOpen(b, false)
+	keys := fill(b, db, 100_000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		key := keys[i%len(keys)]
+		err := db.View(func(tx *Tx) error {
+			if tx.Space("t").Get(key) == nil {
+				b.Fatal("missing key")
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAscend1000 measures a View that visits 1000 consecutive keys.
+func BenchmarkAscend1000(b *testing.B) {
+	db := benchOpen(b, false)
+	fill(b, db, 100_000)
+	from := []byte("key00050000")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		n := 0
+		err := db.View(func(tx *Tx) error {
+			return tx.Space("t").Ascend(from, nil, func(k, v []byte) bool {
+				n++
+				return n < 1000
+			})
+		})
+		if err != nil || n != 1000 {
+			b.Fatalf("visited %d, err %v", n, err)
+		}
+	}
+}

@@ -1,0 +1,179 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Options configures Open.
+type Options struct {
+	Path     string // bbolt file; ignored when InMemory
+	InMemory bool   // same code path, no durability: a temp file removed on Close, NoSync
+	NoSync   bool   // durable mode off (tests)
+}
+
+// lockTimeout bounds how long Open waits for another process's file lock, so
+// that starting a second server on the same file fails fast.
+const lockTimeout = time.Second
+
+// Root bucket names.
+const (
+	catalogBucket = "catalog"
+	spacesBucket  = "spaces"
+)
+
+// initialMmapSize reserves address space up front: bbolt must remap when the
+// file outgrows its mapping, and a remap waits for every open read
+// transaction, which would stall all writers behind one long View. 64-bit
+// address space is cheap; the file itself still grows only as data is written.
+const initialMmapSize = 1 << (20 + 10*(strconv.IntSize/64)) // 1 GiB on 64-bit, 1 MiB otherwise
+
+// DB is an open store. It is safe for concurrent use.
+type DB struct {
+	bolt    *bolt.DB
+	tmpPath string // file to remove on Close (InMemory only)
+
+	// mu guards closed; inflight counts Update and View calls admitted before
+	// Close so that Close can wait for them.
+	mu       sync.RWMutex
+	closed   bool
+	inflight sync.WaitGroup
+
+	queue         *queue
+	committerDone chan struct{}
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Open opens (creating if needed) the store described by opts and starts its
+// committer goroutine. It returns ErrPathRequired when Path is empty and
+// InMemory is false, and an error wrapping ErrLocked when another process has
+// the file open for more than about a second.
+func Open(opts Options) (*DB, error) {
+	path := opts.Path
+	noSync := opts.NoSync || opts.InMemory
+	if opts.InMemory {
+		f, err := os.CreateTemp("", "ddblocal-mem-*.db")
+		if err != nil {
+			return nil, fmt.Errorf("store: create in-memory file: %w", err)
+		}
+		path = f.Name()
+		if err := f.Close(); err != nil {
+			_ = os.Remove(path)
+			return nil, fmt.Errorf("store: create in-memory file: %w", err)
+		}
+	} else if path == "" {
+		return nil, ErrPathRequired
+	}
+
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{
+		Timeout:         lockTimeout,
+		NoFreelistSync:  true,
+		FreelistType:    bolt.FreelistMapType,
+		NoSync:          noSync,
+		NoGrowSync:      noSync,
+		InitialMmapSize: initialMmapSize,
+	})
+	if err != nil {
+		if opts.InMemory {
+			_ = os.Remove(path)
+		}
+		if errors.Is(err, bolt.ErrTimeout) {
+			return nil, fmt.Errorf("%w: %s", ErrLocked, path)
+		}
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+
+	db := &DB{bolt: bdb, queue: newQueue(), committerDone: make(chan struct{})}
+	if opts.InMemory {
+		// On Unix the open descriptor keeps the data alive, so unlinking now
+		// means not even a crash leaves the file behind. Windows cannot unlink
+		// an open file; Close removes it there.
+		if runtime.GOOS == "windows" {
+			db.tmpPath = path
+		} else {
+			_ = os.Remove(path)
+		}
+	}
+
+	if err := bdb.Update(func(btx *bolt.Tx) error {
+		for _, name := range []string{catalogBucket, spacesBucket} {
+			if _, err := btx.CreateBucketIfNotExists([]byte(name)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		_ = bdb.Close()
+		if db.tmpPath != "" {
+			_ = os.Remove(db.tmpPath)
+		}
+		return nil, fmt.Errorf("store: initialise %s: %w", path, err)
+	}
+
+	go db.commitLoop()
+	return db, nil
+}
+
+// enter admits one Update or View call; it returns false once Close has begun.
+// Every successful enter must be paired with db.inflight.Done.
+func (db *DB) enter() bool {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	if db.closed {
+		return false
+	}
+	db.inflight.Add(1)
+	return true
+}
+
+// Close stops admitting calls (they get ErrClosed), waits for in-flight Update
+// and View calls to finish, stops the committer goroutine and closes the file;
+// an InMemory store's data is gone afterwards. It is idempotent: later calls
+// return the first call's result.
+func (db *DB) Close() error {
+	db.closeOnce.Do(func() {
+		db.mu.Lock()
+		db.closed = true
+		db.mu.Unlock()
+
+		db.inflight.Wait()
+		db.queue.close()
+		<-db.committerDone
+
+		db.closeErr = db.bolt.Close()
+		if db.tmpPath != "" {
+			if err := os.Remove(db.tmpPath); err != nil && !errors.Is(err, os.ErrNotExist) && db.closeErr == nil {
+				db.closeErr = err
+			}
+		}
+	})
+	return db.closeErr
+}
+
+// View runs fn in a read-only transaction: a consistent snapshot that later
+// commits do not change. It returns fn's error, ErrClosed after Close, or an
+// error wrapping ErrPanic if fn panics. Writes inside fn return ErrReadOnly.
+// Slices obtained inside fn are valid only until fn returns.
+func (db *DB) View(fn func(tx *Tx) error) (err error) {
+	if !db.enter() {
+		return ErrClosed
+	}
+	defer db.inflight.Done()
+
+	btx, err := db.bolt.Begin(false)
+	if err != nil {
+		return mapErr(err)
+	}
+	defer func() { _ = btx.Rollback() }()
+	_, err = runFn(fn, &Tx{btx: btx})
+	return err
+}

@@ -1,0 +1,54 @@
+package store
+
+import (
+	"context"
+	"testing"
+)
+
+// openMem opens an InMemory store that is closed when the test ends.
+func openMem(t testing.TB) *DB {
+	t.Helper()
+	db, err := Open(Options{InMemory: true})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return db
+}
+
+// mustUpdate runs fn in Update and fails the test on error.
+func mustUpdate(t testing.TB, db *DB, fn func(tx *Tx) error) {
+	t.Helper()
+	if err := db.Update(context.Background(), fn); err != nil {
+		t.Fatalf("Update: %v", err)
+	}
+}
+
+// mustView runs fn in View and fails the test on error.
+func mustView(t testing.TB, db *DB, fn func(tx *Tx) error) {
+	t.Helper()
+	if err := db.View(fn); err != nil {
+		t.Fatalf("View: %v", err)
+	}
+}
+
+// withSpace creates space id holding the given keys (each key is its own value).
+func withSpace(t testing.TB, db *DB, id string, keys ...string) {
+	t.Helper()
+	mustUpdate(t, db, func(tx *Tx) error {
+		if err := tx.CreateSpace(id); err != nil {
+			return err
+		}
+		s := tx.Space(id)
+		for _, k := range keys {
+			if err := s.Put([]byte(k), []byte(k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

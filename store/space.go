@@ -1,0 +1,97 @@
+package store
+
+import (
+	bolt "go.etcd.io/bbolt"
+)
+
+// Sub-bucket names inside a space.
+const (
+	dataBucket = "d"
+	logBucket  = "l"
+	metaBucket = "m"
+)
+
+// Space is one ordered keyspace (a table or an index) seen through a Tx. It is
+// valid only as long as its Tx; a Space from View is read-only.
+type Space struct {
+	tx *Tx
+	b  *bolt.Bucket
+	// Sub-buckets, opened on first use: most calls touch only one of them.
+	data, log, meta *bolt.Bucket
+}
+
+func (s *Space) dataB() *bolt.Bucket {
+	if s.data == nil {
+		s.data = s.b.Bucket([]byte(dataBucket))
+	}
+	return s.data
+}
+
+func (s *Space) logB() *bolt.Bucket {
+	if s.log == nil {
+		s.log = s.b.Bucket([]byte(logBucket))
+	}
+	return s.log
+}
+
+func (s *Space) metaB() *bolt.Bucket {
+	if s.meta == nil {
+		s.meta = s.b.Bucket([]byte(metaBucket))
+	}
+	return s.meta
+}
+
+// Get returns the value stored under key, or nil if there is none (an empty
+// stored value is returned as a non-nil empty slice). The slice is valid until
+// the transaction ends and must not be modified.
+func (s *Space) Get(key []byte) []byte {
+	if s.tx.done || len(key) == 0 {
+		return nil
+	}
+	return s.dataB().Get(key)
+}
+
+// Put stores val under key, replacing any previous value. It copies key and
+// val, so the caller may reuse them once Put returns. It returns
+// ErrKeyRequired, ErrKeyTooLarge, ErrValueTooLarge, ErrReadOnly or ErrTxClosed.
+func (s *Space) Put(key, val []byte) error {
+	if err := s.tx.write(); err != nil {
+		return err
+	}
+	return putCopy(s.dataB(), key, val)
+}
+
+// Delete removes key; removing an absent key is not an error. It returns
+// ErrReadOnly or ErrTxClosed.
+func (s *Space) Delete(key []byte) error {
+	if err := s.tx.write(); err != nil {
+		return err
+	}
+	return mapErr(s.dataB().Delete(key))
+}
+
+// Ascend calls fn for each key in [from, to) in ascending order, where a nil
+// from means the first key and a nil to means no upper bound, until fn returns
+// false. k and v are valid only during fn (copy them to keep them) and must
+// not be modified; fn must not write to this space. It returns ErrTxClosed if
+// the transaction has ended.
+func (s *Space) Ascend(from, to []byte, fn func(k, v []byte) bool) error {
+	if s.tx.done {
+		return ErrTxClosed
+	}
+	ascend(s.dataB().Cursor(), from, to, fn)
+	return nil
+}
+
+// Descend calls fn for each key in [from, to) in descending order, from the
+// largest key < to (nil to = the last key) down to from (nil from = no lower
+// bound), until fn returns false. k and v are valid only during fn (copy them
+// to keep them) and must not be modified; fn must not write to this space. It
+// returns ErrTxClosed if the transaction has ended.
+func (s *Space) Descend(from, to []byte, fn func(k, v []byte) bool) error {
+	if s.tx.done {
+		return ErrTxClosed
+	}
+	descend(s.dataB().Cursor(), from, to, fn)
+	return nil
+}
