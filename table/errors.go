@@ -27,6 +27,7 @@ const (
 	ThrottlingException                      Code = "ThrottlingException"
 	InternalServerError                      Code = "InternalServerError"
 	AccessDeniedException                    Code = "AccessDeniedException"
+	TableNotFoundException                   Code = "TableNotFoundException"
 )
 
 // Error is a DynamoDB error in DynamoDB's words. Item is set on a

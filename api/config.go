@@ -1,0 +1,29 @@
+package api
+
+import "log/slog"
+
+// Config configures NewHandler and NewServer.
+type Config struct {
+	// Addr is the host:port the server is reachable at. It is echoed by the
+	// `GET /` health text and returned by DescribeEndpoints, and it is the
+	// listen address NewServer uses.
+	Addr string
+	// CORSOrigins lists the origins allowed to call the server from a
+	// browser. Empty turns CORS off; "*" allows any origin (DynamoDB Local's
+	// -cors flag).
+	CORSOrigins []string
+	// Logger receives request logs (debug) and internal errors (error).
+	// Nil discards them.
+	Logger *slog.Logger
+	// Ready reports whether the service can take requests; it backs
+	// GET /_ddblocal/health. Nil means always ready.
+	Ready func() error
+}
+
+// logger returns cfg.Logger or a logger that discards everything.
+func (cfg Config) logger() *slog.Logger {
+	if cfg.Logger != nil {
+		return cfg.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}

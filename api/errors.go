@@ -1,0 +1,126 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/table"
+)
+
+// Wire type prefixes, as the real service sends them in `__type`.
+const (
+	prefixDynamo   = "com.amazonaws.dynamodb.v20120810#"
+	prefixService  = "com.amazon.coral.service#"
+	prefixValidate = "com.amazon.coral.validate#"
+	prefixAvail    = "com.amazon.coral.availability#"
+)
+
+// Error codes that only the HTTP layer raises (the service's own are table.Code).
+const (
+	codeSerialization       table.Code = "SerializationException"
+	codeUnknownOperation    table.Code = "UnknownOperationException"
+	codeMissingAuth         table.Code = "MissingAuthenticationTokenException"
+	codeIncompleteSignature table.Code = "IncompleteSignatureException"
+	codeUnrecognizedClient  table.Code = "UnrecognizedClientException"
+	codeEntityTooLarge      table.Code = "RequestEntityTooLargeException"
+)
+
+// wireKind says how one error code is put on the wire.
+type wireKind struct {
+	prefix string
+	status int
+	// capital selects the "Message" member instead of "message": Coral's
+	// serialization errors and TransactionCanceledException use it.
+	capital bool
+}
+
+// wireKinds is THE table from error code to wire prefix and HTTP status.
+// Codes not listed use prefixDynamo and 400. Every client error is a 400 so
+// that SDKs retrying on 5xx never retry a bad request.
+var wireKinds = map[table.Code]wireKind{
+	table.ValidationException:          {prefixValidate, http.StatusBadRequest, false},
+	table.TransactionCanceledException: {prefixDynamo, http.StatusBadRequest, true},
+	table.InternalServerError:          {prefixDynamo, http.StatusInternalServerError, false},
+	table.ThrottlingException:          {prefixAvail, http.StatusBadRequest, false},
+	table.AccessDeniedException:        {prefixService, http.StatusBadRequest, false},
+	codeSerialization:                  {prefixService, http.StatusBadRequest, true},
+	codeUnknownOperation:               {prefixService, http.StatusBadRequest, false},
+	codeMissingAuth:                    {prefixService, http.StatusBadRequest, false},
+	codeIncompleteSignature:            {prefixService, http.StatusBadRequest, false},
+	codeUnrecognizedClient:             {prefixService, http.StatusBadRequest, false},
+	codeEntityTooLarge:                 {prefixService, http.StatusRequestEntityTooLarge, false},
+}
+
+// kindOf returns the wire prefix and status of code c.
+func kindOf(c table.Code) wireKind {
+	if k, ok := wireKinds[c]; ok {
+		return k
+	}
+	return wireKind{prefixDynamo, http.StatusBadRequest, false}
+}
+
+// internalMessage is all a client learns about an unexpected failure; the
+// cause is logged with the request id instead.
+const internalMessage = "Internal server error"
+
+// errorBody is the JSON error document. Exactly one of the two message
+// members is set, per wireKind.capital.
+type errorBody struct {
+	Type                string                     `json:"__type"`
+	LowerMessage        *string                    `json:"message,omitempty"`
+	Message             *string                    `json:"Message,omitempty"`
+	Item                attr.Item                  `json:"Item,omitempty"`
+	CancellationReasons []table.CancellationReason `json:"CancellationReasons,omitempty"`
+}
+
+// errorResponse converts any error from decoding or a handler into its
+// status and body. Errors that are not DynamoDB's are logged and become a
+// 500 InternalServerError that does not leak their text.
+func errorResponse(ctx context.Context, log *slog.Logger, requestID string, err error) (int, errorBody) {
+	te := classify(err)
+	if te == nil {
+		level := slog.LevelError
+		if errors.Is(err, context.Canceled) {
+			// The client went away; nobody reads this answer.
+			level = slog.LevelDebug
+		}
+		log.LogAttrs(ctx, level, "internal error",
+			slog.String("requestId", requestID), slog.Any("error", err))
+		te = &table.Error{Code: table.InternalServerError, Message: internalMessage}
+	}
+	k := kindOf(te.Code)
+	body := errorBody{Type: k.prefix + string(te.Code), Item: te.Item, CancellationReasons: te.CancellationReasons}
+	msg := te.Message
+	if k.capital {
+		body.Message = &msg
+	} else {
+		body.LowerMessage = &msg
+	}
+	return k.status, body
+}
+
+// classify returns err as a DynamoDB error, or nil if it is none of the
+// kinds DynamoDB reports (an internal failure).
+func classify(err error) *table.Error {
+	var te *table.Error
+	if errors.As(err, &te) {
+		return te
+	}
+	var ve *attr.Error
+	if errors.As(err, &ve) {
+		return &table.Error{Code: table.ValidationException, Message: ve.Msg}
+	}
+	var se *attr.SerializationError
+	if errors.As(err, &se) {
+		return &table.Error{Code: codeSerialization, Message: se.Msg}
+	}
+	return nil
+}
+
+// apiErr returns a *table.Error with one of the HTTP layer's own codes.
+func apiErr(c table.Code, msg string) *table.Error {
+	return &table.Error{Code: c, Message: msg}
+}

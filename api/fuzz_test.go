@@ -1,0 +1,33 @@
+package api
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/ddblocal/ddblocal/table"
+)
+
+// FuzzDecode checks that Decode+validate never panics and only ever fails
+// with a SerializationException or ValidationException.
+func FuzzDecode(f *testing.F) {
+	for _, seed := range []string{
+		``, `{}`, `[]`, `null`, `{"TableName":"abc",` + okKeys + `}`,
+		`{"TableName":5}`, `{"Limit":"x"}`, `{"KeySchema":[{"KeyType":"SORT"},{}]}`,
+		`{"ByName":{"a":{"KeyType":"HASH"}},"Throughput":{"ReadCapacityUnits":0}}`,
+		`{"Names":["a","b","c"],"ClientToken":""}`, `{"TableName":"\ud800"}`, `{"Ratio":1e400}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	vd := new(validator)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var in vIn
+		err := (&Request{Body: body, vd: vd}).Decode(&in)
+		if err == nil {
+			return
+		}
+		var te *table.Error
+		if !errors.As(err, &te) || (te.Code != table.ValidationException && te.Code != codeSerialization) {
+			t.Fatalf("Decode(%q) = %#v, want nil, a ValidationException or a SerializationException", body, err)
+		}
+	})
+}

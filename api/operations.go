@@ -1,0 +1,26 @@
+package api
+
+import "github.com/ddblocal/ddblocal/table"
+
+// Operations is the dispatch table: every DynamoDB operation ddblocal serves,
+// by its X-Amz-Target name. DescribeEndpoints is answered by the handler itself.
+func Operations(svc *table.Service) map[string]Handler {
+	return map[string]Handler{
+		"CreateTable":               Op(svc.CreateTable),
+		"DescribeTable":             Op(svc.DescribeTable),
+		"ListTables":                Op(svc.ListTables),
+		"DeleteTable":               Op(svc.DeleteTable),
+		"UpdateTable":               Op(svc.UpdateTable),
+		"TagResource":               Op(svc.TagResource),
+		"UntagResource":             Op(svc.UntagResource),
+		"ListTagsOfResource":        Op(svc.ListTagsOfResource),
+		"DescribeLimits":            Op(svc.DescribeLimits),
+		"DescribeContinuousBackups": Op(svc.DescribeContinuousBackups),
+		"PutItem":                   Op(svc.PutItem),
+		"GetItem":                   Op(svc.GetItem),
+		"DeleteItem":                Op(svc.DeleteItem),
+		"UpdateItem":                Op(svc.UpdateItem),
+		"Query":                     Op(svc.Query),
+		"Scan":                      Op(svc.Scan),
+	}
+}

@@ -1,0 +1,58 @@
+package api
+
+import "context"
+
+// Request is one decoded DynamoDB call.
+type Request struct {
+	Operation string // from X-Amz-Target, e.g. "PutItem"
+	Region    string // from the SigV4 credential scope
+	RequestID string // also sent back as x-amzn-RequestId
+	Body      []byte // the JSON body, already decompressed
+
+	vd *validator // the handler's rule cache; nil uses a private one
+}
+
+// Decode unmarshals Body into v (a pointer to a JSON-tagged struct) and then
+// validates it against its `ddb` struct tags, returning errors exactly as
+// DynamoDB would: a *table.Error with code SerializationException for
+// malformed JSON or a member of the wrong JSON type, ValidationException
+// (all failed constraints in one message) for constraint failures, and
+// attr's own errors unchanged for malformed attribute values. An empty Body
+// decodes as {}.
+func (r *Request) Decode(v any) error {
+	if err := unmarshal(r.Body, v); err != nil {
+		return err
+	}
+	vd := r.vd
+	if vd == nil {
+		vd = new(validator)
+	}
+	return vd.validate(v)
+}
+
+// Handler serves one operation. Its result is JSON-encoded as the response
+// body (nil encodes as {}); its error is mapped to DynamoDB's wire error by
+// the package's error table, anything that is not a DynamoDB error becoming
+// a logged 500 InternalServerError.
+type Handler func(ctx context.Context, r *Request) (any, error)
+
+// Op adapts a typed service method into a Handler: it decodes and validates
+// the request into a new In, calls fn with the request's region, and
+// returns fn's result.
+func Op[In, Out any](fn func(ctx context.Context, region string, in *In) (*Out, error)) Handler {
+	return func(ctx context.Context, r *Request) (any, error) {
+		in := new(In)
+		if err := r.Decode(in); err != nil {
+			return nil, err
+		}
+		out, err := fn(ctx, r.Region, in)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			// A typed nil would encode as "null", which SDKs reject.
+			return nil, nil
+		}
+		return out, nil
+	}
+}

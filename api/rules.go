@@ -1,0 +1,302 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ruleKind names one constraint of the ddb tag grammar (see validator).
+type ruleKind uint8
+
+const (
+	ruleRequired ruleKind = iota + 1
+	ruleLen
+	ruleMin
+	ruleMax
+	rulePattern
+	ruleEnum
+)
+
+// rule is one parsed constraint.
+type rule struct {
+	kind         ruleKind
+	lo, hi       int64 // ruleLen bounds; -1 when open
+	num          float64
+	text         string // the bound or pattern as written, for messages
+	re           *regexp.Regexp
+	set          []string
+	enumRendered string
+}
+
+// parseRules parses a ddb tag for a field of type t.
+func parseRules(tag string, t reflect.Type) ([]rule, error) {
+	if tag == "" {
+		return nil, nil
+	}
+	var rules []rule
+	for part := range strings.SplitSeq(tag, ";") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		key, arg, hasArg := strings.Cut(part, "=")
+		var r rule
+		var err error
+		switch key {
+		case "required":
+			if hasArg {
+				return nil, errors.New("required takes no argument")
+			}
+			r.kind = ruleRequired
+		case "len":
+			r, err = parseLen(arg)
+		case "min", "max":
+			r.kind = ruleMin
+			if key == "max" {
+				r.kind = ruleMax
+			}
+			r.text = arg
+			r.num, err = strconv.ParseFloat(arg, 64)
+		case "pattern":
+			r.kind, r.text = rulePattern, arg
+			r.re, err = regexp.Compile("^(?:" + arg + ")$")
+		case "enum":
+			r.kind = ruleEnum
+			r.set = strings.Split(arg, "|")
+			r.enumRendered = "[" + strings.Join(r.set, ", ") + "]"
+			if arg == "" {
+				err = errors.New("empty enum")
+			}
+		default:
+			return nil, fmt.Errorf("unknown rule %q", key)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("rule %q: %w", part, err)
+		}
+		if err := applicable(r.kind, derefType(t)); err != nil {
+			return nil, fmt.Errorf("rule %q: %w", part, err)
+		}
+		rules = append(rules, r)
+	}
+	return rules, nil
+}
+
+// parseLen parses "MIN..MAX", "MIN.." or "..MAX".
+func parseLen(arg string) (rule, error) {
+	r := rule{kind: ruleLen, lo: -1, hi: -1}
+	loS, hiS, ok := strings.Cut(arg, "..")
+	if !ok {
+		return r, errors.New("want len=MIN..MAX")
+	}
+	var err error
+	if loS != "" {
+		if r.lo, err = strconv.ParseInt(loS, 10, 64); err != nil {
+			return r, err
+		}
+	}
+	if hiS != "" {
+		if r.hi, err = strconv.ParseInt(hiS, 10, 64); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// applicable rejects rules that cannot apply to a field's (dereferenced) type.
+func applicable(k ruleKind, t reflect.Type) error {
+	switch k {
+	case ruleLen:
+		switch t.Kind() {
+		case reflect.String, reflect.Slice, reflect.Map, reflect.Array:
+			return nil
+		}
+	case ruleMin, ruleMax:
+		if isNumber(t.Kind()) {
+			return nil
+		}
+	case rulePattern, ruleEnum:
+		if t.Kind() == reflect.String {
+			return nil
+		}
+	default:
+		return nil
+	}
+	return fmt.Errorf("does not apply to %s", t)
+}
+
+func isNumber(k reflect.Kind) bool {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+// check returns Coral's constraint text if the (present) value v breaks r, else "".
+func (r *rule) check(v reflect.Value) string {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		v = v.Elem()
+	}
+	switch r.kind {
+	case ruleLen:
+		n := int64(v.Len())
+		if v.Kind() == reflect.String {
+			n = javaLength(v.String())
+		}
+		if r.lo >= 0 && n < r.lo {
+			return "Member must have length greater than or equal to " + strconv.FormatInt(r.lo, 10)
+		}
+		if r.hi >= 0 && n > r.hi {
+			return "Member must have length less than or equal to " + strconv.FormatInt(r.hi, 10)
+		}
+	case ruleMin:
+		if cmpNumber(v, r.num) < 0 {
+			return "Member must have value greater than or equal to " + r.text
+		}
+	case ruleMax:
+		if cmpNumber(v, r.num) > 0 {
+			return "Member must have value less than or equal to " + r.text
+		}
+	case rulePattern:
+		if !r.re.MatchString(v.String()) {
+			return "Member must satisfy regular expression pattern: " + r.text
+		}
+	case ruleEnum:
+		if !slices.Contains(r.set, v.String()) {
+			return "Member must satisfy enum value set: " + r.enumRendered
+		}
+	}
+	return ""
+}
+
+// javaLength counts UTF-16 code units, as Java's String.length does.
+func javaLength(s string) int64 {
+	var n int64
+	for _, c := range s {
+		n++
+		if c > 0xFFFF {
+			n++
+		}
+	}
+	return n
+}
+
+// cmpNumber compares a numeric value with bound b, exactly for integers.
+func cmpNumber(v reflect.Value, b float64) int {
+	switch {
+	case v.CanInt():
+		x := v.Int()
+		if b == math.Trunc(b) && math.Abs(b) < 1<<62 {
+			return cmpOrdered(x, int64(b))
+		}
+		return cmpOrdered(float64(x), b)
+	case v.CanUint():
+		x := v.Uint()
+		if b < 0 {
+			return 1
+		}
+		if b == math.Trunc(b) && b < 1<<62 {
+			return cmpOrdered(x, uint64(b))
+		}
+		return cmpOrdered(float64(x), b)
+	case v.CanFloat():
+		return cmpOrdered(v.Float(), b)
+	}
+	return 0
+}
+
+func cmpOrdered[T int64 | uint64 | float64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// render prints a member value the way Coral's messages show it (Java's
+// toString): strings bare, lists "[a, b]", maps "{k=v}", structures
+// "{Name: v, …}".
+func render(v reflect.Value) string {
+	var b strings.Builder
+	renderTo(&b, v, 0)
+	return b.String()
+}
+
+func renderTo(b *strings.Builder, v reflect.Value, depth int) {
+	if depth > 8 {
+		b.WriteString("...")
+		return
+	}
+	switch v.Kind() {
+	case reflect.Invalid:
+		b.WriteString("null")
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			b.WriteString("null")
+			return
+		}
+		renderTo(b, v.Elem(), depth)
+	case reflect.String:
+		b.WriteString(v.String())
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			fmt.Fprintf(b, "java.nio.HeapByteBuffer[pos=0 lim=%d cap=%d]", v.Len(), v.Len())
+			return
+		}
+		b.WriteByte('[')
+		for i := range v.Len() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			renderTo(b, v.Index(i), depth+1)
+		}
+		b.WriteByte(']')
+	case reflect.Map:
+		keys := v.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			renderTo(b, k, depth+1)
+			b.WriteByte('=')
+			renderTo(b, v.MapIndex(k), depth+1)
+		}
+		b.WriteByte('}')
+	case reflect.Struct:
+		b.WriteByte('{')
+		first := true
+		t := v.Type()
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			name, skip := jsonMemberName(sf)
+			if skip || !sf.IsExported() || absent(v.Field(i)) {
+				continue
+			}
+			if name == "" {
+				name = sf.Name
+			}
+			if !first {
+				b.WriteString(",")
+			}
+			first = false
+			b.WriteString(name + ": ")
+			renderTo(b, v.Field(i), depth+1)
+		}
+		b.WriteByte('}')
+	default:
+		fmt.Fprint(b, v.Interface())
+	}
+}

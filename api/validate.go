@@ -1,0 +1,250 @@
+package api
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/ddblocal/ddblocal/table"
+)
+
+// validator checks decoded requests against their `ddb` struct tags, the
+// way Coral checks a request against the API model's member constraints.
+//
+// Tag grammar: rules separated by ';', each one of
+//
+//	required         the member must be present (non-nil pointer, slice or map; non-zero value)
+//	len=MIN..MAX     string length (UTF-16 units), slice or map length; either bound may be omitted
+//	min=N, max=N     numeric bounds
+//	pattern=REGEX    the whole string must match REGEX
+//	enum=A|B|C       the string must be one of the listed values
+//
+// A member that is absent is only checked by `required`. Non-pointer strings
+// and numbers cannot be told apart from absent when zero, so "" and 0 count
+// as absent; use a pointer where the difference matters. Nested structs,
+// and slices and maps of them, are checked recursively.
+//
+// Parsed rules are cached per type; the zero validator is ready to use and
+// safe for concurrent use.
+type validator struct {
+	types sync.Map // reflect.Type → *structRules
+}
+
+// structRules is the parsed checking plan for one struct type.
+type structRules struct {
+	fields []fieldRules
+	err    error // a malformed tag: a programming error, reported as internal
+}
+
+// fieldRules is the checking plan for one field.
+type fieldRules struct {
+	index  int
+	name   string // path segment: the JSON member name with its first letter lowered
+	inline bool   // an embedded struct whose members JSON flattens into the parent
+	rules  []rule
+	walk   bool // the field's type reaches a struct with ddb tags
+}
+
+// validate checks v (a pointer to a struct, usually) and returns a
+// ValidationException listing every failed constraint, or nil.
+func (vd *validator) validate(v any) error {
+	var c checker
+	c.vd = vd
+	c.value(reflect.ValueOf(v), "")
+	if c.err != nil {
+		return c.err
+	}
+	switch n := len(c.msgs); n {
+	case 0:
+		return nil
+	case 1:
+		return table.Errorf(table.ValidationException, "1 validation error detected: %s", c.msgs[0])
+	default:
+		return table.Errorf(table.ValidationException, "%d validation errors detected: %s", n, strings.Join(c.msgs, "; "))
+	}
+}
+
+// checker accumulates the failures of one validate call.
+type checker struct {
+	vd   *validator
+	msgs []string
+	err  error
+}
+
+// value walks any value looking for structs to check.
+func (c *checker) value(v reflect.Value, path string) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			c.value(v.Elem(), path)
+		}
+	case reflect.Struct:
+		c.structValue(v, path)
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			c.value(v.Index(i), path+"."+strconv.Itoa(i+1)+".member")
+		}
+	case reflect.Map:
+		iter := v.MapRange()
+		for iter.Next() {
+			c.value(iter.Value(), path+"."+fmt.Sprint(iter.Key().Interface())+".member")
+		}
+	}
+}
+
+// structValue checks one struct's fields against their rules, then recurses.
+func (c *checker) structValue(v reflect.Value, path string) {
+	sr := c.vd.rulesFor(v.Type())
+	if sr.err != nil {
+		c.err = sr.err
+		return
+	}
+	for i := range sr.fields {
+		f := &sr.fields[i]
+		fv := v.Field(f.index)
+		if f.inline {
+			c.value(fv, path)
+			continue
+		}
+		p := f.name
+		if path != "" {
+			p = path + "." + f.name
+		}
+		if absent(fv) {
+			if hasRule(f.rules, ruleRequired) {
+				c.msgs = append(c.msgs, "Value null at '"+p+"' failed to satisfy constraint: Member must not be null")
+			}
+			continue
+		}
+		for _, r := range f.rules {
+			if msg := r.check(fv); msg != "" {
+				c.msgs = append(c.msgs, "Value '"+render(fv)+"' at '"+p+"' failed to satisfy constraint: "+msg)
+			}
+		}
+		if f.walk {
+			c.value(fv, p)
+		}
+	}
+}
+
+// absent reports whether a member counts as not sent.
+func absent(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Map:
+		return v.IsNil()
+	case reflect.Struct, reflect.Array:
+		return false
+	}
+	return v.IsZero()
+}
+
+func hasRule(rs []rule, k ruleKind) bool {
+	for _, r := range rs {
+		if r.kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// rulesFor returns the cached plan for struct type t, parsing it on first use.
+func (vd *validator) rulesFor(t reflect.Type) *structRules {
+	if sr, ok := vd.types.Load(t); ok {
+		return sr.(*structRules)
+	}
+	sr := parseStruct(t)
+	actual, _ := vd.types.LoadOrStore(t, sr)
+	return actual.(*structRules)
+}
+
+// parseStruct builds the plan for struct type t.
+func parseStruct(t reflect.Type) *structRules {
+	sr := &structRules{}
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		jsonName, skip := jsonMemberName(sf)
+		if skip {
+			continue
+		}
+		tag := sf.Tag.Get("ddb")
+		if sf.Anonymous && jsonName == "" && derefType(sf.Type).Kind() == reflect.Struct {
+			if reaches(sf.Type) {
+				sr.fields = append(sr.fields, fieldRules{index: i, inline: true})
+			}
+			continue
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		if jsonName == "" {
+			jsonName = sf.Name
+		}
+		rules, err := parseRules(tag, sf.Type)
+		if err != nil {
+			sr.err = fmt.Errorf("api: bad ddb tag on %s.%s: %w", t, sf.Name, err)
+			return sr
+		}
+		f := fieldRules{index: i, name: lowerFirst(jsonName), rules: rules, walk: reaches(sf.Type)}
+		if len(f.rules) > 0 || f.walk {
+			sr.fields = append(sr.fields, f)
+		}
+	}
+	return sr
+}
+
+// jsonMemberName returns the JSON name from sf's json tag ("" if the tag
+// names none) and whether encoding/json ignores the field.
+func jsonMemberName(sf reflect.StructField) (string, bool) {
+	tag := sf.Tag.Get("json")
+	if tag == "-" {
+		return "", true
+	}
+	name, _, _ := strings.Cut(tag, ",")
+	return name, false
+}
+
+// lowerFirst lowers the first letter, as Coral does for member paths
+// ("TableName" → "tableName", "SSESpecification" → "sSESpecification").
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return strings.ToLower(string(r)) + s[n:]
+}
+
+func derefType(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
+}
+
+// reaches reports whether a value of type t can contain a struct with a
+// ddb tag, so that walking it could find something to check. Types such as
+// attr.Value (recursive, untagged) are thus never walked.
+func reaches(t reflect.Type) bool {
+	seen := map[reflect.Type]bool{}
+	var visit func(reflect.Type) bool
+	visit = func(t reflect.Type) bool {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			return visit(t.Elem())
+		case reflect.Map:
+			return visit(t.Elem())
+		case reflect.Struct:
+			if seen[t] {
+				return false
+			}
+			seen[t] = true
+			for i := range t.NumField() {
+				sf := t.Field(i)
+				if sf.Tag.Get("ddb") != "" || visit(sf.Type) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return visit(t)
+}

@@ -1,0 +1,190 @@
+package api
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/ddblocal/ddblocal/table"
+)
+
+type vKey struct {
+	AttributeName string `ddb:"required;len=1..255"`
+	KeyType       string `ddb:"required;enum=HASH|RANGE"`
+}
+
+type vThroughput struct {
+	Read  *int64 `json:"ReadCapacityUnits" ddb:"required;min=1"`
+	Write int64  `json:"WriteCapacityUnits" ddb:"max=10"`
+}
+
+type vCommon struct {
+	ClientToken *string `ddb:"len=1..36"`
+}
+
+type vIn struct {
+	TableName  string `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	KeySchema  []vKey `ddb:"required;len=1..2"`
+	Limit      *int32 `ddb:"min=1;max=100"`
+	Ratio      *float64
+	Throughput *vThroughput
+	Byname     map[string]vKey `json:"ByName"`
+	Names      []string        `ddb:"len=..2"`
+	Ignored    string          `json:"-" ddb:"required"`
+	vCommon
+}
+
+const okKeys = `"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]`
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"valid", `{"TableName":"abc",` + okKeys + `}`, ""},
+		{"null table name", `{` + okKeys + `}`,
+			"1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"},
+		{"empty body", ``,
+			"2 validation errors detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null; " +
+				"Value null at 'keySchema' failed to satisfy constraint: Member must not be null"},
+		{"short", `{"TableName":"ab",` + okKeys + `}`,
+			"1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
+		{"long", `{"TableName":"` + string(make256('a')) + `",` + okKeys + `}`,
+			"1 validation error detected: Value '" + string(make256('a')) + "' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to 255"},
+		{"pattern", `{"TableName":"a b c",` + okKeys + `}`,
+			"1 validation error detected: Value 'a b c' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
+		{"short and pattern in tag order", `{"TableName":"a!",` + okKeys + `}`,
+			"2 validation errors detected: Value 'a!' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; " +
+				"Value 'a!' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
+		{"enum in list element", `{"TableName":"abc","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"SORT"}]}`,
+			"1 validation error detected: Value 'SORT' at 'keySchema.2.member.keyType' failed to satisfy constraint: Member must satisfy enum value set: [HASH, RANGE]"},
+		{"null in list element", `{"TableName":"abc","KeySchema":[{"KeyType":"HASH"}]}`,
+			"1 validation error detected: Value null at 'keySchema.1.member.attributeName' failed to satisfy constraint: Member must not be null"},
+		{"empty list", `{"TableName":"abc","KeySchema":[]}`,
+			"1 validation error detected: Value '[]' at 'keySchema' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+		{"list too long renders structs", `{"TableName":"abc","KeySchema":[{"AttributeName":"a","KeyType":"HASH"},{"AttributeName":"b","KeyType":"RANGE"},{"AttributeName":"c","KeyType":"RANGE"}]}`,
+			"1 validation error detected: Value '[{AttributeName: a,KeyType: HASH}, {AttributeName: b,KeyType: RANGE}, {AttributeName: c,KeyType: RANGE}]' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2"},
+		{"min on pointer", `{"TableName":"abc",` + okKeys + `,"Limit":0}`,
+			"1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
+		{"max on pointer", `{"TableName":"abc",` + okKeys + `,"Limit":101}`,
+			"1 validation error detected: Value '101' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100"},
+		{"nested struct", `{"TableName":"abc",` + okKeys + `,"Throughput":{"WriteCapacityUnits":11}}`,
+			"2 validation errors detected: Value null at 'throughput.readCapacityUnits' failed to satisfy constraint: Member must not be null; " +
+				"Value '11' at 'throughput.writeCapacityUnits' failed to satisfy constraint: Member must have value less than or equal to 10"},
+		{"value number zero counts as absent", `{"TableName":"abc",` + okKeys + `,"Throughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":0}}`, ""},
+		{"map of structs", `{"TableName":"abc",` + okKeys + `,"ByName":{"x":{"AttributeName":"a","KeyType":"bad"}}}`,
+			"1 validation error detected: Value 'bad' at 'byName.x.member.keyType' failed to satisfy constraint: Member must satisfy enum value set: [HASH, RANGE]"},
+		{"open lower bound", `{"TableName":"abc",` + okKeys + `,"Names":["a","b","c"]}`,
+			"1 validation error detected: Value '[a, b, c]' at 'names' failed to satisfy constraint: Member must have length less than or equal to 2"},
+		{"embedded struct flattens", `{"TableName":"abc",` + okKeys + `,"ClientToken":""}`,
+			"1 validation error detected: Value '' at 'clientToken' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+		{"utf-16 length", `{"TableName":"abc",` + okKeys + `,"ClientToken":"` + repeat("😀", 18) + `x"}`,
+			"1 validation error detected: Value '" + repeat("😀", 18) + "x' at 'clientToken' failed to satisfy constraint: Member must have length less than or equal to 36"},
+		{"unknown members ignored", `{"TableName":"abc",` + okKeys + `,"Bogus":{"a":[1,2]}}`, ""},
+	}
+	vd := new(validator)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &Request{Body: []byte(tt.body), vd: vd}
+			var in vIn
+			err := r.Decode(&in)
+			if got := errText(err); got != tt.want {
+				t.Errorf("Decode(%s)\n got: %s\nwant: %s", tt.body, got, tt.want)
+			}
+			var te *table.Error
+			if err != nil && (!errors.As(err, &te) || te.Code != table.ValidationException) {
+				t.Errorf("Decode(%s) error %#v, want a ValidationException", tt.body, err)
+			}
+		})
+	}
+}
+
+func TestDecodeSerialization(t *testing.T) {
+	tests := []struct{ name, body, want string }{
+		{"number for string", `{"TableName":5}`, "NUMBER_VALUE cannot be converted to String"},
+		{"string for integer", `{"Limit":"x"}`, "STRING_VALUE cannot be converted to Integer"},
+		{"fraction for integer", `{"Limit":1.5}`, "NUMBER_VALUE cannot be converted to Integer"},
+		{"string for long", `{"Throughput":{"ReadCapacityUnits":"1"}}`, "STRING_VALUE cannot be converted to Long"},
+		{"bool for double", `{"Ratio":true}`, "BOOLEAN_VALUE cannot be converted to Double"},
+		{"object for string", `{"TableName":{}}`, "Start of structure or map found where not expected."},
+		{"array for string", `{"TableName":["a"]}`, "Start of list found where not expected"},
+		{"string for list", `{"KeySchema":"x"}`, "STRING_VALUE cannot be converted to List"},
+		{"top-level array", `[]`, "Start of list found where not expected"},
+		{"truncated", `{"TableName":`, "Malformed JSON at offset 13: unexpected end of JSON input"},
+		{"garbage", `{"TableName" "x"}`, "Malformed JSON at offset 14: invalid character '\"' after object key"},
+		{"trailing data", `{}{}`, "Malformed JSON at offset 3: invalid character '{' after top-level value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var in vIn
+			err := (&Request{Body: []byte(tt.body)}).Decode(&in)
+			var te *table.Error
+			if !errors.As(err, &te) || te.Code != codeSerialization {
+				t.Fatalf("Decode(%s) = %v, want a SerializationException", tt.body, err)
+			}
+			if got := te.Message; got != tt.want {
+				t.Errorf("Decode(%s) message\n got: %s\nwant: %s", tt.body, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestBadTagIsInternal(t *testing.T) {
+	type bad struct {
+		N int `ddb:"len=1..2"`
+	}
+	type unknown struct {
+		S string `ddb:"frob"`
+	}
+	type badRegex struct {
+		S string `ddb:"pattern=("`
+	}
+	for _, v := range []any{&bad{N: 1}, &unknown{S: "x"}, &badRegex{S: "x"}} {
+		err := (&Request{Body: []byte(`{}`)}).Decode(v)
+		if err == nil || classify(err) != nil {
+			t.Errorf("Decode(%T) = %v, want an internal (non-DynamoDB) error", v, err)
+		}
+	}
+}
+
+func TestReachesSkipsUntaggedRecursiveTypes(t *testing.T) {
+	type node struct {
+		M map[string]node
+		L []node
+	}
+	type tagged struct {
+		Kids []tagged
+		Name string `ddb:"required"`
+	}
+	if got := reaches(typeOf[node]()); got {
+		t.Errorf("reaches(node) = true, want false")
+	}
+	if got := reaches(typeOf[[]tagged]()); !got {
+		t.Errorf("reaches([]tagged) = false, want true")
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	var te *table.Error
+	if errors.As(err, &te) {
+		return te.Message
+	}
+	return err.Error()
+}
+
+func make256(c byte) []byte {
+	b := make([]byte, 256)
+	for i := range b {
+		b[i] = c
+	}
+	return b
+}
+
+func repeat(s string, n int) string {
+	out := ""
+	for range n {
+		out += s
+	}
+	return out
+}

@@ -1,0 +1,49 @@
+package attr
+
+// Error is a validation failure in DynamoDB's exact words; the api layer
+// answers it as a ValidationException carrying Msg as the message.
+type Error struct{ Msg string }
+
+// Error returns Msg unchanged, so that it can be sent to the client as is.
+func (e *Error) Error() string { return e.Msg }
+
+// SerializationError is a request body that is not well-formed for its shape
+// (a JSON type mismatch inside an AttributeValue, bad base64, broken JSON);
+// the api layer answers it as a SerializationException carrying Msg.
+type SerializationError struct{ Msg string }
+
+// Error returns Msg unchanged.
+func (e *SerializationError) Error() string { return e.Msg }
+
+// DynamoDB's messages for invalid attribute values, word for word (including
+// the double space in the empty-set messages, which DynamoDB sends).
+const (
+	msgEmptyValue       = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
+	msgManyTypes        = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+	msgNullFalse        = "One or more parameter values were invalid: Null attribute value types must have the value of true"
+	msgNotNumber        = "A value provided cannot be converted into a number"
+	msgPrecision        = "Attempting to store more than 38 significant digits in a Number"
+	msgOverflow         = "Number overflow. Attempting to store a number with magnitude larger than supported range"
+	msgUnderflow        = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+	msgEmptySS          = "One or more parameter values were invalid: An string set  may not be empty"
+	msgEmptyNS          = "One or more parameter values were invalid: An number set  may not be empty"
+	msgEmptyBS          = "One or more parameter values were invalid: Binary sets should not be empty"
+	msgDuplicatesPrefix = "One or more parameter values were invalid: Input collection "
+	msgDuplicatesSuffix = " contains duplicates."
+	msgNesting          = "Nesting Levels have exceeded supported limits"
+)
+
+// SerializationException messages. The first four are the words of
+// DynamoDB's JSON deserialiser; the others (for cases whose exact text is not
+// known) are worded in the same style.
+const (
+	msgStartStructure  = "Start of structure or map found where not expected"
+	msgStartList       = "Start of list found where not expected"
+	msgBase64Length    = "Base64 encoded length is expected a multiple of 4 bytes but found: "
+	msgUnexpectedValue = "Unexpected value type in payload"
+	msgBase64Invalid   = "Invalid Base64 character in encoded binary value"
+	msgNullInSet       = "Null value found in a set where not expected"
+	msgJSONEnd         = "Unexpected end-of-input in JSON payload"
+	msgJSONSyntax      = "Malformed JSON payload at offset "
+	msgJSONDepth       = "JSON payload is nested too deeply"
+)

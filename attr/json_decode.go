@@ -1,0 +1,420 @@
+package attr
+
+import (
+	"encoding/base64"
+	"strconv"
+)
+
+// UnmarshalJSON decodes one AttributeValue in DynamoDB-JSON ({"S":"x"},
+// {"N":"1"}, {"M":{...}}, ...) and validates it completely: exactly one
+// type, NULL true, numbers valid (and normalised), sets non-empty and free of
+// duplicates, nesting within MaxNestingDepth. Unknown members are ignored and
+// a member whose value is null counts as absent, as DynamoDB does.
+//
+// The error is an *Error (DynamoDB's ValidationException text) for invalid
+// values, and a *SerializationError for JSON that does not fit the shape of
+// an AttributeValue (wrong JSON types, bad base64, malformed JSON). On error
+// v is unchanged.
+func (v *Value) UnmarshalJSON(b []byte) error {
+	d := jsonDecoder{b: b}
+	d.ws()
+	val, err := d.attributeValue(0)
+	if err != nil {
+		return err
+	}
+	if err := d.end(); err != nil {
+		return err
+	}
+	*v = val
+	return nil
+}
+
+// UnmarshalJSON decodes an item in DynamoDB-JSON ({"a":{"S":"x"},...}),
+// validating every value as Value.UnmarshalJSON does. JSON null leaves a nil
+// Item. When a name repeats, the last value wins. On error it is unchanged.
+func (it *Item) UnmarshalJSON(b []byte) error {
+	d := jsonDecoder{b: b}
+	d.ws()
+	if d.peek() == 'n' {
+		if err := d.literal("null"); err != nil {
+			return err
+		}
+		if err := d.end(); err != nil {
+			return err
+		}
+		*it = nil
+		return nil
+	}
+	m, err := d.attributeMap(0)
+	if err != nil {
+		return err
+	}
+	if err := d.end(); err != nil {
+		return err
+	}
+	*it = m
+	return nil
+}
+
+// jsonDecoder reads DynamoDB-JSON straight from the bytes: faster than
+// encoding/json with reflection, and it knows which JSON kind it found, which
+// DynamoDB's SerializationException messages name.
+type jsonDecoder struct {
+	b []byte
+	i int
+}
+
+// typeBit marks which AttributeValue members were present (non-null).
+func typeBit(t Type) uint16 { return 1 << t }
+
+// attributeValue parses one AttributeValue object; depth is how many M/L
+// containers enclose it.
+func (d *jsonDecoder) attributeValue(depth int) (Value, error) {
+	switch d.peek() {
+	case '{':
+	case 'n':
+		if err := d.literal("null"); err != nil {
+			return Value{}, err
+		}
+		return Value{}, &Error{msgEmptyValue}
+	default:
+		return Value{}, d.mismatch(kindStructure)
+	}
+	d.i++
+	var (
+		v       Value
+		present uint16
+		rawN    string   // N as sent; S and N share v.S, so keep it apart
+		rawNS   []string // NS members as sent, for the duplicates message
+	)
+	for first := true; ; first = false {
+		d.ws()
+		if d.peek() == '}' {
+			d.i++
+			break
+		}
+		if !first {
+			if err := d.expect(','); err != nil {
+				return Value{}, err
+			}
+			d.ws()
+		}
+		name, err := d.str()
+		if err != nil {
+			return Value{}, err
+		}
+		d.ws()
+		if err := d.expect(':'); err != nil {
+			return Value{}, err
+		}
+		d.ws()
+		t := ParseType(name)
+		if t == 0 {
+			if err := d.skip(0); err != nil {
+				return Value{}, err
+			}
+			continue
+		}
+		if d.peek() == 'n' {
+			if err := d.literal("null"); err != nil {
+				return Value{}, err
+			}
+			present &^= typeBit(t) // a later null undoes an earlier value
+			continue
+		}
+		present |= typeBit(t)
+		switch t {
+		case TypeS:
+			v.S, err = d.expectString()
+		case TypeN:
+			rawN, err = d.expectString() // checked below, once the type is known
+		case TypeB:
+			v.B, err = d.base64()
+		case TypeBOOL, TypeNULL:
+			v.Bool, err = d.expectBool()
+		case TypeM:
+			if depth >= MaxNestingDepth {
+				return Value{}, &Error{msgNesting}
+			}
+			if d.peek() != '{' {
+				return Value{}, d.mismatch(kindStructure)
+			}
+			v.M, err = d.attributeMap(depth + 1)
+		case TypeL:
+			if depth >= MaxNestingDepth {
+				return Value{}, &Error{msgNesting}
+			}
+			v.L, err = d.list(depth + 1)
+		case TypeSS:
+			v.SS, err = d.stringList()
+		case TypeNS:
+			rawNS, err = d.stringList()
+		case TypeBS:
+			v.BS, err = d.binaryList()
+		}
+		if err != nil {
+			return Value{}, err
+		}
+		v.T = t
+	}
+	switch {
+	case present == 0:
+		return Value{}, &Error{msgEmptyValue}
+	case present&(present-1) != 0:
+		return Value{}, &Error{msgManyTypes}
+	}
+	// The last member seen may have been nulled; take the one that is set.
+	for t := TypeS; t <= TypeBS; t++ {
+		if present == typeBit(t) {
+			v.T = t
+		}
+	}
+	return finish(v, rawN, rawNS)
+}
+
+// finish validates a value whose single type is known and keeps only that
+// type's field, so that a value is the same whatever else the JSON held.
+func finish(v Value, rawN string, rawNS []string) (Value, error) {
+	switch v.T {
+	case TypeS:
+		return Value{T: TypeS, S: v.S}, nil
+	case TypeN:
+		return Number(rawN)
+	case TypeB:
+		return Value{T: TypeB, B: v.B}, nil
+	case TypeBOOL:
+		return Value{T: TypeBOOL, Bool: v.Bool}, nil
+	case TypeNULL:
+		if !v.Bool {
+			return Value{}, &Error{msgNullFalse}
+		}
+		return Null(), nil
+	case TypeM:
+		if v.M == nil {
+			v.M = map[string]Value{}
+		}
+		return Value{T: TypeM, M: v.M}, nil
+	case TypeL:
+		if v.L == nil {
+			v.L = []Value{}
+		}
+		return Value{T: TypeL, L: v.L}, nil
+	case TypeSS:
+		out := Value{T: TypeSS, SS: v.SS}
+		return out, checkSet(out)
+	case TypeNS:
+		if len(rawNS) == 0 {
+			return Value{}, &Error{msgEmptyNS}
+		}
+		return NumberSet(rawNS...)
+	case TypeBS:
+		out := Value{T: TypeBS, BS: v.BS}
+		return out, checkSet(out)
+	}
+	return Value{}, &Error{msgEmptyValue}
+}
+
+// attributeMap parses {"name": AttributeValue, ...}; it is both an item and
+// the contents of an M.
+func (d *jsonDecoder) attributeMap(depth int) (map[string]Value, error) {
+	if d.peek() != '{' {
+		return nil, d.mismatch(kindStructure)
+	}
+	d.i++
+	m := make(map[string]Value)
+	for first := true; ; first = false {
+		d.ws()
+		if d.peek() == '}' {
+			d.i++
+			return m, nil
+		}
+		if !first {
+			if err := d.expect(','); err != nil {
+				return nil, err
+			}
+			d.ws()
+		}
+		name, err := d.str()
+		if err != nil {
+			return nil, err
+		}
+		d.ws()
+		if err := d.expect(':'); err != nil {
+			return nil, err
+		}
+		d.ws()
+		v, err := d.attributeValue(depth)
+		if err != nil {
+			return nil, err
+		}
+		m[name] = v
+	}
+}
+
+// list parses the contents of an L.
+func (d *jsonDecoder) list(depth int) ([]Value, error) {
+	if d.peek() != '[' {
+		return nil, d.mismatch(kindList)
+	}
+	d.i++
+	l := []Value{}
+	for first := true; ; first = false {
+		d.ws()
+		if d.peek() == ']' {
+			d.i++
+			return l, nil
+		}
+		if !first {
+			if err := d.expect(','); err != nil {
+				return nil, err
+			}
+			d.ws()
+		}
+		v, err := d.attributeValue(depth)
+		if err != nil {
+			return nil, err
+		}
+		l = append(l, v)
+	}
+}
+
+// stringList parses the members of an SS or NS.
+func (d *jsonDecoder) stringList() ([]string, error) {
+	if d.peek() != '[' {
+		return nil, d.mismatch(kindList)
+	}
+	d.i++
+	var l []string
+	for first := true; ; first = false {
+		d.ws()
+		if d.peek() == ']' {
+			d.i++
+			return l, nil
+		}
+		if !first {
+			if err := d.expect(','); err != nil {
+				return nil, err
+			}
+			d.ws()
+		}
+		s, err := d.setMemberString()
+		if err != nil {
+			return nil, err
+		}
+		l = append(l, s)
+	}
+}
+
+// binaryList parses the members of a BS.
+func (d *jsonDecoder) binaryList() ([][]byte, error) {
+	if d.peek() != '[' {
+		return nil, d.mismatch(kindList)
+	}
+	d.i++
+	var l [][]byte
+	for first := true; ; first = false {
+		d.ws()
+		if d.peek() == ']' {
+			d.i++
+			return l, nil
+		}
+		if !first {
+			if err := d.expect(','); err != nil {
+				return nil, err
+			}
+			d.ws()
+		}
+		if d.peek() == 'n' {
+			return nil, &SerializationError{msgNullInSet}
+		}
+		b, err := d.base64()
+		if err != nil {
+			return nil, err
+		}
+		l = append(l, b)
+	}
+}
+
+func (d *jsonDecoder) setMemberString() (string, error) {
+	if d.peek() == 'n' {
+		return "", &SerializationError{msgNullInSet}
+	}
+	return d.expectString()
+}
+
+// base64 reads a JSON string holding standard base64 and decodes it.
+func (d *jsonDecoder) base64() ([]byte, error) {
+	s, err := d.expectString()
+	if err != nil {
+		return nil, err
+	}
+	if len(s)%4 != 0 {
+		return nil, &SerializationError{msgBase64Length + strconv.Itoa(len(s))}
+	}
+	out := make([]byte, base64.StdEncoding.DecodedLen(len(s)))
+	n, err := base64.StdEncoding.Decode(out, []byte(s))
+	if err != nil {
+		return nil, &SerializationError{msgBase64Invalid}
+	}
+	return out[:n], nil
+}
+
+func (d *jsonDecoder) expectString() (string, error) {
+	if d.peek() != '"' {
+		return "", d.mismatch(kindString)
+	}
+	return d.str()
+}
+
+func (d *jsonDecoder) expectBool() (bool, error) {
+	switch d.peek() {
+	case 't':
+		return true, d.literal("true")
+	case 'f':
+		return false, d.literal("false")
+	}
+	return false, d.mismatch(kindBoolean)
+}
+
+// JSON kinds an AttributeValue member can expect.
+const (
+	kindString = iota
+	kindBoolean
+	kindStructure
+	kindList
+)
+
+// mismatch is the SerializationException for a JSON value of the wrong kind
+// at d.i, in the words of DynamoDB's JSON deserialiser.
+func (d *jsonDecoder) mismatch(want int) error {
+	var found string
+	switch c := d.peek(); {
+	case c == '{':
+		if want == kindStructure {
+			return d.syntax()
+		}
+		return &SerializationError{msgStartStructure}
+	case c == '[':
+		if want == kindList {
+			return d.syntax()
+		}
+		return &SerializationError{msgStartList}
+	case c == '"':
+		found = "STRING_VALUE"
+	case c == 't':
+		found = "TRUE_VALUE"
+	case c == 'f':
+		found = "FALSE_VALUE"
+	case c == '-' || (c >= '0' && c <= '9'):
+		found = "NUMBER_VALUE"
+	default:
+		return d.syntax()
+	}
+	switch want {
+	case kindString:
+		return &SerializationError{found + " cannot be converted to String"}
+	case kindBoolean:
+		return &SerializationError{found + " can not be converted to a Boolean"}
+	}
+	return &SerializationError{msgUnexpectedValue}
+}

@@ -1,0 +1,180 @@
+// Command ddblocal is a DynamoDB-compatible server for local development and CI:
+// point any AWS SDK at http://localhost:8000.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/ddblocal/ddblocal/api"
+	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/table"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "ddblocal:", err)
+		os.Exit(1)
+	}
+}
+
+// config is the server's configuration after flags and environment.
+type config struct {
+	host           string
+	port           int
+	dbPath         string
+	inMemory       bool
+	logLevel       string
+	cors           string
+	transientDelay time.Duration
+}
+
+// defaultTransientDelay is how long -delayTransientStatuses keeps a table
+// CREATING, UPDATING or DELETING.
+const defaultTransientDelay = 2 * time.Second
+
+// parseConfig reads flags, falling back to DDBLOCAL_* environment variables.
+// Both our spellings (--db-path) and DynamoDB Local's (-dbPath) are accepted.
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("ddblocal", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	env := func(name, def string) string {
+		if v := getenv("DDBLOCAL_" + name); v != "" {
+			return v
+		}
+		return def
+	}
+	envInt := func(name string, def int) int {
+		if n, err := strconv.Atoi(env(name, "")); err == nil {
+			return n
+		}
+		return def
+	}
+	envBool := func(name string) bool {
+		b, _ := strconv.ParseBool(env(name, "false"))
+		return b
+	}
+	var delayStatuses bool
+	var sharedDb bool
+	fs.StringVar(&c.host, "host", env("HOST", ""), "address to listen on (default all interfaces) [DDBLOCAL_HOST]")
+	fs.IntVar(&c.port, "port", envInt("PORT", 8000), "port to listen on; 0 picks a free one [DDBLOCAL_PORT]")
+	fs.StringVar(&c.dbPath, "db-path", env("DB_PATH", "ddblocal.db"), "bbolt database file, or a directory to hold ddblocal.db [DDBLOCAL_DB_PATH]")
+	fs.StringVar(&c.dbPath, "dbPath", env("DB_PATH", "ddblocal.db"), "DynamoDB Local's spelling of --db-path")
+	fs.BoolVar(&c.inMemory, "in-memory", envBool("IN_MEMORY"), "keep nothing after exit [DDBLOCAL_IN_MEMORY]")
+	fs.BoolVar(&c.inMemory, "inMemory", envBool("IN_MEMORY"), "DynamoDB Local's spelling of --in-memory")
+	fs.StringVar(&c.logLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error [DDBLOCAL_LOG_LEVEL]")
+	fs.StringVar(&c.cors, "cors", env("CORS", ""), "comma-separated allowed CORS origins, or * [DDBLOCAL_CORS]")
+	fs.DurationVar(&c.transientDelay, "transient-delay", 0, "how long tables stay CREATING/UPDATING/DELETING [DDBLOCAL_TRANSIENT_DELAY]")
+	fs.BoolVar(&delayStatuses, "delayTransientStatuses", envBool("DELAY_TRANSIENT_STATUSES"), "DynamoDB Local's switch: --transient-delay "+defaultTransientDelay.String())
+	fs.BoolVar(&sharedDb, "sharedDb", false, "accepted for DynamoDB Local compatibility: tables are always shared across access keys")
+	fs.Bool("optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; no effect")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if c.transientDelay == 0 {
+		if d, err := time.ParseDuration(env("TRANSIENT_DELAY", "0s")); err == nil {
+			c.transientDelay = d
+		}
+	}
+	if delayStatuses && c.transientDelay == 0 {
+		c.transientDelay = defaultTransientDelay
+	}
+	if c.port < 0 || c.port > 65535 {
+		return c, fmt.Errorf("invalid port %d", c.port)
+	}
+	return c, nil
+}
+
+func (c config) logger(w io.Writer) (*slog.Logger, error) {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(c.logLevel)); err != nil {
+		return nil, fmt.Errorf("invalid --log-level %q", c.logLevel)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lvl})), nil
+}
+
+// run serves until ctx is cancelled, then finishes in-flight requests and
+// closes the store.
+func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
+	start := time.Now()
+	c, err := parseConfig(args, getenv, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	log, err := c.logger(stderr)
+	if err != nil {
+		return err
+	}
+	path := c.dbPath
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, "ddblocal.db")
+	}
+	db, err := store.Open(store.Options{Path: path, InMemory: c.inMemory})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	ln, err := net.Listen("tcp", net.JoinHostPort(c.host, strconv.Itoa(c.port)))
+	if err != nil {
+		return err
+	}
+	addr := ln.Addr().(*net.TCPAddr)
+	host := c.host
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	cfg := api.Config{
+		Addr:   net.JoinHostPort(host, strconv.Itoa(addr.Port)),
+		Logger: log,
+		Ready:  func() error { return nil },
+	}
+	if c.cors != "" {
+		cfg.CORSOrigins = strings.Split(c.cors, ",")
+	}
+	svc := table.New(db, table.Options{TransientDelay: c.transientDelay})
+	srv := api.NewServer(cfg, api.NewHandler(cfg, api.Operations(svc)))
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	mode := "persistent " + path
+	if c.inMemory {
+		mode = "in-memory"
+	}
+	log.Info("ddblocal listening", "addr", addr.String(), "store", mode, "startup", time.Since(start).Round(time.Microsecond))
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return db.Close()
+}

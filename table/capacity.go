@@ -1,0 +1,136 @@
+package table
+
+// Capacity accounting, all in one place. The rules come from the DynamoDB
+// Developer Guide, "Read/write capacity mode" and "Item sizes and formats":
+//
+//   - A read request unit covers one strongly consistent read of an item up to
+//     4 KB; eventually consistent reads cost half. GetItem and BatchGetItem
+//     round each item up to the next 4 KB; an absent item still costs the
+//     minimum (one unit, or half for eventual consistency).
+//   - Query and Scan add up the sizes of all items read (before any filter) and
+//     round the total up to the next 4 KB, so many small items share units.
+//   - A write request unit covers one write of an item up to 1 KB, rounded up,
+//     and the size is the larger of the item before and after the write. A
+//     condition that fails still consumes the write; deleting an absent item
+//     costs one unit.
+//   - Transactional reads and writes cost twice the units.
+//   - Index writes cost their own units (a key change on an index is a delete
+//     plus a put there), reported under INDEXES.
+
+const (
+	readUnitBytes  = 4096
+	writeUnitBytes = 1024
+)
+
+// readUnits is the cost of reading size bytes in one unit of rounding.
+func readUnits(size int, consistent bool) float64 {
+	u := float64((size + readUnitBytes - 1) / readUnitBytes)
+	if u < 1 {
+		u = 1
+	}
+	if !consistent {
+		u /= 2
+	}
+	return u
+}
+
+// writeUnits is the cost of a write whose old and new item sizes are given
+// (0 for absent).
+func writeUnits(oldSize, newSize int) float64 {
+	size := max(oldSize, newSize)
+	u := float64((size + writeUnitBytes - 1) / writeUnitBytes)
+	if u < 1 {
+		u = 1
+	}
+	return u
+}
+
+// Capacity is the units consumed by one table or index.
+type Capacity struct {
+	CapacityUnits      float64
+	ReadCapacityUnits  *float64 `json:",omitempty"`
+	WriteCapacityUnits *float64 `json:",omitempty"`
+}
+
+// ConsumedCapacity is the ConsumedCapacity member of a response.
+type ConsumedCapacity struct {
+	TableName              string
+	CapacityUnits          float64
+	ReadCapacityUnits      *float64            `json:",omitempty"`
+	WriteCapacityUnits     *float64            `json:",omitempty"`
+	Table                  *Capacity           `json:",omitempty"`
+	LocalSecondaryIndexes  map[string]Capacity `json:",omitempty"`
+	GlobalSecondaryIndexes map[string]Capacity `json:",omitempty"`
+}
+
+// meter accumulates one request's consumption on one table.
+type meter struct {
+	table       string
+	read        bool // read units (else write units)
+	tableUnits  float64
+	lsi, gsi    map[string]float64
+	transaction bool
+}
+
+func newMeter(table string, read bool) *meter { return &meter{table: table, read: read} }
+
+func (m *meter) addTable(u float64) { m.tableUnits += u }
+
+func (m *meter) addIndex(global bool, name string, u float64) {
+	p := &m.lsi
+	if global {
+		p = &m.gsi
+	}
+	if *p == nil {
+		*p = map[string]float64{}
+	}
+	(*p)[name] += u
+}
+
+func (m *meter) capacity(u float64) Capacity {
+	c := Capacity{CapacityUnits: u}
+	if m.read {
+		c.ReadCapacityUnits = &u
+	} else {
+		c.WriteCapacityUnits = &u
+	}
+	return c
+}
+
+// report renders the consumption for ReturnConsumedCapacity mode ("", NONE,
+// TOTAL or INDEXES); nil when none was asked for.
+func (m *meter) report(mode string) *ConsumedCapacity {
+	if mode != "TOTAL" && mode != "INDEXES" {
+		return nil
+	}
+	mult := 1.0
+	if m.transaction {
+		mult = 2
+	}
+	total := m.tableUnits * mult
+	for _, u := range m.lsi {
+		total += u * mult
+	}
+	for _, u := range m.gsi {
+		total += u * mult
+	}
+	tc := m.capacity(total)
+	cc := &ConsumedCapacity{TableName: m.table, CapacityUnits: total,
+		ReadCapacityUnits: tc.ReadCapacityUnits, WriteCapacityUnits: tc.WriteCapacityUnits}
+	if mode == "INDEXES" {
+		t := m.capacity(m.tableUnits * mult)
+		cc.Table = &t
+		for _, src := range []struct {
+			in  map[string]float64
+			out *map[string]Capacity
+		}{{m.lsi, &cc.LocalSecondaryIndexes}, {m.gsi, &cc.GlobalSecondaryIndexes}} {
+			for name, u := range src.in {
+				if *src.out == nil {
+					*src.out = map[string]Capacity{}
+				}
+				(*src.out)[name] = m.capacity(u * mult)
+			}
+		}
+	}
+	return cc
+}

@@ -1,0 +1,163 @@
+package table
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// tableMeta is a table's definition as kept in the store's catalog (JSON). The
+// fields after Tags are derived on load and never stored.
+type tableMeta struct {
+	Region                 string
+	Name                   string
+	ID                     string
+	Created                int64 // Unix nanoseconds
+	Updated                int64 // last UpdateTable, Unix nanoseconds
+	AttributeDefinitions   []AttributeDefinition
+	KeySchema              []KeySchemaElement
+	LocalSecondaryIndexes  []indexMeta `json:",omitempty"`
+	GlobalSecondaryIndexes []indexMeta `json:",omitempty"`
+	BillingMode            string
+	ReadCapacity           int64 `json:",omitempty"`
+	WriteCapacity          int64 `json:",omitempty"`
+	OnDemandThroughput     *OnDemandThroughput
+	Stream                 *StreamSpecification `json:",omitempty"`
+	StreamLabel            string               `json:",omitempty"`
+	SSE                    *SSESpecification    `json:",omitempty"`
+	TableClass             string               `json:",omitempty"`
+	DeletionProtection     bool                 `json:",omitempty"`
+	Tags                   []Tag                `json:",omitempty"`
+
+	schema keySchema
+}
+
+// indexMeta is a secondary index's definition.
+type indexMeta struct {
+	Name          string
+	KeySchema     []KeySchemaElement
+	Projection    Projection
+	ReadCapacity  int64 `json:",omitempty"`
+	WriteCapacity int64 `json:",omitempty"`
+	Created       int64
+}
+
+// keySchema is a table's primary key in the form the item path needs.
+type keySchema struct {
+	PK, SK         string    // SK is "" without a sort key
+	PKType, SKType attr.Type // SKType is 0 without a sort key
+}
+
+func (m *tableMeta) attrType(name string) attr.Type {
+	for _, d := range m.AttributeDefinitions {
+		if d.AttributeName == name {
+			return attr.ParseType(d.AttributeType)
+		}
+	}
+	return 0
+}
+
+// derive fills the fields computed from the stored definition.
+func (m *tableMeta) derive() {
+	m.schema = keySchema{}
+	for _, k := range m.KeySchema {
+		if k.KeyType == "HASH" {
+			m.schema.PK, m.schema.PKType = k.AttributeName, m.attrType(k.AttributeName)
+		} else {
+			m.schema.SK, m.schema.SKType = k.AttributeName, m.attrType(k.AttributeName)
+		}
+	}
+}
+
+func (m *tableMeta) arn() string {
+	return fmt.Sprintf("arn:aws:dynamodb:%s:%s:table/%s", m.Region, accountID, m.Name)
+}
+
+// accountID is the account every ARN names, as DynamoDB Local does.
+const accountID = "000000000000"
+
+func catalogKey(region, name string) []byte { return []byte(region + "/" + name) }
+
+func decodeMeta(b []byte) (*tableMeta, error) {
+	m := new(tableMeta)
+	if err := json.Unmarshal(b, m); err != nil {
+		return nil, fmt.Errorf("table: corrupt catalog entry: %w", err)
+	}
+	m.derive()
+	return m, nil
+}
+
+// catalog caches table definitions in memory in front of the store's catalog.
+// A cached *tableMeta is never mutated: changes replace it.
+type catalog struct {
+	mu     sync.RWMutex
+	tables map[string]*tableMeta // by string(catalogKey)
+}
+
+func newCatalog() *catalog { return &catalog{tables: make(map[string]*tableMeta)} }
+
+// get returns the table or nil. It reads the store only on a cache miss.
+func (c *catalog) get(db *store.DB, region, name string) (*tableMeta, error) {
+	k := catalogKey(region, name)
+	c.mu.RLock()
+	m, ok := c.tables[string(k)]
+	c.mu.RUnlock()
+	if ok {
+		return m, nil
+	}
+	err := db.View(func(tx *store.Tx) error {
+		b := tx.CatalogGet(k)
+		if b == nil {
+			return nil
+		}
+		var err error
+		m, err = decodeMeta(b)
+		return err
+	})
+	if err != nil || m == nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.tables[string(k)] = m
+	c.mu.Unlock()
+	return m, nil
+}
+
+// set replaces the cached entry after a committed change; nil removes it.
+func (c *catalog) set(region, name string, m *tableMeta) {
+	k := string(catalogKey(region, name))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m == nil {
+		delete(c.tables, k)
+		return
+	}
+	c.tables[k] = m
+}
+
+// newUUID returns a random RFC 4122 version 4 UUID.
+func newUUID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// tableName resolves a TableName member, which may be a name or a table ARN.
+func tableName(s string) string {
+	if strings.HasPrefix(s, "arn:") {
+		if i := strings.LastIndex(s, ":table/"); i >= 0 {
+			return strings.SplitN(s[i+len(":table/"):], "/", 2)[0]
+		}
+	}
+	return s
+}
+
+func epochSeconds(nanos int64) float64 { return float64(nanos) / float64(time.Second) }

@@ -1,0 +1,333 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// Limits on table definitions, from DynamoDB's service quotas.
+const (
+	maxLSIs             = 5
+	maxGSIs             = 20
+	maxProjectedNonKeys = 100
+	maxGSIKeyAttributes = 4 // per key type, for multi-attribute GSI keys
+)
+
+func invalid(format string, args ...any) *Error {
+	return Errorf(ValidationException, "One or more parameter values were invalid: "+format, args...)
+}
+
+// CreateTable creates a table, and its indexes, in region.
+func (s *Service) CreateTable(ctx context.Context, region string, in *CreateTableInput) (*TableOutput, error) {
+	m, err := s.newTableMeta(region, in)
+	if err != nil {
+		return nil, err
+	}
+	val, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	key := catalogKey(region, m.Name)
+	if s.deleted.has(region, m.Name, s.now()) {
+		return nil, Errorf(ResourceInUseException, "Table already exists: %s", m.Name)
+	}
+	err = s.db.Update(ctx, func(tx *store.Tx) error {
+		if tx.CatalogGet(key) != nil {
+			return Errorf(ResourceInUseException, "Table already exists: %s", m.Name)
+		}
+		if err := tx.CreateSpace(m.ID); err != nil {
+			return err
+		}
+		return tx.CatalogPut(key, val)
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.catalog.set(region, m.Name, m)
+	d := s.describe(m, nil)
+	if s.opts.TransientDelay > 0 {
+		d.TableStatus = "CREATING"
+	}
+	return &TableOutput{TableDescription: d}, nil
+}
+
+// newTableMeta validates a CreateTable request beyond its member constraints and
+// returns the definition to store.
+func (s *Service) newTableMeta(region string, in *CreateTableInput) (*tableMeta, error) {
+	m := &tableMeta{
+		Region:               region,
+		Name:                 in.TableName,
+		ID:                   newUUID(),
+		Created:              s.now().UnixNano(),
+		AttributeDefinitions: in.AttributeDefinitions,
+		KeySchema:            in.KeySchema,
+		BillingMode:          in.BillingMode,
+		OnDemandThroughput:   in.OnDemandThroughput,
+		SSE:                  in.SSESpecification,
+		TableClass:           in.TableClass,
+		Tags:                 in.Tags,
+	}
+	if in.DeletionProtectionEnabled != nil {
+		m.DeletionProtection = *in.DeletionProtectionEnabled
+	}
+	defined := map[string]string{}
+	for _, d := range in.AttributeDefinitions {
+		if _, dup := defined[d.AttributeName]; dup {
+			return nil, Errorf(ValidationException, "Cannot have two attributes with the same name")
+		}
+		defined[d.AttributeName] = d.AttributeType
+	}
+	if err := checkTableKeySchema(in.KeySchema); err != nil {
+		return nil, err
+	}
+	used := map[string]bool{}
+	var missing []string
+	need := func(ks []KeySchemaElement) {
+		for _, k := range ks {
+			used[k.AttributeName] = true
+			if _, ok := defined[k.AttributeName]; !ok {
+				missing = append(missing, k.AttributeName)
+			}
+		}
+	}
+	need(in.KeySchema)
+	for _, l := range in.LocalSecondaryIndexes {
+		need(l.KeySchema)
+	}
+	for _, g := range in.GlobalSecondaryIndexes {
+		need(g.KeySchema)
+	}
+	if len(missing) > 0 {
+		var defs []string
+		for _, d := range in.AttributeDefinitions {
+			defs = append(defs, d.AttributeName)
+		}
+		return nil, invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
+			strings.Join(missing, ", "), strings.Join(defs, ", "))
+	}
+	if len(used) != len(defined) {
+		return nil, invalid("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+	}
+	if err := m.setBilling(in.BillingMode, in.ProvisionedThroughput); err != nil {
+		return nil, err
+	}
+	m.derive()
+	if err := m.addLocalIndexes(in.LocalSecondaryIndexes); err != nil {
+		return nil, err
+	}
+	names := map[string]bool{}
+	for _, l := range m.LocalSecondaryIndexes {
+		names[l.Name] = true
+	}
+	if len(in.GlobalSecondaryIndexes) > maxGSIs {
+		return nil, invalid("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGSIs)
+	}
+	for i := range in.GlobalSecondaryIndexes {
+		g := &in.GlobalSecondaryIndexes[i]
+		if names[g.IndexName] {
+			return nil, invalid("Duplicate index name: %s", g.IndexName)
+		}
+		names[g.IndexName] = true
+		im, err := m.globalIndex(g, m.Created)
+		if err != nil {
+			return nil, err
+		}
+		m.GlobalSecondaryIndexes = append(m.GlobalSecondaryIndexes, im)
+	}
+	if err := m.checkProjectionTotal(); err != nil {
+		return nil, err
+	}
+	if err := m.setStream(in.StreamSpecification); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func checkTableKeySchema(ks []KeySchemaElement) error {
+	if len(ks) == 0 || ks[0].KeyType != "HASH" {
+		return Errorf(ValidationException, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+	}
+	if len(ks) == 2 {
+		if ks[1].KeyType != "RANGE" {
+			return Errorf(ValidationException, "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
+		}
+		if ks[0].AttributeName == ks[1].AttributeName {
+			return Errorf(ValidationException, "Both the Hash Key and the Range Key element in the KeySchema have the same name")
+		}
+	}
+	return nil
+}
+
+// setBilling applies BillingMode and ProvisionedThroughput with DynamoDB's rules:
+// PROVISIONED (the default) needs throughput, PAY_PER_REQUEST forbids it.
+func (m *tableMeta) setBilling(mode string, pt *ProvisionedThroughput) error {
+	if mode == "" {
+		mode = "PROVISIONED"
+	}
+	m.BillingMode = mode
+	if mode == "PAY_PER_REQUEST" {
+		if pt != nil {
+			return invalid("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+		}
+		m.ReadCapacity, m.WriteCapacity = 0, 0
+		return nil
+	}
+	if pt == nil || pt.ReadCapacityUnits == nil || pt.WriteCapacityUnits == nil {
+		return invalid("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
+	}
+	m.ReadCapacity, m.WriteCapacity = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
+	return nil
+}
+
+func (m *tableMeta) addLocalIndexes(lsis []LocalSecondaryIndex) error {
+	if len(lsis) == 0 {
+		return nil
+	}
+	if m.schema.SK == "" {
+		return invalid("Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
+	}
+	if len(lsis) > maxLSIs {
+		return invalid("Number of LocalSecondaryIndexes exceeds per-table limit of %d", maxLSIs)
+	}
+	seen := map[string]bool{}
+	for _, l := range lsis {
+		if seen[l.IndexName] {
+			return invalid("Duplicate index name: %s", l.IndexName)
+		}
+		seen[l.IndexName] = true
+		ks := l.KeySchema
+		if ks[0].KeyType != "HASH" {
+			return Errorf(ValidationException, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+		}
+		if len(ks) != 2 || ks[1].KeyType != "RANGE" {
+			return invalid("Index KeySchema does not have a range key for index: %s", l.IndexName)
+		}
+		if ks[0].AttributeName != m.schema.PK {
+			return invalid("Index KeySchema does not have the same leading hash key as table KeySchema for index: %s. index hash key: %s, table hash key: %s",
+				l.IndexName, ks[0].AttributeName, m.schema.PK)
+		}
+		if ks[0].AttributeName == ks[1].AttributeName {
+			return Errorf(ValidationException, "Both the Hash Key and the Range Key element in the KeySchema have the same name")
+		}
+		if err := checkProjection(l.IndexName, l.Projection); err != nil {
+			return err
+		}
+		m.LocalSecondaryIndexes = append(m.LocalSecondaryIndexes, indexMeta{
+			Name: l.IndexName, KeySchema: ks, Projection: *l.Projection, Created: m.Created,
+		})
+	}
+	return nil
+}
+
+// globalIndex validates one GSI definition against the table.
+func (m *tableMeta) globalIndex(g *GlobalSecondaryIndex, created int64) (indexMeta, error) {
+	var hashes, ranges int
+	seen := map[string]bool{}
+	for i, k := range g.KeySchema {
+		if seen[k.AttributeName] {
+			return indexMeta{}, Errorf(ValidationException, "Both the Hash Key and the Range Key element in the KeySchema have the same name")
+		}
+		seen[k.AttributeName] = true
+		switch {
+		case i == 0 && k.KeyType != "HASH":
+			return indexMeta{}, Errorf(ValidationException, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+		case k.KeyType == "HASH" && ranges > 0:
+			return indexMeta{}, invalid("Index KeySchema HASH key attributes must precede RANGE key attributes for index: %s", g.IndexName)
+		case k.KeyType == "HASH":
+			hashes++
+		default:
+			ranges++
+		}
+	}
+	if hashes > maxGSIKeyAttributes || ranges > maxGSIKeyAttributes {
+		return indexMeta{}, invalid("Index KeySchema may contain at most %d HASH and %d RANGE attributes for index: %s",
+			maxGSIKeyAttributes, maxGSIKeyAttributes, g.IndexName)
+	}
+	if err := checkProjection(g.IndexName, g.Projection); err != nil {
+		return indexMeta{}, err
+	}
+	im := indexMeta{Name: g.IndexName, KeySchema: g.KeySchema, Projection: *g.Projection, Created: created}
+	if m.BillingMode == "PAY_PER_REQUEST" {
+		if g.ProvisionedThroughput != nil {
+			return indexMeta{}, invalid("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", g.IndexName)
+		}
+		return im, nil
+	}
+	pt := g.ProvisionedThroughput
+	if pt == nil || pt.ReadCapacityUnits == nil || pt.WriteCapacityUnits == nil {
+		return indexMeta{}, invalid("ProvisionedThroughput must be specified for index: %s", g.IndexName)
+	}
+	im.ReadCapacity, im.WriteCapacity = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
+	return im, nil
+}
+
+func checkProjection(index string, p *Projection) error {
+	switch p.ProjectionType {
+	case "INCLUDE":
+		if len(p.NonKeyAttributes) == 0 {
+			return invalid("NonKeyAttributes must be specified when ProjectionType is INCLUDE for index: %s", index)
+		}
+	case "", "ALL", "KEYS_ONLY":
+		if len(p.NonKeyAttributes) > 0 {
+			t := p.ProjectionType
+			if t == "" {
+				t = "null"
+			}
+			return invalid("ProjectionType is %s, but NonKeyAttributes is specified", t)
+		}
+	}
+	if p.ProjectionType == "" {
+		return invalid("Unknown ProjectionType: null")
+	}
+	return nil
+}
+
+// checkProjectionTotal enforces the limit on distinct projected non-key
+// attributes summed over all of a table's indexes.
+func (m *tableMeta) checkProjectionTotal() error {
+	n := 0
+	for _, ix := range m.indexes() {
+		n += len(ix.Projection.NonKeyAttributes)
+	}
+	if n > maxProjectedNonKeys {
+		return invalid("The number of projected attributes in all indexes exceeds the limit of %d, provided: %d", maxProjectedNonKeys, n)
+	}
+	return nil
+}
+
+func (m *tableMeta) indexes() []indexMeta {
+	all := make([]indexMeta, 0, len(m.LocalSecondaryIndexes)+len(m.GlobalSecondaryIndexes))
+	all = append(all, m.LocalSecondaryIndexes...)
+	return append(all, m.GlobalSecondaryIndexes...)
+}
+
+func (m *tableMeta) setStream(spec *StreamSpecification) error {
+	if spec == nil || spec.StreamEnabled == nil {
+		return nil
+	}
+	if !*spec.StreamEnabled {
+		if spec.StreamViewType != "" {
+			return invalid("StreamViewType may not be specified when StreamEnabled is false")
+		}
+		m.Stream = nil
+		return nil
+	}
+	if spec.StreamViewType == "" {
+		return invalid("StreamViewType must be specified when StreamEnabled is true")
+	}
+	m.Stream = spec
+	m.StreamLabel = streamLabel(m.Updated, m.Created)
+	return nil
+}
+
+func streamLabel(updated, created int64) string {
+	t := created
+	if updated > t {
+		t = updated
+	}
+	return time.Unix(0, t).UTC().Format("2006-01-02T15:04:05.000")
+}

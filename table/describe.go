@@ -1,0 +1,264 @@
+package table
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// spaceStats are a table's or index's live item count and size.
+type spaceStats struct{ items, bytes int64 }
+
+// stats reads the counters of the table and its indexes in one snapshot.
+func (s *Service) stats(m *tableMeta) map[string]spaceStats {
+	out := map[string]spaceStats{}
+	s.db.View(func(tx *store.Tx) error {
+		if sp := tx.Space(m.ID); sp != nil {
+			i, b := sp.Stats()
+			out[""] = spaceStats{i, b}
+		}
+		for _, ix := range m.indexes() {
+			if sp := tx.Space(indexSpaceID(m, ix.Name)); sp != nil {
+				i, b := sp.Stats()
+				out[ix.Name] = spaceStats{i, b}
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+func indexSpaceID(m *tableMeta, index string) string { return m.ID + "/" + index }
+
+// describe builds m's TableDescription; stats may be nil for a table just created.
+func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *TableDescription {
+	d := &TableDescription{
+		AttributeDefinitions:      m.AttributeDefinitions,
+		TableName:                 m.Name,
+		KeySchema:                 m.KeySchema,
+		TableStatus:               "ACTIVE",
+		CreationDateTime:          epochSeconds(m.Created),
+		ProvisionedThroughput:     &ProvisionedThroughputDescription{ReadCapacityUnits: m.ReadCapacity, WriteCapacityUnits: m.WriteCapacity},
+		TableSizeBytes:            stats[""].bytes,
+		ItemCount:                 stats[""].items,
+		TableArn:                  m.arn(),
+		TableId:                   m.ID,
+		DeletionProtectionEnabled: m.DeletionProtection,
+		OnDemandThroughput:        m.OnDemandThroughput,
+	}
+	now := s.now().UnixNano()
+	delay := s.opts.TransientDelay.Nanoseconds()
+	switch {
+	case delay > 0 && now < m.Created+delay:
+		d.TableStatus = "CREATING"
+	case delay > 0 && now < m.Updated+delay:
+		d.TableStatus = "UPDATING"
+	}
+	if m.BillingMode == "PAY_PER_REQUEST" {
+		d.BillingModeSummary = &BillingModeSummary{BillingMode: m.BillingMode}
+		if m.Updated > 0 {
+			t := epochSeconds(m.Updated)
+			d.BillingModeSummary.LastUpdateToPayPerRequestDateTime = &t
+		}
+	}
+	if m.TableClass != "" {
+		d.TableClassSummary = &TableClassSummary{TableClass: m.TableClass}
+	}
+	if m.SSE != nil && m.SSE.Enabled != nil && *m.SSE.Enabled {
+		d.SSEDescription = &SSEDescription{Status: "ENABLED", SSEType: "KMS",
+			KMSMasterKeyArn: "arn:aws:kms:" + m.Region + ":" + accountID + ":key/ddblocal"}
+	}
+	if m.Stream != nil {
+		d.StreamSpecification = m.Stream
+		d.LatestStreamLabel = m.StreamLabel
+		d.LatestStreamArn = m.arn() + "/stream/" + m.StreamLabel
+	}
+	for _, ix := range m.LocalSecondaryIndexes {
+		d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, IndexDescription{
+			IndexName: ix.Name, KeySchema: ix.KeySchema, Projection: ix.Projection,
+			IndexSizeBytes: stats[ix.Name].bytes, ItemCount: stats[ix.Name].items,
+			IndexArn: m.arn() + "/index/" + ix.Name,
+		})
+	}
+	for _, ix := range m.GlobalSecondaryIndexes {
+		gd := IndexDescription{
+			IndexName: ix.Name, KeySchema: ix.KeySchema, Projection: ix.Projection,
+			IndexStatus:    "ACTIVE",
+			IndexSizeBytes: stats[ix.Name].bytes, ItemCount: stats[ix.Name].items,
+			IndexArn:              m.arn() + "/index/" + ix.Name,
+			ProvisionedThroughput: &ProvisionedThroughputDescription{ReadCapacityUnits: ix.ReadCapacity, WriteCapacityUnits: ix.WriteCapacity},
+		}
+		if delay > 0 && now < ix.Created+delay {
+			gd.IndexStatus = "CREATING"
+		}
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, gd)
+	}
+	return d
+}
+
+// table returns the table named by a TableName member (name or ARN), or
+// ResourceNotFoundException with the message item operations use.
+func (s *Service) table(region, name string) (*tableMeta, error) {
+	m, err := s.catalog.get(s.db, region, tableName(name))
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, Errorf(ResourceNotFoundException, "Requested resource not found")
+	}
+	return m, nil
+}
+
+// tableForControl is table with the message the control-plane operations use.
+func (s *Service) tableForControl(region, name string) (*tableMeta, error) {
+	m, err := s.catalog.get(s.db, region, tableName(name))
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", tableName(name))
+	}
+	return m, nil
+}
+
+// DescribeTable returns a table's description.
+func (s *Service) DescribeTable(ctx context.Context, region string, in *TableNameInput) (*DescribeTableOutput, error) {
+	if d := s.deleted.get(region, tableName(in.TableName), s.now()); d != nil {
+		return &DescribeTableOutput{Table: d}, nil
+	}
+	m, err := s.tableForControl(region, in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	return &DescribeTableOutput{Table: s.describe(m, s.stats(m))}, nil
+}
+
+// ListTables lists the region's table names in ascending order, a page at a time.
+func (s *Service) ListTables(ctx context.Context, region string, in *ListTablesInput) (*ListTablesOutput, error) {
+	limit := 100
+	if in.Limit != nil {
+		limit = int(*in.Limit)
+	}
+	prefix := catalogKey(region, "")
+	from := prefix
+	if in.ExclusiveStartTableName != "" {
+		from = append(catalogKey(region, in.ExclusiveStartTableName), 0)
+	}
+	out := &ListTablesOutput{TableNames: []string{}}
+	more := false
+	err := s.db.View(func(tx *store.Tx) error {
+		return tx.CatalogAscend(from, func(k, _ []byte) bool {
+			if !strings.HasPrefix(string(k), string(prefix)) {
+				return false
+			}
+			if len(out.TableNames) == limit {
+				more = true
+				return false
+			}
+			out.TableNames = append(out.TableNames, string(k[len(prefix):]))
+			return true
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	if more {
+		out.LastEvaluatedTableName = out.TableNames[len(out.TableNames)-1]
+	}
+	return out, nil
+}
+
+// DeleteTable deletes a table and all its items and indexes.
+func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameInput) (*TableOutput, error) {
+	m, err := s.tableForControl(region, in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	if m.DeletionProtection {
+		return nil, Errorf(ValidationException, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+	}
+	d := s.describe(m, s.stats(m))
+	d.TableStatus = "DELETING"
+	key := catalogKey(region, m.Name)
+	err = s.db.Update(ctx, func(tx *store.Tx) error {
+		cur := tx.CatalogGet(key)
+		if cur == nil {
+			return Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name)
+		}
+		// The name may have been re-created since m was read: delete what is there now.
+		now, err := decodeMeta(cur)
+		if err != nil {
+			return err
+		}
+		if now.DeletionProtection {
+			return Errorf(ValidationException, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+		}
+		for _, ix := range now.indexes() {
+			if err := tx.DropSpace(indexSpaceID(now, ix.Name)); err != nil {
+				return err
+			}
+		}
+		if err := tx.DropSpace(now.ID); err != nil {
+			return err
+		}
+		return tx.CatalogDelete(key)
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.catalog.set(region, m.Name, nil)
+	if s.opts.TransientDelay > 0 {
+		s.deleted.add(region, m.Name, d, s.now().Add(s.opts.TransientDelay))
+	}
+	return &TableOutput{TableDescription: d}, nil
+}
+
+// tombstones remember deleted tables for TransientDelay, so DescribeTable reports
+// DELETING before ResourceNotFoundException, as DynamoDB does.
+type tombstones struct {
+	mu sync.Mutex
+	m  map[string]tombstone
+}
+
+type tombstone struct {
+	desc  *TableDescription
+	until time.Time
+}
+
+func newTombstones() *tombstones { return &tombstones{m: map[string]tombstone{}} }
+
+func (t *tombstones) add(region, name string, d *TableDescription, until time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.m[region+"/"+name] = tombstone{d, until}
+}
+
+func (t *tombstones) get(region, name string, now time.Time) *TableDescription {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	k := region + "/" + name
+	ts, ok := t.m[k]
+	if !ok {
+		return nil
+	}
+	if !now.Before(ts.until) {
+		delete(t.m, k)
+		return nil
+	}
+	return ts.desc
+}
+
+func (t *tombstones) has(region, name string, now time.Time) bool {
+	return t.get(region, name, now) != nil
+}
+
+// sortTags orders tags by key for deterministic output.
+func sortTags(tags []Tag) []Tag {
+	out := append([]Tag(nil), tags...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}

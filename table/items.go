@@ -1,0 +1,236 @@
+package table
+
+import (
+	"context"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/expressions"
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// compile parses and checks a request's expressions, as ValidationExceptions.
+func compile(in expressions.Input) (*expressions.Compiled, error) {
+	c, err := expressions.Compile(in)
+	if err != nil {
+		return nil, validationError(err)
+	}
+	return c, nil
+}
+
+// checkItem validates an item to be stored: size limit and index key values.
+func (m *tableMeta) checkItem(item attr.Item, update bool) error {
+	if item.Size() > attr.MaxItemSize {
+		if update {
+			return Errorf(ValidationException, "Item size to update has exceeded the maximum allowed size")
+		}
+		return Errorf(ValidationException, "Item size has exceeded the maximum allowed size")
+	}
+	return m.checkIndexKeys(item)
+}
+
+func checkReturnValues(rv string, allowed ...string) error {
+	if rv == "" {
+		return nil
+	}
+	for _, a := range allowed {
+		if rv == a {
+			return nil
+		}
+	}
+	return Errorf(ValidationException, "Return values set to invalid value")
+}
+
+// PutItem writes a whole item, replacing any item with the same key.
+func (s *Service) PutItem(ctx context.Context, region string, in *PutItemInput) (*WriteOutput, error) {
+	m, err := s.table(region, in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkReturnValues(in.ReturnValues, "NONE", "ALL_OLD"); err != nil {
+		return nil, err
+	}
+	key, err := m.itemKey(in.Item)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.checkItem(in.Item, false); err != nil {
+		return nil, err
+	}
+	c, err := compile(expressions.Input{
+		ConditionExpression: in.ConditionExpression, Expected: in.Expected, ConditionalOperator: in.ConditionalOperator,
+		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues,
+	})
+	if err != nil {
+		return nil, err
+	}
+	item := in.Item
+	mu := &mutation{meta: m, key: key, cond: c.Condition,
+		next:               func(attr.Item) (attr.Item, error) { return item, nil },
+		returnOldOnFailure: in.ReturnValuesOnConditionCheckFailure == "ALL_OLD"}
+	w, err := s.commit(ctx, mu)
+	if err != nil {
+		return nil, err
+	}
+	out := &WriteOutput{ConsumedCapacity: s.writeMeter(m, w).report(in.ReturnConsumedCapacity)}
+	if in.ReturnValues == "ALL_OLD" {
+		out.Attributes = w.old
+	}
+	return out, nil
+}
+
+// DeleteItem deletes one item by key; deleting an absent item succeeds.
+func (s *Service) DeleteItem(ctx context.Context, region string, in *DeleteItemInput) (*WriteOutput, error) {
+	m, err := s.table(region, in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkReturnValues(in.ReturnValues, "NONE", "ALL_OLD"); err != nil {
+		return nil, err
+	}
+	key, err := m.lookupKey(in.Key)
+	if err != nil {
+		return nil, err
+	}
+	c, err := compile(expressions.Input{
+		ConditionExpression: in.ConditionExpression, Expected: in.Expected, ConditionalOperator: in.ConditionalOperator,
+		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues,
+	})
+	if err != nil {
+		return nil, err
+	}
+	mu := &mutation{meta: m, key: key, cond: c.Condition,
+		next:               func(attr.Item) (attr.Item, error) { return nil, nil },
+		returnOldOnFailure: in.ReturnValuesOnConditionCheckFailure == "ALL_OLD"}
+	w, err := s.commit(ctx, mu)
+	if err != nil {
+		return nil, err
+	}
+	out := &WriteOutput{ConsumedCapacity: s.writeMeter(m, w).report(in.ReturnConsumedCapacity)}
+	if in.ReturnValues == "ALL_OLD" {
+		out.Attributes = w.old
+	}
+	return out, nil
+}
+
+// UpdateItem edits an item's attributes, creating the item when it is absent.
+func (s *Service) UpdateItem(ctx context.Context, region string, in *UpdateItemInput) (*WriteOutput, error) {
+	m, err := s.table(region, in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	key, err := m.lookupKey(in.Key)
+	if err != nil {
+		return nil, err
+	}
+	c, err := compile(expressions.Input{
+		UpdateExpression: in.UpdateExpression, AttributeUpdates: in.AttributeUpdates,
+		ConditionExpression: in.ConditionExpression, Expected: in.Expected, ConditionalOperator: in.ConditionalOperator,
+		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues,
+	})
+	if err != nil {
+		return nil, err
+	}
+	upd := c.Update
+	if upd != nil {
+		for _, name := range upd.TopLevelNames() {
+			if name == m.schema.PK || name == m.schema.SK {
+				return nil, Errorf(ValidationException, "One or more parameter values were invalid: Cannot update attribute %s. This attribute is part of the key", name)
+			}
+		}
+	}
+	keyItem := in.Key
+	mu := &mutation{meta: m, key: key, cond: c.Condition,
+		returnOldOnFailure: in.ReturnValuesOnConditionCheckFailure == "ALL_OLD",
+		next: func(old attr.Item) (attr.Item, error) {
+			base := old
+			if base == nil {
+				base = keyItem
+			}
+			if upd == nil {
+				return base, nil
+			}
+			next, err := upd.Apply(base)
+			if err != nil {
+				return nil, err
+			}
+			if err := m.checkItem(next, true); err != nil {
+				return nil, err
+			}
+			return next, nil
+		}}
+	w, err := s.commit(ctx, mu)
+	if err != nil {
+		return nil, err
+	}
+	out := &WriteOutput{ConsumedCapacity: s.writeMeter(m, w).report(in.ReturnConsumedCapacity)}
+	switch in.ReturnValues {
+	case "ALL_OLD":
+		out.Attributes = w.old
+	case "ALL_NEW":
+		out.Attributes = w.new
+	case "UPDATED_OLD", "UPDATED_NEW":
+		src := w.old
+		if in.ReturnValues == "UPDATED_NEW" {
+			src = w.new
+		}
+		if upd != nil && src != nil {
+			out.Attributes = expressions.ProjectPaths(src, upd.Paths())
+		}
+	}
+	if len(out.Attributes) == 0 {
+		out.Attributes = nil
+	}
+	return out, nil
+}
+
+// writeMeter charges a committed write: the larger of old and new item size.
+func (s *Service) writeMeter(m *tableMeta, w written) *meter {
+	mt := newMeter(m.Name, false)
+	mt.addTable(writeUnits(w.oldSize, w.newSize))
+	return mt
+}
+
+// GetItem reads one item by key.
+func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) (*GetItemOutput, error) {
+	m, err := s.table(region, in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	key, err := m.lookupKey(in.Key)
+	if err != nil {
+		return nil, err
+	}
+	c, err := compile(expressions.Input{
+		ProjectionExpression: in.ProjectionExpression, AttributesToGet: in.AttributesToGet,
+		Names: in.ExpressionAttributeNames,
+	})
+	if err != nil {
+		return nil, err
+	}
+	var item attr.Item
+	err = s.db.View(func(tx *store.Tx) error {
+		sp := tx.Space(m.ID)
+		if sp == nil {
+			return Errorf(ResourceNotFoundException, "Requested resource not found")
+		}
+		raw := sp.Get(key)
+		if raw == nil {
+			return nil
+		}
+		var err error
+		item, err = attr.DecodeBinary(raw)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	consistent := in.ConsistentRead != nil && *in.ConsistentRead
+	mt := newMeter(m.Name, true)
+	mt.addTable(readUnits(item.Size(), consistent))
+	out := &GetItemOutput{ConsumedCapacity: mt.report(in.ReturnConsumedCapacity)}
+	if item != nil && c.Projection != nil {
+		item = c.Projection.Apply(item)
+	}
+	out.Item = item
+	return out, nil
+}

@@ -1,0 +1,134 @@
+package table
+
+import (
+	"encoding/binary"
+
+	"github.com/ddblocal/ddblocal/attr"
+)
+
+// storageKey is an item's key in its table's space: hash(pk) ‖ pk ‖ sk, with
+// the order-preserving, self-delimiting encodings from attr, so a partition's
+// items are contiguous and sorted by sort key, and partitions are spread over
+// the hash space (Scan order, parallel scan segments).
+func storageKey(ks keySchema, pk attr.Value, sk *attr.Value) []byte {
+	b := make([]byte, 8, 8+len(pk.S)+len(pk.B)+24)
+	binary.BigEndian.PutUint64(b, attr.PartitionHash(pk))
+	b = attr.AppendKey(b, pk)
+	if sk != nil {
+		b = attr.AppendKey(b, *sk)
+	}
+	return b
+}
+
+// partitionPrefix is the storage-key prefix shared by every item of partition pk.
+func partitionPrefix(pk attr.Value) []byte {
+	return storageKey(keySchema{}, pk, nil)
+}
+
+// checkKeyValue validates one key attribute's value in an item being written:
+// present, of the declared type, not empty, within the size limit.
+func checkKeyValue(name string, want attr.Type, v attr.Value, ok bool, isPartition bool) error {
+	if !ok {
+		return invalid("Missing the key %s in the item", name)
+	}
+	if v.T != want {
+		return invalid("Type mismatch for key %s expected: %s actual: %s", name, want, v.T)
+	}
+	return checkKeySize(name, v, isPartition)
+}
+
+func checkKeySize(name string, v attr.Value, isPartition bool) error {
+	n := len(v.S) + len(v.B)
+	if (v.T == attr.TypeS || v.T == attr.TypeB) && n == 0 {
+		return Errorf(ValidationException, "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s",
+			map[attr.Type]string{attr.TypeS: "string", attr.TypeB: "binary"}[v.T], name)
+	}
+	if isPartition && n > attr.MaxPartitionKeySize {
+		return invalid("Size of hashkey has exceeded the maximum size limit of%d bytes", attr.MaxPartitionKeySize)
+	}
+	if !isPartition && n > attr.MaxSortKeySize {
+		return invalid("Aggregated size of all range keys has exceeded the size limit of %d bytes", attr.MaxSortKeySize)
+	}
+	return nil
+}
+
+// itemKey validates the key attributes of an item being written (PutItem,
+// BatchWriteItem puts) and returns its storage key.
+func (m *tableMeta) itemKey(item attr.Item) ([]byte, error) {
+	ks := m.schema
+	pk, ok := item[ks.PK]
+	if err := checkKeyValue(ks.PK, ks.PKType, pk, ok, true); err != nil {
+		return nil, err
+	}
+	if ks.SK == "" {
+		return storageKey(ks, pk, nil), nil
+	}
+	sk, ok := item[ks.SK]
+	if err := checkKeyValue(ks.SK, ks.SKType, sk, ok, false); err != nil {
+		return nil, err
+	}
+	return storageKey(ks, pk, &sk), nil
+}
+
+// lookupKey validates a Key member (GetItem, DeleteItem, UpdateItem, batch and
+// transaction keys): exactly the key attributes, of the declared types.
+func (m *tableMeta) lookupKey(key attr.Item) ([]byte, error) {
+	ks := m.schema
+	want := 1
+	if ks.SK != "" {
+		want = 2
+	}
+	pk, ok := key[ks.PK]
+	if !ok || len(key) != want || pk.T != ks.PKType {
+		return nil, Errorf(ValidationException, "The provided key element does not match the schema")
+	}
+	if err := checkKeySize(ks.PK, pk, true); err != nil {
+		return nil, err
+	}
+	if ks.SK == "" {
+		return storageKey(ks, pk, nil), nil
+	}
+	sk, ok := key[ks.SK]
+	if !ok || sk.T != ks.SKType {
+		return nil, Errorf(ValidationException, "The provided key element does not match the schema")
+	}
+	if err := checkKeySize(ks.SK, sk, false); err != nil {
+		return nil, err
+	}
+	return storageKey(ks, pk, &sk), nil
+}
+
+// keyOf returns the key attributes of item.
+func (m *tableMeta) keyOf(item attr.Item) attr.Item {
+	k := attr.Item{m.schema.PK: item[m.schema.PK]}
+	if m.schema.SK != "" {
+		k[m.schema.SK] = item[m.schema.SK]
+	}
+	return k
+}
+
+// checkIndexKeys validates the index key attributes an item carries: an item
+// may lack them (it is then absent from that index), but present ones must
+// have the declared type and a non-empty, in-limit value.
+func (m *tableMeta) checkIndexKeys(item attr.Item) error {
+	for _, ix := range m.indexes() {
+		for i, k := range ix.KeySchema {
+			v, ok := item[k.AttributeName]
+			if !ok || k.AttributeName == m.schema.PK || k.AttributeName == m.schema.SK {
+				continue
+			}
+			want := m.attrType(k.AttributeName)
+			if v.T != want {
+				return invalid("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", k.AttributeName, want, v.T, ix.Name)
+			}
+			if (v.T == attr.TypeS || v.T == attr.TypeB) && len(v.S)+len(v.B) == 0 {
+				return Errorf(ValidationException, "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
+					map[attr.Type]string{attr.TypeS: "string", attr.TypeB: "binary"}[v.T], ix.Name, k.AttributeName)
+			}
+			if err := checkKeySize(k.AttributeName, v, i == 0 || k.KeyType == "HASH"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

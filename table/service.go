@@ -1,0 +1,39 @@
+// Package table is the DynamoDB service: the catalog of tables and indexes and the
+// item operations over them. It validates every request completely before it
+// touches the store, and performs each write in one store transaction.
+package table
+
+import (
+	"time"
+
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// Options configures a Service.
+type Options struct {
+	// TransientDelay keeps new tables CREATING, updated tables UPDATING and
+	// deleted tables DELETING for this long (DynamoDB Local's
+	// -delayTransientStatuses). Zero makes every change immediate.
+	TransientDelay time.Duration
+	// Now is the clock; nil means time.Now. Tests inject a fake one.
+	Now func() time.Time
+}
+
+// Service implements DynamoDB's operations over a store. It is safe for
+// concurrent use.
+type Service struct {
+	db      *store.DB
+	opts    Options
+	catalog *catalog
+	deleted *tombstones
+}
+
+// New returns a Service over db. The caller keeps ownership of db.
+func New(db *store.DB, opts Options) *Service {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Service{db: db, opts: opts, catalog: newCatalog(), deleted: newTombstones()}
+}
+
+func (s *Service) now() time.Time { return s.opts.Now() }

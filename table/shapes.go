@@ -1,0 +1,255 @@
+package table
+
+// The request and response shapes of DynamoDB's control-plane operations, with
+// JSON names exactly as on the wire and `ddb` tags carrying the API's member
+// constraints (checked by api before a call reaches the service).
+
+// KeySchemaElement is one attribute of a key schema.
+type KeySchemaElement struct {
+	AttributeName string `ddb:"required;len=1..255"`
+	KeyType       string `ddb:"required;enum=HASH|RANGE"`
+}
+
+// AttributeDefinition declares the type of a key attribute.
+type AttributeDefinition struct {
+	AttributeName string `ddb:"required;len=1..255"`
+	AttributeType string `ddb:"required;enum=S|N|B"`
+}
+
+// ProvisionedThroughput is the read and write capacity of a provisioned table or index.
+type ProvisionedThroughput struct {
+	ReadCapacityUnits  *int64 `ddb:"required;min=1"`
+	WriteCapacityUnits *int64 `ddb:"required;min=1"`
+}
+
+// OnDemandThroughput caps an on-demand table's request units (-1 = no cap).
+type OnDemandThroughput struct {
+	MaxReadRequestUnits  *int64 `json:",omitempty"`
+	MaxWriteRequestUnits *int64 `json:",omitempty"`
+}
+
+// Projection says which attributes an index copies.
+type Projection struct {
+	ProjectionType   string   `json:",omitempty" ddb:"enum=ALL|KEYS_ONLY|INCLUDE"`
+	NonKeyAttributes []string `json:",omitempty" ddb:"len=1..20"`
+}
+
+// LocalSecondaryIndex is an LSI definition in CreateTable.
+type LocalSecondaryIndex struct {
+	IndexName  string             `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	KeySchema  []KeySchemaElement `ddb:"required;len=1..2"`
+	Projection *Projection        `ddb:"required"`
+}
+
+// GlobalSecondaryIndex is a GSI definition in CreateTable or an UpdateTable Create.
+type GlobalSecondaryIndex struct {
+	IndexName             string                 `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	KeySchema             []KeySchemaElement     `ddb:"required;len=1..8"`
+	Projection            *Projection            `ddb:"required"`
+	ProvisionedThroughput *ProvisionedThroughput `json:",omitempty"`
+	OnDemandThroughput    *OnDemandThroughput    `json:",omitempty"`
+}
+
+// Tag is a key/value label on a table.
+type Tag struct {
+	Key   string `ddb:"required;len=1..128"`
+	Value string `ddb:"required;len=0..256"`
+}
+
+// StreamSpecification turns DynamoDB Streams on or off for a table.
+type StreamSpecification struct {
+	StreamEnabled  *bool  `ddb:"required"`
+	StreamViewType string `json:",omitempty" ddb:"enum=NEW_IMAGE|OLD_IMAGE|NEW_AND_OLD_IMAGES|KEYS_ONLY"`
+}
+
+// SSESpecification asks for server-side encryption settings (recorded, not enforced).
+type SSESpecification struct {
+	Enabled        *bool  `json:",omitempty"`
+	SSEType        string `json:",omitempty" ddb:"enum=AES256|KMS"`
+	KMSMasterKeyId string `json:",omitempty"`
+}
+
+// CreateTableInput is CreateTable's request.
+type CreateTableInput struct {
+	TableName                 string                 `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	AttributeDefinitions      []AttributeDefinition  `ddb:"required"`
+	KeySchema                 []KeySchemaElement     `ddb:"required;len=1..2"`
+	LocalSecondaryIndexes     []LocalSecondaryIndex  `json:",omitempty"`
+	GlobalSecondaryIndexes    []GlobalSecondaryIndex `json:",omitempty"`
+	BillingMode               string                 `json:",omitempty" ddb:"enum=PROVISIONED|PAY_PER_REQUEST"`
+	ProvisionedThroughput     *ProvisionedThroughput `json:",omitempty"`
+	OnDemandThroughput        *OnDemandThroughput    `json:",omitempty"`
+	StreamSpecification       *StreamSpecification   `json:",omitempty"`
+	SSESpecification          *SSESpecification      `json:",omitempty"`
+	Tags                      []Tag                  `json:",omitempty" ddb:"len=1..50"`
+	TableClass                string                 `json:",omitempty" ddb:"enum=STANDARD|STANDARD_INFREQUENT_ACCESS"`
+	DeletionProtectionEnabled *bool                  `json:",omitempty"`
+	ResourcePolicy            string                 `json:",omitempty"`
+}
+
+// TableOutput is the response of CreateTable, UpdateTable and DeleteTable.
+type TableOutput struct {
+	TableDescription *TableDescription
+}
+
+// DescribeTableOutput is DescribeTable's response.
+type DescribeTableOutput struct {
+	Table *TableDescription
+}
+
+// TableNameInput is the request of DescribeTable and DeleteTable (the name may be an ARN).
+type TableNameInput struct {
+	TableName string `ddb:"required;len=1..1024"`
+}
+
+// ProvisionedThroughputDescription reports a table's or index's throughput.
+type ProvisionedThroughputDescription struct {
+	NumberOfDecreasesToday int64
+	ReadCapacityUnits      int64
+	WriteCapacityUnits     int64
+	LastIncreaseDateTime   *float64 `json:",omitempty"`
+	LastDecreaseDateTime   *float64 `json:",omitempty"`
+}
+
+// BillingModeSummary reports a table's billing mode.
+type BillingModeSummary struct {
+	BillingMode                       string
+	LastUpdateToPayPerRequestDateTime *float64 `json:",omitempty"`
+}
+
+// IndexDescription describes a local or global secondary index.
+type IndexDescription struct {
+	IndexName             string
+	KeySchema             []KeySchemaElement
+	Projection            Projection
+	IndexStatus           string                            `json:",omitempty"`
+	Backfilling           *bool                             `json:",omitempty"`
+	ProvisionedThroughput *ProvisionedThroughputDescription `json:",omitempty"`
+	OnDemandThroughput    *OnDemandThroughput               `json:",omitempty"`
+	IndexSizeBytes        int64
+	ItemCount             int64
+	IndexArn              string
+}
+
+// SSEDescription reports encryption at rest.
+type SSEDescription struct {
+	Status          string
+	SSEType         string `json:",omitempty"`
+	KMSMasterKeyArn string `json:",omitempty"`
+}
+
+// TableClassSummary reports a table's class.
+type TableClassSummary struct {
+	TableClass string
+}
+
+// TableDescription is DynamoDB's description of a table.
+type TableDescription struct {
+	AttributeDefinitions      []AttributeDefinition
+	TableName                 string
+	KeySchema                 []KeySchemaElement
+	TableStatus               string
+	CreationDateTime          float64
+	ProvisionedThroughput     *ProvisionedThroughputDescription
+	TableSizeBytes            int64
+	ItemCount                 int64
+	TableArn                  string
+	TableId                   string
+	BillingModeSummary        *BillingModeSummary  `json:",omitempty"`
+	LocalSecondaryIndexes     []IndexDescription   `json:",omitempty"`
+	GlobalSecondaryIndexes    []IndexDescription   `json:",omitempty"`
+	StreamSpecification       *StreamSpecification `json:",omitempty"`
+	LatestStreamLabel         string               `json:",omitempty"`
+	LatestStreamArn           string               `json:",omitempty"`
+	SSEDescription            *SSEDescription      `json:",omitempty"`
+	TableClassSummary         *TableClassSummary   `json:",omitempty"`
+	OnDemandThroughput        *OnDemandThroughput  `json:",omitempty"`
+	DeletionProtectionEnabled bool
+}
+
+// ListTablesInput is ListTables' request.
+type ListTablesInput struct {
+	ExclusiveStartTableName string `json:",omitempty" ddb:"len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	Limit                   *int32 `json:",omitempty" ddb:"min=1;max=100"`
+}
+
+// ListTablesOutput is ListTables' response.
+type ListTablesOutput struct {
+	TableNames             []string
+	LastEvaluatedTableName string `json:",omitempty"`
+}
+
+// GlobalSecondaryIndexUpdate is one entry of UpdateTable.GlobalSecondaryIndexUpdates.
+type GlobalSecondaryIndexUpdate struct {
+	Create *GlobalSecondaryIndex `json:",omitempty"`
+	Update *struct {
+		IndexName             string                 `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+		ProvisionedThroughput *ProvisionedThroughput `json:",omitempty"`
+		OnDemandThroughput    *OnDemandThroughput    `json:",omitempty"`
+	} `json:",omitempty"`
+	Delete *struct {
+		IndexName string `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	} `json:",omitempty"`
+}
+
+// UpdateTableInput is UpdateTable's request.
+type UpdateTableInput struct {
+	TableName                   string                       `ddb:"required;len=1..1024"`
+	AttributeDefinitions        []AttributeDefinition        `json:",omitempty"`
+	BillingMode                 string                       `json:",omitempty" ddb:"enum=PROVISIONED|PAY_PER_REQUEST"`
+	ProvisionedThroughput       *ProvisionedThroughput       `json:",omitempty"`
+	OnDemandThroughput          *OnDemandThroughput          `json:",omitempty"`
+	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate `json:",omitempty"`
+	StreamSpecification         *StreamSpecification         `json:",omitempty"`
+	SSESpecification            *SSESpecification            `json:",omitempty"`
+	TableClass                  string                       `json:",omitempty" ddb:"enum=STANDARD|STANDARD_INFREQUENT_ACCESS"`
+	DeletionProtectionEnabled   *bool                        `json:",omitempty"`
+}
+
+// TagResourceInput is TagResource's request.
+type TagResourceInput struct {
+	ResourceArn string `ddb:"required;len=1..1283"`
+	Tags        []Tag  `ddb:"required"`
+}
+
+// UntagResourceInput is UntagResource's request.
+type UntagResourceInput struct {
+	ResourceArn string   `ddb:"required;len=1..1283"`
+	TagKeys     []string `ddb:"required"`
+}
+
+// ListTagsOfResourceInput is ListTagsOfResource's request.
+type ListTagsOfResourceInput struct {
+	ResourceArn string `ddb:"required;len=1..1283"`
+	NextToken   string `json:",omitempty"`
+}
+
+// ListTagsOfResourceOutput is ListTagsOfResource's response.
+type ListTagsOfResourceOutput struct {
+	Tags      []Tag
+	NextToken string `json:",omitempty"`
+}
+
+// Empty is the request or response of an operation without members.
+type Empty struct{}
+
+// DescribeLimitsOutput is DescribeLimits' response.
+type DescribeLimitsOutput struct {
+	AccountMaxReadCapacityUnits  int64
+	AccountMaxWriteCapacityUnits int64
+	TableMaxReadCapacityUnits    int64
+	TableMaxWriteCapacityUnits   int64
+}
+
+// ContinuousBackupsDescription reports backups and point-in-time recovery.
+type ContinuousBackupsDescription struct {
+	ContinuousBackupsStatus        string
+	PointInTimeRecoveryDescription struct {
+		PointInTimeRecoveryStatus string
+	}
+}
+
+// DescribeContinuousBackupsOutput is DescribeContinuousBackups' response.
+type DescribeContinuousBackupsOutput struct {
+	ContinuousBackupsDescription ContinuousBackupsDescription
+}

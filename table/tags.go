@@ -1,0 +1,140 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// Tag limits from DynamoDB's documentation ("Tagging restrictions").
+const maxTagsPerResource = 50
+
+// parseTableARN splits arn:aws:dynamodb:REGION:ACCOUNT:table/NAME.
+func parseTableARN(arn string) (region, name string, ok bool) {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) != 6 || parts[0] != "arn" || parts[2] != "dynamodb" || !strings.HasPrefix(parts[5], "table/") {
+		return "", "", false
+	}
+	name = strings.TrimPrefix(parts[5], "table/")
+	if strings.Contains(name, "/") || name == "" {
+		return "", "", false
+	}
+	return parts[3], name, true
+}
+
+// taggedTable resolves a ResourceArn to its table.
+func (s *Service) taggedTable(arn string) (*tableMeta, error) {
+	region, name, ok := parseTableARN(arn)
+	if !ok {
+		return nil, Errorf(ValidationException, "Invalid TableArn: Invalid ResourceArn provided as input %s", arn)
+	}
+	m, err := s.catalog.get(s.db, region, name)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, Errorf(ResourceNotFoundException, "Requested resource not found: ResourcArn: %s not found", arn)
+	}
+	return m, nil
+}
+
+// changeTags rewrites a table's tags with fn, in one store transaction.
+func (s *Service) changeTags(ctx context.Context, arn string, fn func(map[string]string) error) error {
+	m, err := s.taggedTable(arn)
+	if err != nil {
+		return err
+	}
+	tags := map[string]string{}
+	for _, t := range m.Tags {
+		tags[t.Key] = t.Value
+	}
+	if err := fn(tags); err != nil {
+		return err
+	}
+	next := *m
+	next.Tags = nil
+	for k, v := range tags {
+		next.Tags = append(next.Tags, Tag{Key: k, Value: v})
+	}
+	next.Tags = sortTags(next.Tags)
+	next.derive()
+	val, err := json.Marshal(&next)
+	if err != nil {
+		return err
+	}
+	key := catalogKey(m.Region, m.Name)
+	err = s.db.Update(ctx, func(tx *store.Tx) error {
+		cur := tx.CatalogGet(key)
+		if cur == nil {
+			return Errorf(ResourceNotFoundException, "Requested resource not found: ResourcArn: %s not found", arn)
+		}
+		return tx.CatalogPut(key, val)
+	})
+	if err != nil {
+		return err
+	}
+	s.catalog.set(m.Region, m.Name, &next)
+	return nil
+}
+
+// TagResource adds or replaces tags on a table.
+func (s *Service) TagResource(ctx context.Context, region string, in *TagResourceInput) (*Empty, error) {
+	err := s.changeTags(ctx, in.ResourceArn, func(tags map[string]string) error {
+		for _, t := range in.Tags {
+			if strings.HasPrefix(strings.ToLower(t.Key), "aws:") {
+				return Errorf(ValidationException, "One or more parameter values were invalid: Tag keys may not begin with aws:")
+			}
+			tags[t.Key] = t.Value
+		}
+		if len(tags) > maxTagsPerResource {
+			return Errorf(ValidationException, "One or more parameter values were invalid: The number of tags exceeds the limit of %d", maxTagsPerResource)
+		}
+		return nil
+	})
+	return &Empty{}, err
+}
+
+// UntagResource removes tags from a table; absent keys are ignored.
+func (s *Service) UntagResource(ctx context.Context, region string, in *UntagResourceInput) (*Empty, error) {
+	err := s.changeTags(ctx, in.ResourceArn, func(tags map[string]string) error {
+		for _, k := range in.TagKeys {
+			delete(tags, k)
+		}
+		return nil
+	})
+	return &Empty{}, err
+}
+
+// ListTagsOfResource lists a table's tags (all in one page: at most 50 exist).
+func (s *Service) ListTagsOfResource(ctx context.Context, region string, in *ListTagsOfResourceInput) (*ListTagsOfResourceOutput, error) {
+	m, err := s.taggedTable(in.ResourceArn)
+	if err != nil {
+		return nil, err
+	}
+	return &ListTagsOfResourceOutput{Tags: append([]Tag{}, m.Tags...)}, nil
+}
+
+// DescribeLimits reports the account's capacity quotas (DynamoDB's defaults).
+func (s *Service) DescribeLimits(ctx context.Context, region string, in *Empty) (*DescribeLimitsOutput, error) {
+	return &DescribeLimitsOutput{
+		AccountMaxReadCapacityUnits: 80000, AccountMaxWriteCapacityUnits: 80000,
+		TableMaxReadCapacityUnits: 40000, TableMaxWriteCapacityUnits: 40000,
+	}, nil
+}
+
+// DescribeContinuousBackups reports backups enabled and point-in-time recovery
+// disabled, as a new DynamoDB table has them.
+func (s *Service) DescribeContinuousBackups(ctx context.Context, region string, in *TableNameInput) (*DescribeContinuousBackupsOutput, error) {
+	if m, err := s.catalog.get(s.db, region, tableName(in.TableName)); err != nil || m == nil {
+		if err == nil {
+			err = Errorf(TableNotFoundException, "Table not found: %s", tableName(in.TableName))
+		}
+		return nil, err
+	}
+	out := &DescribeContinuousBackupsOutput{}
+	out.ContinuousBackupsDescription.ContinuousBackupsStatus = "ENABLED"
+	out.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus = "DISABLED"
+	return out, nil
+}
