@@ -22,5 +22,7 @@ func Operations(svc *table.Service) map[string]Handler {
 		"UpdateItem":                Op(svc.UpdateItem),
 		"Query":                     Op(svc.Query),
 		"Scan":                      Op(svc.Scan),
+		"BatchGetItem":              Op(svc.BatchGetItem),
+		"BatchWriteItem":            Op(svc.BatchWriteItem),
 	}
 }

@@ -46,7 +46,7 @@ type ScanInput struct {
 
 // ReadOutput is the response of Query and Scan.
 type ReadOutput struct {
-	Items            *[]attr.Item      `json:",omitempty"` // nil only for Select COUNT
+	Items            *[]attr.Item `json:",omitempty"` // nil only for Select COUNT
 	Count            int
 	ScannedCount     int
 	LastEvaluatedKey attr.Item         `json:",omitempty"`

@@ -1,0 +1,262 @@
+// Package expressions parses, resolves, checks and evaluates DynamoDB's five
+// expression languages (condition, filter, key condition, projection, update)
+// and translates the legacy request parameters (Expected, AttributeUpdates,
+// AttributesToGet, KeyConditions, QueryFilter, ScanFilter) onto the same trees.
+//
+// Compile does all validation up front, so that evaluation (Condition.Eval,
+// Update.Apply, Projection.Apply) only ever fails for reasons that depend on
+// the stored item. Compiled trees are immutable and safe for concurrent use.
+package expressions
+
+import (
+	"strings"
+
+	"github.com/ddblocal/ddblocal/attr"
+)
+
+// Input is every expression-related parameter of one request. A nil *string means the
+// parameter was absent (an empty string present is DynamoDB's "can not be empty" error).
+// Likewise a nil map or slice is an absent parameter and a non-nil empty one a
+// present but empty parameter.
+type Input struct {
+	ConditionExpression, FilterExpression, KeyConditionExpression,
+	ProjectionExpression, UpdateExpression *string
+	Names  map[string]string     // ExpressionAttributeNames
+	Values map[string]attr.Value // ExpressionAttributeValues
+	// Legacy parameters (translated onto the same AST):
+	Expected            map[string]ExpectedAttributeValue
+	ConditionalOperator *string // AND | OR
+	AttributeUpdates    map[string]AttributeValueUpdate
+	AttributesToGet     []string
+	KeyConditions       map[string]LegacyCondition
+	QueryFilter         map[string]LegacyCondition
+	ScanFilter          map[string]LegacyCondition
+}
+
+// ExpectedAttributeValue is one entry of the legacy Expected parameter.
+type ExpectedAttributeValue struct {
+	Value              *attr.Value  `json:"Value,omitempty"`
+	Exists             *bool        `json:"Exists,omitempty"`
+	ComparisonOperator string       `json:"ComparisonOperator,omitempty"`
+	AttributeValueList []attr.Value `json:"AttributeValueList,omitempty"`
+}
+
+// AttributeValueUpdate is one entry of the legacy AttributeUpdates parameter.
+type AttributeValueUpdate struct {
+	Value  *attr.Value `json:"Value,omitempty"`
+	Action string      `json:"Action,omitempty"`
+}
+
+// LegacyCondition is one entry of the legacy KeyConditions, QueryFilter or
+// ScanFilter parameters (DynamoDB's Condition shape).
+type LegacyCondition struct {
+	ComparisonOperator string       `json:"ComparisonOperator"`
+	AttributeValueList []attr.Value `json:"AttributeValueList,omitempty"`
+}
+
+// Compiled is the parsed, resolved and checked result. Fields are nil when absent.
+// Condition comes from ConditionExpression or Expected; Filter from FilterExpression,
+// QueryFilter or ScanFilter; KeyCondition from KeyConditionExpression or KeyConditions;
+// Projection from ProjectionExpression or AttributesToGet; Update from UpdateExpression
+// or AttributeUpdates.
+type Compiled struct {
+	Condition, Filter, KeyCondition *Condition
+	Projection                      *Projection
+	Update                          *Update
+}
+
+// Compile parses and resolves everything at once, so the checks that span all
+// expressions of a request (unused names/values; mixing legacy and expression
+// parameters; names/values given without any expression) are done exactly as
+// DynamoDB does. Every error is an *Error carrying DynamoDB's message.
+func Compile(in Input) (*Compiled, error) {
+	if err := checkParameterMix(&in); err != nil {
+		return nil, err
+	}
+	out := &Compiled{}
+	r := &resolver{names: in.Names, values: in.Values}
+	var err error
+	if in.UpdateExpression != nil {
+		if out.Update, err = compileUpdate(*in.UpdateExpression, r); err != nil {
+			return nil, err
+		}
+	}
+	conds := []struct {
+		src *string
+		k   kind
+		dst **Condition
+	}{
+		{in.ConditionExpression, kindCondition, &out.Condition},
+		{in.KeyConditionExpression, kindKeyCondition, &out.KeyCondition},
+		{in.FilterExpression, kindFilter, &out.Filter},
+	}
+	for _, c := range conds {
+		if c.src == nil {
+			continue
+		}
+		if *c.dst, err = compileCondition(c.k, *c.src, r); err != nil {
+			return nil, err
+		}
+	}
+	if in.ProjectionExpression != nil {
+		if out.Projection, err = compileProjection(*in.ProjectionExpression, r); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.unused(); err != nil {
+		return nil, err
+	}
+	if err := translateLegacy(&in, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// checkParameterMix does the request-level checks that come before any parsing.
+func checkParameterMix(in *Input) error {
+	var expr, legacy []string
+	for _, p := range []struct {
+		name    string
+		present bool
+	}{
+		{"ConditionExpression", in.ConditionExpression != nil},
+		{"FilterExpression", in.FilterExpression != nil},
+		{"KeyConditionExpression", in.KeyConditionExpression != nil},
+		{"ProjectionExpression", in.ProjectionExpression != nil},
+		{"UpdateExpression", in.UpdateExpression != nil},
+	} {
+		if p.present {
+			expr = append(expr, p.name)
+		}
+	}
+	for _, p := range []struct {
+		name    string
+		present bool
+	}{
+		{"AttributesToGet", in.AttributesToGet != nil},
+		{"AttributeUpdates", in.AttributeUpdates != nil},
+		{"ConditionalOperator", in.ConditionalOperator != nil},
+		{"Expected", in.Expected != nil},
+		{"KeyConditions", in.KeyConditions != nil},
+		{"QueryFilter", in.QueryFilter != nil},
+		{"ScanFilter", in.ScanFilter != nil},
+	} {
+		if p.present {
+			legacy = append(legacy, p.name)
+		}
+	}
+	if len(expr) > 0 && len(legacy) > 0 {
+		return plainErr("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {%s} Expression parameters: {%s}",
+			strings.Join(legacy, ", "), strings.Join(expr, ", "))
+	}
+	if len(expr) == 0 {
+		if in.Names != nil {
+			return plainErr("ExpressionAttributeNames can only be specified when using expressions")
+		}
+		if in.Values != nil {
+			return plainErr("ExpressionAttributeValues can only be specified when using expressions")
+		}
+	}
+	if in.Names != nil && len(in.Names) == 0 {
+		return plainErr("ExpressionAttributeNames must not be empty")
+	}
+	if in.Values != nil && len(in.Values) == 0 {
+		return plainErr("ExpressionAttributeValues must not be empty")
+	}
+	for k := range in.Names {
+		if !validPlaceholder(k, '#') {
+			return plainErr("ExpressionAttributeNames contains invalid key: Syntax error; key: \"%s\"", k)
+		}
+	}
+	for k := range in.Values {
+		if !validPlaceholder(k, ':') {
+			return plainErr("ExpressionAttributeValues contains invalid key: Syntax error; key: \"%s\"", k)
+		}
+	}
+	return nil
+}
+
+// validPlaceholder reports whether key is prefix followed by one or more
+// identifier characters, the only keys the lexer can ever match.
+func validPlaceholder(key string, prefix byte) bool {
+	if len(key) < 2 || key[0] != prefix {
+		return false
+	}
+	for i := 1; i < len(key); i++ {
+		if !isIdentChar(key[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkSource does the checks on the raw text of any expression.
+func checkSource(k kind, src string) error {
+	if len(src) == 0 {
+		return k.errf(-1, "The expression can not be empty;")
+	}
+	if len(src) > maxExpressionSize {
+		return k.errf(-1, "Expression size has exceeded the maximum allowed size; expression size: %d", len(src))
+	}
+	return nil
+}
+
+func compileCondition(k kind, src string, r *resolver) (*Condition, error) {
+	if err := checkSource(k, src); err != nil {
+		return nil, err
+	}
+	c, err := parseCondition(k, src)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.resolve(k, c.operands(nil)); err != nil {
+		return nil, err
+	}
+	if err := checkCondition(k, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func compileUpdate(src string, r *resolver) (*Update, error) {
+	if err := checkSource(kindUpdate, src); err != nil {
+		return nil, err
+	}
+	u, err := parseUpdate(src)
+	if err != nil {
+		return nil, err
+	}
+	var ops []*operand
+	for _, a := range u.actions {
+		ops = collect(ops, a.target)
+		if a.value != nil {
+			ops = collect(ops, a.value)
+		}
+	}
+	if err := r.resolve(kindUpdate, ops); err != nil {
+		return nil, err
+	}
+	if err := checkUpdate(u); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+func compileProjection(src string, r *resolver) (*Projection, error) {
+	if err := checkSource(kindProjection, src); err != nil {
+		return nil, err
+	}
+	p, err := parseProjection(src)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.resolve(kindProjection, p.paths); err != nil {
+		return nil, err
+	}
+	paths := p.Paths()
+	if err := checkOverlap(kindProjection, paths); err != nil {
+		return nil, err
+	}
+	p.tree = buildTree(paths)
+	return p, nil
+}

@@ -1,0 +1,208 @@
+package table
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/expressions"
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// Batch limits from the DynamoDB API reference.
+const (
+	maxBatchGetKeys       = 100
+	maxBatchWriteRequests = 25
+	maxBatchGetBytes      = 16 << 20
+)
+
+// BatchGetItem reads up to 100 items from one or more tables. Reads beyond the
+// 16 MB response limit come back as UnprocessedKeys.
+func (s *Service) BatchGetItem(ctx context.Context, region string, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
+	type tableReq struct {
+		name    string
+		meta    *tableMeta
+		req     KeysAndAttributes
+		keys    [][]byte
+		project *expressions.Projection
+	}
+	var reqs []tableReq
+	total := 0
+	for _, ka := range in.RequestItems {
+		total += len(ka.Keys)
+	}
+	if total > maxBatchGetKeys {
+		return nil, Errorf(ValidationException, "Too many items requested for the BatchGetItem call")
+	}
+	for name, ka := range in.RequestItems {
+		m, err := s.table(region, name)
+		if err != nil {
+			return nil, err
+		}
+		c, err := compile(expressions.Input{ProjectionExpression: ka.ProjectionExpression, AttributesToGet: ka.AttributesToGet,
+			Names: ka.ExpressionAttributeNames})
+		if err != nil {
+			return nil, err
+		}
+		tr := tableReq{name: name, meta: m, req: ka, project: c.Projection}
+		seen := map[string]bool{}
+		for _, k := range ka.Keys {
+			key, err := m.lookupKey(k)
+			if err != nil {
+				return nil, err
+			}
+			if seen[string(key)] {
+				return nil, Errorf(ValidationException, "Provided list of item keys contains duplicates")
+			}
+			seen[string(key)] = true
+			tr.keys = append(tr.keys, key)
+		}
+		reqs = append(reqs, tr)
+	}
+	out := &BatchGetItemOutput{Responses: map[string][]attr.Item{}, UnprocessedKeys: map[string]KeysAndAttributes{}}
+	meters := make([]*meter, len(reqs))
+	err := s.db.View(func(tx *store.Tx) error {
+		size := 0
+		for i, tr := range reqs {
+			sp := tx.Space(tr.meta.ID)
+			if sp == nil {
+				return Errorf(ResourceNotFoundException, "Requested resource not found")
+			}
+			consistent := tr.req.ConsistentRead != nil && *tr.req.ConsistentRead
+			meters[i] = newMeter(tr.meta.Name, true)
+			items := []attr.Item{}
+			for j, key := range tr.keys {
+				if size >= maxBatchGetBytes {
+					un := tr.req
+					un.Keys = append([]attr.Item(nil), tr.req.Keys[j:]...)
+					out.UnprocessedKeys[tr.name] = un
+					break
+				}
+				raw := sp.Get(key)
+				var item attr.Item
+				if raw != nil {
+					var err error
+					if item, err = attr.DecodeBinary(raw); err != nil {
+						return err
+					}
+				}
+				meters[i].addTable(readUnits(item.Size(), consistent))
+				if item == nil {
+					continue
+				}
+				size += item.Size()
+				if tr.project != nil {
+					item = tr.project.Apply(item)
+				}
+				items = append(items, item)
+			}
+			out.Responses[tr.name] = items
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, mt := range meters {
+		if cc := mt.report(in.ReturnConsumedCapacity); cc != nil {
+			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
+		}
+	}
+	return out, nil
+}
+
+// BatchWriteItem puts or deletes up to 25 items across tables. Every request
+// is validated before any is applied, and all are applied in one store
+// transaction, so UnprocessedItems is empty in normal operation.
+func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
+	total := 0
+	for _, reqs := range in.RequestItems {
+		total += len(reqs)
+	}
+	if total > maxBatchWriteRequests {
+		return nil, Errorf(ValidationException, "Too many items requested for the BatchWriteItem call")
+	}
+	var muts []*mutation
+	var tables []*tableMeta
+	seen := map[string]bool{}
+	for name, reqs := range in.RequestItems {
+		m, err := s.table(region, name)
+		if err != nil {
+			return nil, err
+		}
+		tables = append(tables, m)
+		if len(reqs) == 0 {
+			return nil, Errorf(ValidationException, "1 validation error detected: Value '%s' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]", fmt.Sprint(in.RequestItems))
+		}
+		for _, r := range reqs {
+			mu, err := m.batchMutation(r)
+			if err != nil {
+				return nil, err
+			}
+			id := m.ID + string(mu.key)
+			if seen[id] {
+				return nil, Errorf(ValidationException, "Provided list of item keys contains duplicates")
+			}
+			seen[id] = true
+			muts = append(muts, mu)
+		}
+	}
+	results := make([]written, len(muts))
+	err := s.db.Update(ctx, func(tx *store.Tx) error {
+		now := s.now().UnixNano()
+		for i, mu := range muts {
+			w, err := mu.apply(tx, now)
+			if err != nil {
+				return err
+			}
+			results[i] = w
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
+	if in.ReturnConsumedCapacity == "TOTAL" || in.ReturnConsumedCapacity == "INDEXES" {
+		byTable := map[string]*meter{}
+		for i, mu := range muts {
+			mt := byTable[mu.meta.Name]
+			if mt == nil {
+				mt = newMeter(mu.meta.Name, false)
+				byTable[mu.meta.Name] = mt
+			}
+			mt.addTable(writeUnits(results[i].oldSize, results[i].newSize))
+		}
+		for _, m := range tables {
+			if mt := byTable[m.Name]; mt != nil {
+				out.ConsumedCapacity = append(out.ConsumedCapacity, mt.report(in.ReturnConsumedCapacity))
+			}
+		}
+	}
+	return out, nil
+}
+
+// batchMutation validates one BatchWriteItem request as PutItem or DeleteItem
+// would, without conditions.
+func (m *tableMeta) batchMutation(r WriteRequest) (*mutation, error) {
+	switch {
+	case (r.PutRequest == nil) == (r.DeleteRequest == nil):
+		return nil, Errorf(ValidationException, "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+	case r.PutRequest != nil:
+		item := r.PutRequest.Item
+		key, err := m.itemKey(item)
+		if err != nil {
+			return nil, err
+		}
+		if err := m.checkItem(item, false); err != nil {
+			return nil, err
+		}
+		return &mutation{meta: m, key: key, next: func(attr.Item) (attr.Item, error) { return item, nil }}, nil
+	default:
+		key, err := m.lookupKey(r.DeleteRequest.Key)
+		if err != nil {
+			return nil, err
+		}
+		return &mutation{meta: m, key: key, next: func(attr.Item) (attr.Item, error) { return nil, nil }}, nil
+	}
+}
