@@ -1,0 +1,256 @@
+package integration
+
+// This file runs the shipped binary as a separate process: it is built once
+// per test run, exactly as the Dockerfile builds it, and started, signalled
+// and killed like users and container runtimes do.
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// Process-test time limits: generous for a loaded 2-core CI machine, but
+// bounded so a hung server fails the test instead of the whole run.
+const (
+	listenTimeout = 15 * time.Second
+	exitTimeout   = 10 * time.Second
+)
+
+// ddblocalBinary builds the server once per test run and returns its path.
+// It is lazy so that running only the in-process tests never pays for a build.
+var ddblocalBinary = sync.OnceValues(buildBinary)
+
+// TestMain removes the binary built by ddblocalBinary after the run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	_ = os.RemoveAll(binaryDir())
+	os.Exit(code)
+}
+
+// binaryDir is where this test process builds the binary; the pid keeps
+// concurrent test runs from overwriting each other's executable.
+func binaryDir() string {
+	return filepath.Join(os.TempDir(), fmt.Sprintf("ddblocal-bintest-%d", os.Getpid()))
+}
+
+// buildBinary builds the module root with the flags the Dockerfile uses.
+// `go test` puts its own GOROOT/bin first on PATH, so "go" is the same
+// toolchain that is running the tests.
+func buildBinary() (string, error) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(binaryDir(), 0o755); err != nil {
+		return "", err
+	}
+	out := filepath.Join(binaryDir(), "ddblocal")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, ".")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, b)
+	}
+	return out, nil
+}
+
+// binaryPath returns the built binary, skipping in -short mode.
+func binaryPath(t testing.TB) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("process tests build and run the binary; skipped in -short mode")
+	}
+	bin, err := ddblocalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// listeningLine matches main.go's start-up log line and captures the port
+// (addr is host:port, and the host may be "[::]" when no --host is given).
+var listeningLine = regexp.MustCompile(`msg="ddblocal listening" addr="?\S*:(\d+)"?`)
+
+// stderrLog collects a child's stderr and announces the port from the
+// start-up line once it has been written.
+type stderrLog struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	port  string
+	ready chan struct{} // closed when port is set
+}
+
+// Write implements io.Writer; exec.Cmd copies the child's stderr into it.
+func (l *stderrLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf.Write(p)
+	if l.port == "" {
+		if m := listeningLine.FindSubmatch(l.buf.Bytes()); m != nil {
+			l.port = string(m[1])
+			close(l.ready)
+		}
+	}
+	return len(p), nil
+}
+
+// String returns everything written so far.
+func (l *stderrLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// proc is one running ddblocal process.
+type proc struct {
+	t    testing.TB
+	cmd  *exec.Cmd
+	log  *stderrLog
+	Port string // the port it listens on
+	URL  string // http://127.0.0.1:Port
+
+	done    chan struct{} // closed when the process has exited and waitErr is set
+	waitErr error
+}
+
+// testEnv is the environment for a child process: the test's own minus any
+// DDBLOCAL_* setting of the developer's shell, plus extra, with TMPDIR
+// pointing at a per-test directory so that an in-memory store's scratch
+// file never outlives the test, even after SIGKILL.
+func testEnv(t testing.TB, extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DDBLOCAL_") && !strings.HasPrefix(kv, "TMPDIR=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "TMPDIR="+t.TempDir())
+	return append(env, extra...)
+}
+
+// startBinary starts ddblocal with args in the working directory dir and
+// waits until it has logged its listening address. env is the complete
+// environment (nil means testEnv(t)); a non-nil empty env really is empty.
+// The process is killed at the end of the test if it is still running.
+func startBinary(t testing.TB, dir string, env []string, args ...string) *proc {
+	t.Helper()
+	if env == nil {
+		env = testEnv(t)
+	}
+	p := &proc{t: t, log: &stderrLog{ready: make(chan struct{})}, done: make(chan struct{})}
+	p.cmd = exec.Command(binaryPath(t), args...)
+	p.cmd.Dir = dir
+	p.cmd.Env = env
+	p.cmd.Stderr = p.log
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		// Wait returns once the process has exited and its stderr has been
+		// copied, so the log is complete when done is closed.
+		p.waitErr = p.cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.done:
+		default:
+			_ = p.cmd.Process.Kill()
+			<-p.done
+		}
+		if t.Failed() {
+			t.Logf("ddblocal %s stderr:\n%s", strings.Join(args, " "), p.log.String())
+		}
+	})
+	select {
+	case <-p.log.ready:
+	case <-p.done:
+		t.Fatalf("ddblocal %s exited before listening (%v):\n%s", strings.Join(args, " "), p.waitErr, p.log.String())
+	case <-time.After(listenTimeout):
+		t.Fatalf("ddblocal %s did not log its address within %s:\n%s", strings.Join(args, " "), listenTimeout, p.log.String())
+	}
+	p.Port = p.log.port
+	p.URL = "http://" + net.JoinHostPort("127.0.0.1", p.Port)
+	return p
+}
+
+// client returns an SDK client for the process (no retries, us-east-1).
+func (p *proc) client() *dynamodb.Client {
+	return (&server{URL: p.URL}).client("us-east-1")
+}
+
+// wait waits for the process to exit and returns its exit code (-1 when a
+// signal ended it); it fails the test if that takes longer than exitTimeout.
+func (p *proc) wait() int {
+	p.t.Helper()
+	select {
+	case <-p.done:
+	case <-time.After(exitTimeout):
+		p.t.Fatalf("ddblocal did not exit within %s:\n%s", exitTimeout, p.log.String())
+	}
+	return p.cmd.ProcessState.ExitCode()
+}
+
+// stop sends SIGTERM and returns the exit code and how long the exit took.
+func (p *proc) stop() (code int, took time.Duration) {
+	p.t.Helper()
+	start := time.Now()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		p.t.Fatal(err)
+	}
+	code = p.wait()
+	return code, time.Since(start)
+}
+
+// stopOK stops the process gracefully and fails the test unless it exits 0.
+func (p *proc) stopOK() {
+	p.t.Helper()
+	if code, took := p.stop(); code != 0 {
+		p.t.Fatalf("after SIGTERM: got exit code %d after %s, want 0:\n%s", code, took, p.log.String())
+	}
+}
+
+// kill sends SIGKILL, as the OOM killer or `docker kill` does, and waits.
+func (p *proc) kill() {
+	p.t.Helper()
+	if err := p.cmd.Process.Kill(); err != nil {
+		p.t.Fatal(err)
+	}
+	p.wait()
+}
+
+// runBinary runs ddblocal to completion (for flag errors) and returns its
+// exit code and stderr.
+func runBinary(t testing.TB, dir string, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(binaryPath(t), args...)
+	cmd.Dir = dir
+	cmd.Env = testEnv(t)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(exitTimeout):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("ddblocal %s did not exit within %s:\n%s", strings.Join(args, " "), exitTimeout, stderr.String())
+	}
+	return cmd.ProcessState.ExitCode(), stderr.String()
+}
