@@ -171,7 +171,7 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWr
 				mt = newMeter(mu.meta.Name, false)
 				byTable[mu.meta.Name] = mt
 			}
-			mt.addTable(writeUnits(results[i].oldSize, results[i].newSize))
+			mt.addWrite(results[i])
 		}
 		for _, m := range tables {
 			if mt := byTable[m.Name]; mt != nil {

@@ -1,5 +1,7 @@
 package table
 
+import "github.com/ddblocal/ddblocal/index"
+
 // Capacity accounting, all in one place. The rules come from the DynamoDB
 // Developer Guide, "Read/write capacity mode" and "Item sizes and formats":
 //
@@ -45,6 +47,24 @@ func writeUnits(oldSize, newSize int) float64 {
 	return u
 }
 
+// indexWriteUnits is what an index change costs: nothing when the item is in
+// neither image; one write of the larger projected size for an insert, a
+// delete or an in-place update; a delete plus a put when the index key changed.
+func indexWriteUnits(c index.Change) float64 {
+	switch {
+	case c.OldKey == nil && c.NewKey == nil:
+		return 0
+	case c.OldKey == nil:
+		return writeUnits(0, c.NewSize)
+	case c.NewKey == nil:
+		return writeUnits(c.OldSize, 0)
+	case string(c.OldKey) == string(c.NewKey):
+		return writeUnits(c.OldSize, c.NewSize)
+	default:
+		return writeUnits(c.OldSize, 0) + writeUnits(0, c.NewSize)
+	}
+}
+
 // Capacity is the units consumed by one table or index.
 type Capacity struct {
 	CapacityUnits      float64
@@ -75,6 +95,22 @@ type meter struct {
 func newMeter(table string, read bool) *meter { return &meter{table: table, read: read} }
 
 func (m *meter) addTable(u float64) { m.tableUnits += u }
+
+// addWrite charges a committed write: the table for the larger of old and new
+// item, each index for its own change.
+func (m *meter) addWrite(w written) {
+	if w.old == nil && w.new == nil {
+		m.tableUnits++ // deleting an absent item still costs a unit
+	} else {
+		m.tableUnits += writeUnits(w.oldSize, w.newSize)
+	}
+	for name, u := range w.lsi {
+		m.addIndex(false, name, u)
+	}
+	for name, u := range w.gsi {
+		m.addIndex(true, name, u)
+	}
+}
 
 func (m *meter) addIndex(global bool, name string, u float64) {
 	p := &m.lsi

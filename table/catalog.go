@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -36,6 +37,10 @@ type tableMeta struct {
 	Tags                   []Tag                `json:",omitempty"`
 
 	schema keySchema
+	lsis   []*index.Def // derived from LocalSecondaryIndexes
+	gsis   []*index.Def // derived from GlobalSecondaryIndexes
+	// collectionLimit is the item collection size limit (Options).
+	collectionLimit int64
 }
 
 // indexMeta is a secondary index's definition.
@@ -73,6 +78,31 @@ func (m *tableMeta) derive() {
 			m.schema.SK, m.schema.SKType = k.AttributeName, m.attrType(k.AttributeName)
 		}
 	}
+	m.lsis, m.gsis = nil, nil
+	for _, ix := range m.LocalSecondaryIndexes {
+		m.lsis = append(m.lsis, m.indexDef(ix, false))
+	}
+	for _, ix := range m.GlobalSecondaryIndexes {
+		m.gsis = append(m.gsis, m.indexDef(ix, true))
+	}
+}
+
+// indexDef is ix in the form index maintenance and reads use.
+func (m *tableMeta) indexDef(ix indexMeta, global bool) *index.Def {
+	d := &index.Def{Name: ix.Name, Global: global, ProjectionType: ix.Projection.ProjectionType, NonKey: ix.Projection.NonKeyAttributes}
+	for _, k := range ix.KeySchema {
+		ka := index.KeyAttr{Name: k.AttributeName, Type: m.attrType(k.AttributeName)}
+		if k.KeyType == "HASH" {
+			d.Partition = append(d.Partition, ka)
+		} else {
+			d.Sort = append(d.Sort, ka)
+		}
+	}
+	d.TableKey = []index.KeyAttr{{Name: m.schema.PK, Type: m.schema.PKType}}
+	if m.schema.SK != "" {
+		d.TableKey = append(d.TableKey, index.KeyAttr{Name: m.schema.SK, Type: m.schema.SKType})
+	}
+	return d
 }
 
 func (m *tableMeta) arn() string {
@@ -96,11 +126,14 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 // catalog caches table definitions in memory in front of the store's catalog.
 // A cached *tableMeta is never mutated: changes replace it.
 type catalog struct {
-	mu     sync.RWMutex
-	tables map[string]*tableMeta // by string(catalogKey)
+	mu              sync.RWMutex
+	tables          map[string]*tableMeta // by string(catalogKey)
+	collectionLimit int64
 }
 
-func newCatalog() *catalog { return &catalog{tables: make(map[string]*tableMeta)} }
+func newCatalog(collectionLimit int64) *catalog {
+	return &catalog{tables: make(map[string]*tableMeta), collectionLimit: collectionLimit}
+}
 
 // get returns the table or nil. It reads the store only on a cache miss.
 func (c *catalog) get(db *store.DB, region, name string) (*tableMeta, error) {
@@ -123,6 +156,7 @@ func (c *catalog) get(db *store.DB, region, name string) (*tableMeta, error) {
 	if err != nil || m == nil {
 		return nil, err
 	}
+	m.collectionLimit = c.collectionLimit
 	c.mu.Lock()
 	c.tables[string(k)] = m
 	c.mu.Unlock()
@@ -138,6 +172,7 @@ func (c *catalog) set(region, name string, m *tableMeta) {
 		delete(c.tables, k)
 		return
 	}
+	m.collectionLimit = c.collectionLimit
 	c.tables[k] = m
 }
 

@@ -42,6 +42,11 @@ func (s *Service) CreateTable(ctx context.Context, region string, in *CreateTabl
 		if err := tx.CreateSpace(m.ID); err != nil {
 			return err
 		}
+		for _, ix := range m.indexes() {
+			if err := tx.CreateSpace(indexSpaceID(m, ix.Name)); err != nil {
+				return err
+			}
+		}
 		return tx.CatalogPut(key, val)
 	})
 	if err != nil {

@@ -71,7 +71,8 @@ func (s *Service) PutItem(ctx context.Context, region string, in *PutItemInput) 
 	if err != nil {
 		return nil, err
 	}
-	out := &WriteOutput{ConsumedCapacity: s.writeMeter(m, w).report(in.ReturnConsumedCapacity)}
+	out := &WriteOutput{ConsumedCapacity: s.writeMeter(m, w).report(in.ReturnConsumedCapacity),
+		ItemCollectionMetrics: m.collectionMetrics(in.ReturnItemCollectionMetrics, w)}
 	if in.ReturnValues == "ALL_OLD" {
 		out.Attributes = w.old
 	}
@@ -105,7 +106,8 @@ func (s *Service) DeleteItem(ctx context.Context, region string, in *DeleteItemI
 	if err != nil {
 		return nil, err
 	}
-	out := &WriteOutput{ConsumedCapacity: s.writeMeter(m, w).report(in.ReturnConsumedCapacity)}
+	out := &WriteOutput{ConsumedCapacity: s.writeMeter(m, w).report(in.ReturnConsumedCapacity),
+		ItemCollectionMetrics: m.collectionMetrics(in.ReturnItemCollectionMetrics, w)}
 	if in.ReturnValues == "ALL_OLD" {
 		out.Attributes = w.old
 	}
@@ -162,7 +164,8 @@ func (s *Service) UpdateItem(ctx context.Context, region string, in *UpdateItemI
 	if err != nil {
 		return nil, err
 	}
-	out := &WriteOutput{ConsumedCapacity: s.writeMeter(m, w).report(in.ReturnConsumedCapacity)}
+	out := &WriteOutput{ConsumedCapacity: s.writeMeter(m, w).report(in.ReturnConsumedCapacity),
+		ItemCollectionMetrics: m.collectionMetrics(in.ReturnItemCollectionMetrics, w)}
 	switch in.ReturnValues {
 	case "ALL_OLD":
 		out.Attributes = w.old
@@ -186,8 +189,26 @@ func (s *Service) UpdateItem(ctx context.Context, region string, in *UpdateItemI
 // writeMeter charges a committed write: the larger of old and new item size.
 func (s *Service) writeMeter(m *tableMeta, w written) *meter {
 	mt := newMeter(m.Name, false)
-	mt.addTable(writeUnits(w.oldSize, w.newSize))
+	mt.addWrite(w)
 	return mt
+}
+
+// collectionMetrics is the ItemCollectionMetrics of a write to a table with
+// local secondary indexes, when ReturnItemCollectionMetrics is SIZE.
+func (m *tableMeta) collectionMetrics(mode string, w written) *ItemCollectionMetrics {
+	if mode != "SIZE" || w.collection < 0 {
+		return nil
+	}
+	item := w.new
+	if item == nil {
+		item = w.old
+	}
+	gb := float64(w.collection) / (1 << 30)
+	lo := float64(int64(gb))
+	return &ItemCollectionMetrics{
+		ItemCollectionKey:   attr.Item{m.schema.PK: item[m.schema.PK]},
+		SizeEstimateRangeGB: []float64{lo, lo + 1},
+	}
 }
 
 // GetItem reads one item by key.

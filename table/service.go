@@ -17,6 +17,10 @@ type Options struct {
 	TransientDelay time.Duration
 	// Now is the clock; nil means time.Now. Tests inject a fake one.
 	Now func() time.Time
+	// ItemCollectionLimit caps an item collection (a partition's items plus
+	// their local index entries) in bytes; zero means DynamoDB's 10 GB. Tests
+	// lower it to reach ItemCollectionSizeLimitExceededException with small data.
+	ItemCollectionLimit int64
 }
 
 // Service implements DynamoDB's operations over a store. It is safe for
@@ -33,7 +37,10 @@ func New(db *store.DB, opts Options) *Service {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Service{db: db, opts: opts, catalog: newCatalog(), deleted: newTombstones()}
+	if opts.ItemCollectionLimit == 0 {
+		opts.ItemCollectionLimit = 10 << 30
+	}
+	return &Service{db: db, opts: opts, catalog: newCatalog(opts.ItemCollectionLimit), deleted: newTombstones()}
 }
 
 func (s *Service) now() time.Time { return s.opts.Now() }

@@ -2,11 +2,14 @@ package table
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
+	"fmt"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/changelog"
 	"github.com/ddblocal/ddblocal/expressions"
+	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -27,14 +30,20 @@ type mutation struct {
 type written struct {
 	old, new         attr.Item
 	oldSize, newSize int
+	lsi, gsi         map[string]float64 // write units per index
+	// collection is the item collection size after the write, in bytes, for
+	// tables with local secondary indexes (-1 otherwise).
+	collection int64
 }
 
 // apply performs mu inside tx: read the old item, check the condition, compute
-// the new item, write it, keep the counters and append to the change log. It
-// changes nothing when it returns an error.
+// the new item, write it and its local index entries, keep the counters and
+// the item collection size, and append to the change log. Global indexes
+// follow from the change log. It changes nothing when it returns an error.
 func (mu *mutation) apply(tx *store.Tx, now int64) (written, error) {
-	var w written
-	sp := tx.Space(mu.meta.ID)
+	w := written{collection: -1}
+	m := mu.meta
+	sp := tx.Space(m.ID)
 	if sp == nil {
 		return w, Errorf(ResourceNotFoundException, "Requested resource not found")
 	}
@@ -61,9 +70,33 @@ func (mu *mutation) apply(tx *store.Tx, now int64) (written, error) {
 	if next == nil && raw == nil {
 		return w, nil // deleting an absent item changes nothing
 	}
-	var newBytes []byte
 	if next != nil {
 		w.newSize = next.Size()
+	}
+	// Every check comes before the first write.
+	lsiChanges := make([]index.Change, len(m.lsis))
+	delta := int64(w.newSize - w.oldSize)
+	for i, d := range m.lsis {
+		c := d.Diff(mu.key, w.old, next)
+		lsiChanges[i] = c
+		w.lsi = addUnits(w.lsi, d.Name, indexWriteUnits(c))
+		delta += int64(c.NewSize - c.OldSize)
+	}
+	for _, d := range m.gsis {
+		w.gsi = addUnits(w.gsi, d.Name, indexWriteUnits(d.Diff(mu.key, w.old, next)))
+	}
+	var collectionMeta string
+	if len(m.lsis) > 0 {
+		collectionMeta = "ic/" + string(mu.key[:m.partitionPrefixLen(mu.key)])
+		cur := decodeInt64(sp.GetMeta(collectionMeta))
+		w.collection = cur + delta
+		if delta > 0 && w.collection > m.collectionLimit {
+			return w, Errorf(ItemCollectionSizeLimitExceededException, "Collection size exceeded.")
+		}
+	}
+
+	var newBytes []byte
+	if next != nil {
 		newBytes = attr.AppendBinary(nil, next)
 		if err := sp.Put(mu.key, newBytes); err != nil {
 			return w, err
@@ -81,11 +114,53 @@ func (mu *mutation) apply(tx *store.Tx, now int64) (written, error) {
 	if err := sp.AddStats(items, int64(w.newSize-w.oldSize)); err != nil {
 		return w, err
 	}
+	for i, d := range m.lsis {
+		isp := tx.Space(indexSpaceID(m, d.Name))
+		if isp == nil {
+			return w, fmt.Errorf("table: local index space %s missing", d.Name)
+		}
+		if err := lsiChanges[i].Apply(isp); err != nil {
+			return w, err
+		}
+	}
+	if collectionMeta != "" {
+		if err := sp.PutMeta(collectionMeta, binary.BigEndian.AppendUint64(nil, uint64(w.collection))); err != nil {
+			return w, err
+		}
+	}
 	rec := changelog.Append(nil, changelog.Record{Time: now, Key: mu.key, Old: raw, New: newBytes})
 	if _, err := sp.AppendLog(rec); err != nil {
 		return w, err
 	}
 	return w, nil
+}
+
+func addUnits(m map[string]float64, name string, u float64) map[string]float64 {
+	if u == 0 {
+		return m
+	}
+	if m == nil {
+		m = map[string]float64{}
+	}
+	m[name] += u
+	return m
+}
+
+func decodeInt64(b []byte) int64 {
+	if len(b) != 8 {
+		return 0
+	}
+	return int64(binary.BigEndian.Uint64(b))
+}
+
+// partitionPrefixLen is the length of the hash ‖ partition-key part of a
+// table storage key.
+func (m *tableMeta) partitionPrefixLen(key []byte) int {
+	_, rest, err := attr.DecodeKey(key[8:], m.schema.PKType)
+	if err != nil {
+		return len(key)
+	}
+	return len(key) - len(rest)
 }
 
 // commit runs one mutation in its own store transaction.

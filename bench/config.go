@@ -1,0 +1,105 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+)
+
+// config holds everything the command line decides.
+type config struct {
+	endpoint      string
+	region        string
+	table         string
+	concurrency   int
+	duration      time.Duration
+	items         int
+	partitionSize int
+	valueSize     int
+	pid           int
+	ceiling       bool
+	workloads     []string
+}
+
+// workloadNames lists the accepted WORKLOAD arguments in the order of the usage text.
+var workloadNames = []string{"setup", "put", "get", "query", "scan", "batchwrite", "mixed", "ceiling"}
+
+const usageText = `usage: go run ./bench [flags] WORKLOAD...
+WORKLOAD: setup | put | get | query | scan | batchwrite | mixed | ceiling
+Workloads run one after another in the order given; -ceiling appends a run of the
+ceiling workload (an in-process HTTP handler answering {}) with the same -c and -d.
+flags:
+`
+
+// parseConfig reads flags and workload names from args (without the program name).
+func parseConfig(args []string, stderr io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageText)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&c.endpoint, "endpoint", "http://localhost:8000", "DynamoDB endpoint URL")
+	fs.StringVar(&c.region, "region", "us-east-1", "region used for SigV4 signing")
+	fs.StringVar(&c.table, "table", "bench", "table name")
+	fs.IntVar(&c.concurrency, "c", 16, "concurrent workers (and idle connections kept)")
+	fs.DurationVar(&c.duration, "d", 10*time.Second, "duration of each timed workload")
+	fs.IntVar(&c.items, "items", 20000, "items loaded by setup (and assumed by the other workloads)")
+	fs.IntVar(&c.partitionSize, "partition-size", 100, "items per partition key")
+	fs.IntVar(&c.valueSize, "value-size", 200, "bytes in attribute v")
+	fs.IntVar(&c.pid, "pid", 0, "server process ID: report its CPU time per op (utime+stime from /proc/PID/stat, USER_HZ=100) and VmRSS")
+	fs.BoolVar(&c.ceiling, "ceiling", false, "after the workloads, run the ceiling workload (GetItem against an in-process handler answering {})")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	c.workloads = fs.Args()
+	if c.ceiling {
+		c.workloads = append(c.workloads, "ceiling")
+	}
+	if err := c.validate(); err != nil {
+		fs.Usage()
+		return c, err
+	}
+	return c, nil
+}
+
+func (c config) validate() error {
+	if len(c.workloads) == 0 {
+		return errors.New("no workload given")
+	}
+	for _, w := range c.workloads {
+		if !knownWorkload(w) {
+			return fmt.Errorf("unknown workload %q", w)
+		}
+	}
+	switch {
+	case c.concurrency < 1:
+		return errors.New("-c must be at least 1")
+	case c.duration <= 0:
+		return errors.New("-d must be positive")
+	case c.items < 1:
+		return errors.New("-items must be at least 1")
+	case c.partitionSize < 1:
+		return errors.New("-partition-size must be at least 1")
+	case c.valueSize < 0:
+		return errors.New("-value-size must not be negative")
+	}
+	return nil
+}
+
+func knownWorkload(name string) bool {
+	for _, w := range workloadNames {
+		if w == name {
+			return true
+		}
+	}
+	return false
+}
+
+// partitions is the number of partition keys setup creates.
+func (c config) partitions() int {
+	return (c.items + c.partitionSize - 1) / c.partitionSize
+}

@@ -1,0 +1,155 @@
+// Command bench drives any DynamoDB-compatible endpoint (ddblocal, DynamoDB
+// Local, dynalite, ...) with SigV4-signed requests from aws-sdk-go-v2 and
+// reports throughput, latency percentiles and, given -pid, the server's CPU
+// time per operation and resident memory.
+//
+//	go run ./bench [flags] WORKLOAD...
+//	WORKLOAD: setup | put | get | query | scan | batchwrite | mixed | ceiling
+//
+// Run `go run ./bench -h` for the flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	default:
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// run parses args and runs the workloads in order, writing one block per
+// workload to stdout.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg, err := parseConfig(args, stderr)
+	if err != nil {
+		return err
+	}
+	b := &bench{cfg: cfg, out: stdout}
+	defer b.close()
+	for _, name := range cfg.workloads {
+		if err := b.runWorkload(ctx, name); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bench runs workloads against the configured endpoint and, on demand,
+// against the in-process ceiling handler.
+type bench struct {
+	cfg         config
+	out         io.Writer
+	stopCeiling func()
+	ceilingURL  string
+}
+
+func (b *bench) close() {
+	if b.stopCeiling != nil {
+		b.stopCeiling()
+	}
+}
+
+// workersFor returns the workers for endpoint, with a fresh seed so that a
+// put after a batchwrite in the same run writes different keys.
+func (b *bench) workersFor(endpoint string) workers {
+	return workers{
+		client: newClient(endpoint, b.cfg.region, b.cfg.concurrency),
+		table:  aws.String(b.cfg.table),
+		keys:   keyspace{items: b.cfg.items, partitionSize: b.cfg.partitionSize, valueSize: b.cfg.valueSize},
+		seed:   newSeed(),
+	}
+}
+
+func (b *bench) runWorkload(ctx context.Context, name string) error {
+	endpoint, pid := b.cfg.endpoint, ""
+	if b.cfg.pid > 0 {
+		pid = strconv.Itoa(b.cfg.pid)
+	}
+	if name == "ceiling" {
+		if b.stopCeiling == nil {
+			url, stop, err := startCeiling()
+			if err != nil {
+				return err
+			}
+			b.ceilingURL, b.stopCeiling = url, stop
+		}
+		// The ceiling server lives in this process: its CPU is the
+		// client CPU line, and -pid would describe an unrelated server.
+		endpoint, pid = b.ceilingURL, ""
+	}
+	w := b.workersFor(endpoint)
+	if name != "setup" {
+		m := measure(ctx, name, endpoint, b.cfg.concurrency, pid, time.Now().Add(b.cfg.duration), w.newOp(name))
+		report(b.out, m)
+		return nil
+	}
+
+	t0 := time.Now()
+	if err := recreateTable(ctx, w.client, b.cfg.table); err != nil {
+		return err
+	}
+	fmt.Fprintf(b.out, "== setup: table %s recreated in %s\n", b.cfg.table, time.Since(t0).Round(time.Millisecond))
+	loadCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	m := measure(loadCtx, name, endpoint, b.cfg.concurrency, pid, time.Time{}, w.loadOps(cancel))
+	report(b.out, m)
+	if m.summary.errors > 0 {
+		return fmt.Errorf("load failed: %w", m.summary.firstErr)
+	}
+	return nil
+}
+
+// measure runs one workload and takes the CPU and memory figures around it.
+// pid "" means no server figures; the client's own CPU is always read.
+func measure(ctx context.Context, name, endpoint string, c int, pid string, deadline time.Time, newOp func(int) op) measurement {
+	m := measurement{name: name, endpoint: endpoint, c: c, serverCPU: -1, serverRSS: -1, clientCPU: -1}
+	server0, serverErr := cpuOf(pid)
+	client0, clientErr := procCPU("self")
+	m.summary = runWorkers(ctx, c, deadline, newOp)
+	server1, err := cpuOf(pid)
+	if serverErr == nil && err == nil {
+		m.serverCPU = server1 - server0
+	} else if pid != "" {
+		m.procErr = errors.Join(serverErr, err)
+	}
+	if client1, err := procCPU("self"); clientErr == nil && err == nil {
+		m.clientCPU = client1 - client0
+	}
+	if pid != "" {
+		if rss, err := procRSS(pid); err == nil {
+			m.serverRSS = rss
+		}
+	}
+	return m
+}
+
+// cpuOf is procCPU, failing for the empty pid (no server to watch).
+func cpuOf(pid string) (time.Duration, error) {
+	if pid == "" {
+		return 0, errors.New("no pid")
+	}
+	return procCPU(pid)
+}

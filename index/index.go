@@ -1,0 +1,233 @@
+// Package index derives secondary-index entries from items: the index key
+// (one to four partition attributes, zero to four sort attributes, then the
+// table key for uniqueness), the projected copy stored in the index, and the
+// change an item write makes to an index. Global indexes apply those changes
+// asynchronously (package gsi), local ones in the write's own transaction.
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// KeyAttr is one key attribute and its declared type.
+type KeyAttr struct {
+	Name string
+	Type attr.Type
+}
+
+// Def is a secondary index as maintenance and reads need it.
+type Def struct {
+	Name      string
+	Global    bool
+	Partition []KeyAttr // 1..4 attributes
+	Sort      []KeyAttr // 0..4 attributes
+	// Projection: "ALL", "KEYS_ONLY" or "INCLUDE" with NonKey.
+	ProjectionType string
+	NonKey         []string
+	// TableKey is the base table's key (partition, then sort if any).
+	TableKey []KeyAttr
+}
+
+// PartitionPrefix is the storage-key prefix of the index partition whose
+// partition attributes have values vals (in key-schema order).
+func PartitionPrefix(vals []attr.Value) []byte {
+	var enc []byte
+	for _, v := range vals {
+		enc = attr.AppendKey(enc, v)
+	}
+	var h uint64
+	if len(vals) == 1 {
+		h = attr.PartitionHash(vals[0]) // the same spread as a table's partitions
+	} else {
+		h = attr.PartitionHash(attr.Binary(enc))
+	}
+	b := make([]byte, 8, 8+len(enc))
+	binary.BigEndian.PutUint64(b, h)
+	return append(b, enc...)
+}
+
+// Key returns the index storage key of item, whose table storage key is tkey:
+// partition prefix ‖ sort attribute encodings ‖ tkey. ok is false when the item
+// lacks an index key attribute or has one of another type: such an item is
+// absent from the index (a sparse index).
+func (d *Def) Key(item attr.Item, tkey []byte) (key []byte, ok bool) {
+	vals := make([]attr.Value, len(d.Partition))
+	for i, ka := range d.Partition {
+		v, ok := item[ka.Name]
+		if !ok || v.T != ka.Type {
+			return nil, false
+		}
+		vals[i] = v
+	}
+	key = PartitionPrefix(vals)
+	for _, ka := range d.Sort {
+		v, ok := item[ka.Name]
+		if !ok || v.T != ka.Type {
+			return nil, false
+		}
+		key = attr.AppendKey(key, v)
+	}
+	return append(key, tkey...), true
+}
+
+// KeyNames returns the names of the index's key attributes and the table's,
+// without duplicates: what every projection keeps and what a
+// LastEvaluatedKey from the index carries.
+func (d *Def) KeyNames() []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, group := range [][]KeyAttr{d.TableKey, d.Partition, d.Sort} {
+		for _, ka := range group {
+			if !seen[ka.Name] {
+				seen[ka.Name] = true
+				names = append(names, ka.Name)
+			}
+		}
+	}
+	return names
+}
+
+// Projects reports whether the index stores attribute name.
+func (d *Def) Projects(name string) bool {
+	if d.ProjectionType == "ALL" {
+		return true
+	}
+	for _, n := range d.KeyNames() {
+		if n == name {
+			return true
+		}
+	}
+	if d.ProjectionType == "INCLUDE" {
+		for _, n := range d.NonKey {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Project returns the copy of item the index stores.
+func (d *Def) Project(item attr.Item) attr.Item {
+	if d.ProjectionType == "ALL" {
+		return item
+	}
+	out := make(attr.Item, len(d.TableKey)+len(d.Partition)+len(d.Sort)+len(d.NonKey))
+	for _, n := range d.KeyNames() {
+		if v, ok := item[n]; ok {
+			out[n] = v
+		}
+	}
+	if d.ProjectionType == "INCLUDE" {
+		for _, n := range d.NonKey {
+			if v, ok := item[n]; ok {
+				out[n] = v
+			}
+		}
+	}
+	return out
+}
+
+// KeyOf returns the attributes a LastEvaluatedKey read from this index carries.
+func (d *Def) KeyOf(item attr.Item) attr.Item {
+	out := attr.Item{}
+	for _, n := range d.KeyNames() {
+		if v, ok := item[n]; ok {
+			out[n] = v
+		}
+	}
+	return out
+}
+
+// Change is what one item write does to one index.
+type Change struct {
+	OldKey, NewKey   []byte    // nil when the item is absent from the index before/after
+	New              attr.Item // projected item to store under NewKey
+	OldSize, NewSize int       // projected sizes
+}
+
+// Diff computes the index change for an item going from old to new (either may
+// be nil) at table storage key tkey. It is pure.
+func (d *Def) Diff(tkey []byte, old, new attr.Item) Change {
+	var c Change
+	if old != nil {
+		if k, ok := d.Key(old, tkey); ok {
+			c.OldKey, c.OldSize = k, d.Project(old).Size()
+		}
+	}
+	if new != nil {
+		if k, ok := d.Key(new, tkey); ok {
+			c.New = d.Project(new)
+			c.NewKey, c.NewSize = k, c.New.Size()
+		}
+	}
+	return c
+}
+
+// Apply performs c on the index space sp and keeps its item and size
+// counters. It is idempotent: it deletes only what is there and replaces what
+// is there, adjusting the counters by the stored entries' real sizes, so a
+// backfill may overlap the change log it is later caught up from.
+func (c Change) Apply(sp *store.Space) error {
+	var items, size int64
+	remove := func(k []byte) error {
+		prev := sp.Get(k)
+		if prev == nil {
+			return nil
+		}
+		n, err := EntrySize(prev)
+		if err != nil {
+			return err
+		}
+		items, size = items-1, size-int64(n)
+		return sp.Delete(k)
+	}
+	if c.OldKey != nil {
+		if err := remove(c.OldKey); err != nil {
+			return err
+		}
+	}
+	if c.NewKey != nil {
+		if err := remove(c.NewKey); err != nil {
+			return err
+		}
+		if err := sp.Put(c.NewKey, AppendEntry(nil, c.New, c.NewSize)); err != nil {
+			return err
+		}
+		items, size = items+1, size+int64(c.NewSize)
+	}
+	if items == 0 && size == 0 {
+		return nil
+	}
+	return sp.AddStats(items, size)
+}
+
+// AppendEntry encodes an index entry: the projected item's size, then the item.
+func AppendEntry(dst []byte, item attr.Item, size int) []byte {
+	dst = binary.AppendUvarint(dst, uint64(size))
+	return attr.AppendBinary(dst, item)
+}
+
+// EntrySize returns the projected item size recorded in an index entry.
+func EntrySize(b []byte) (int, error) {
+	n, w := binary.Uvarint(b)
+	if w <= 0 {
+		return 0, errCorruptEntry
+	}
+	return int(n), nil
+}
+
+// DecodeEntry returns the projected item of an index entry.
+func DecodeEntry(b []byte) (attr.Item, error) {
+	_, w := binary.Uvarint(b)
+	if w <= 0 {
+		return nil, errCorruptEntry
+	}
+	return attr.DecodeBinary(b[w:])
+}
+
+var errCorruptEntry = errors.New("index: corrupt entry")
