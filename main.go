@@ -154,7 +154,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if c.cors != "" {
 		cfg.CORSOrigins = strings.Split(c.cors, ",")
 	}
-	svc := table.New(db, table.Options{TransientDelay: c.transientDelay})
+	svc := table.New(db, table.Options{TransientDelay: c.transientDelay, Logger: log})
+	defer svc.Close()
 	srv := api.NewServer(cfg, api.NewHandler(cfg, api.Operations(svc)))
 
 	errc := make(chan error, 1)
@@ -176,5 +177,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err := srv.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	svc.Close()
 	return db.Close()
 }

@@ -24,5 +24,7 @@ func Operations(svc *table.Service) map[string]Handler {
 		"Scan":                      Op(svc.Scan),
 		"BatchGetItem":              Op(svc.BatchGetItem),
 		"BatchWriteItem":            Op(svc.BatchWriteItem),
+		"TransactWriteItems":        Op(svc.TransactWriteItems),
+		"TransactGetItems":          Op(svc.TransactGetItems),
 	}
 }

@@ -108,6 +108,9 @@ type Update struct {
 	actions []action
 	// clauses records the clause order as written, for String().
 	clauses []actionKind
+	// legacy marks a translation of AttributeUpdates, whose DELETE actions
+	// never create a missing item.
+	legacy bool
 }
 
 // Projection is a parsed and resolved ProjectionExpression (or legacy

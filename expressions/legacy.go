@@ -233,7 +233,7 @@ func translateAttributesToGet(names []string) (*Projection, error) {
 }
 
 func translateAttributeUpdates(ups map[string]AttributeValueUpdate) (*Update, error) {
-	u := &Update{}
+	u := &Update{legacy: true}
 	for _, name := range sortedKeys(ups) {
 		up := ups[name]
 		a := action{target: legacyPath(name)}

@@ -396,3 +396,18 @@ func hasBytes(set [][]byte, b []byte) bool {
 	}
 	return false
 }
+
+// CreatesItem reports whether applying u to a missing item creates it. An
+// AttributeUpdates made only of DELETE actions does not: the API reference
+// says "Nothing happens; there is no attribute to delete".
+func (u *Update) CreatesItem() bool {
+	if !u.legacy {
+		return true
+	}
+	for _, a := range u.actions {
+		if a.kind != actRemove && a.kind != actDelete {
+			return true
+		}
+	}
+	return false
+}

@@ -36,6 +36,7 @@ func startServer(t testing.TB, opts table.Options) *server {
 	ts := httptest.NewServer(api.NewHandler(cfg, api.Operations(svc)))
 	t.Cleanup(func() {
 		ts.Close()
+		svc.Close()
 		db.Close()
 	})
 	return &server{URL: ts.URL, svc: svc}

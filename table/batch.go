@@ -162,6 +162,9 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWr
 	if err != nil {
 		return nil, err
 	}
+	for _, m := range tables {
+		s.notifyWrite(m)
+	}
 	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
 	if in.ReturnConsumedCapacity == "TOTAL" || in.ReturnConsumedCapacity == "INDEXES" {
 		byTable := map[string]*meter{}

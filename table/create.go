@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ddblocal/ddblocal/gsi"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -53,6 +54,13 @@ func (s *Service) CreateTable(ctx context.Context, region string, in *CreateTabl
 		return nil, err
 	}
 	s.catalog.set(region, m.Name, m)
+	// The new table is empty: building its global indexes only records their
+	// starting watermark, so do it before answering.
+	for _, g := range m.gsis {
+		if err := gsi.Backfill(ctx, s.db, m.ID, g, indexSpaceID(m, g.Name), backfillChunk); err != nil {
+			return nil, err
+		}
+	}
 	d := s.describe(m, nil)
 	if s.opts.TransientDelay > 0 {
 		d.TableStatus = "CREATING"

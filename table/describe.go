@@ -92,8 +92,10 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *TableDesc
 			IndexArn:              m.arn() + "/index/" + ix.Name,
 			ProvisionedThroughput: &ProvisionedThroughputDescription{ReadCapacityUnits: ix.ReadCapacity, WriteCapacityUnits: ix.WriteCapacity},
 		}
-		if delay > 0 && now < ix.Created+delay {
+		if !s.indexReady(m, ix.Name) || (delay > 0 && now < ix.Created+delay) {
 			gd.IndexStatus = "CREATING"
+			backfilling := !s.indexReady(m, ix.Name)
+			gd.Backfilling = &backfilling
 		}
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, gd)
 	}
@@ -211,6 +213,7 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameI
 		return nil, err
 	}
 	s.catalog.set(region, m.Name, nil)
+	s.stopApplier(m.ID)
 	if s.opts.TransientDelay > 0 {
 		s.deleted.add(region, m.Name, d, s.now().Add(s.opts.TransientDelay))
 	}

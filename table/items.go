@@ -146,6 +146,9 @@ func (s *Service) UpdateItem(ctx context.Context, region string, in *UpdateItemI
 		next: func(old attr.Item) (attr.Item, error) {
 			base := old
 			if base == nil {
+				if upd != nil && !upd.CreatesItem() {
+					return nil, nil
+				}
 				base = keyItem
 			}
 			if upd == nil {

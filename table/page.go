@@ -3,23 +3,27 @@ package table
 import (
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/expressions"
+	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 )
 
 // maxPageBytes is the data one Query or Scan page reads at most (1 MB).
 const maxPageBytes = 1 << 20
 
-// pageSpec is one Query or Scan page over a key range of a space.
+// pageSpec is one Query or Scan page over a key range of a table or index space.
 type pageSpec struct {
+	space    string
 	from, to []byte // [from, to); nil is open
 	reverse  bool
 	limit    int // items read at most; 0 = no limit
-	// stop ends the range early at the first item it rejects (begins_with).
-	stop    func(item attr.Item) bool
-	filter  *expressions.Condition
-	project *expressions.Projection
-	count   bool // Select COUNT: return no items
-	keyOf   func(item attr.Item) attr.Item
+	filter   *expressions.Condition
+	project  *expressions.Projection
+	count    bool // Select COUNT: return no items
+	decode   func(v []byte) (attr.Item, error)
+	keyOf    func(item attr.Item) attr.Item
+	// fetch, for local index reads that need attributes the index does not
+	// project, returns the whole item from the table and its size.
+	fetch func(tx *store.Tx, entry attr.Item) (attr.Item, int, error)
 }
 
 // page is what a pageSpec read.
@@ -27,28 +31,40 @@ type page struct {
 	items         []attr.Item
 	count         int
 	scanned       int
-	bytes         int
+	bytes         int   // bytes read from the space
+	fetched       []int // sizes of items fetched from the table
 	lastEvaluated attr.Item
 }
 
-// readPage reads one page from sp: items in key order until the range ends,
-// the Limit is reached, or 1 MB has been read. Limit and the 1 MB cap count
-// what was read, before the filter, as DynamoDB does; either one ends the page
-// with a LastEvaluatedKey even when no item matched.
-func readPage(sp *store.Space, ps pageSpec) (page, error) {
+// readPage reads one page: items in key order until the range ends, the Limit
+// is reached, or 1 MB has been read. Limit and the 1 MB cap count what was
+// read, before the filter, as DynamoDB does; either one ends the page with a
+// LastEvaluatedKey even when no item matched.
+func readPage(tx *store.Tx, ps pageSpec) (page, error) {
 	var pg page
-	var decodeErr error
+	sp := tx.Space(ps.space)
+	if sp == nil {
+		return pg, Errorf(ResourceNotFoundException, "Requested resource not found")
+	}
+	var visitErr error
 	visit := func(k, v []byte) bool {
-		item, err := attr.DecodeBinary(v)
+		entry, err := ps.decode(v)
 		if err != nil {
-			decodeErr = err
-			return false
-		}
-		if ps.stop != nil && ps.stop(item) {
+			visitErr = err
 			return false
 		}
 		pg.scanned++
-		pg.bytes += item.Size()
+		pg.bytes += entry.Size()
+		item := entry
+		if ps.fetch != nil {
+			full, size, err := ps.fetch(tx, entry)
+			if err != nil {
+				visitErr = err
+				return false
+			}
+			item = full
+			pg.fetched = append(pg.fetched, size)
+		}
 		if ps.filter == nil || ps.filter.Eval(item) {
 			pg.count++
 			if !ps.count {
@@ -60,7 +76,7 @@ func readPage(sp *store.Space, ps pageSpec) (page, error) {
 			}
 		}
 		if (ps.limit > 0 && pg.scanned >= ps.limit) || pg.bytes >= maxPageBytes {
-			pg.lastEvaluated = ps.keyOf(item)
+			pg.lastEvaluated = ps.keyOf(entry)
 			return false
 		}
 		return true
@@ -72,14 +88,14 @@ func readPage(sp *store.Space, ps pageSpec) (page, error) {
 		err = sp.Ascend(ps.from, ps.to, visit)
 	}
 	if err == nil {
-		err = decodeErr
+		err = visitErr
 	}
 	return pg, err
 }
 
-// after returns the smallest key greater than k and every key with prefix k.
-// Storage keys are self-delimiting, so no other key has k as a prefix and
-// k+0x00 is the first key after k.
+// after returns the smallest key greater than k. Storage keys are
+// self-delimiting, so no other key has k as a proper prefix and k+0x00 is the
+// first key after k.
 func after(k []byte) []byte {
 	return append(append(make([]byte, 0, len(k)+1), k...), 0)
 }
@@ -97,30 +113,45 @@ func prefixEnd(p []byte) []byte {
 	return nil
 }
 
-// selectRules checks Select against the projection parameters, and returns
-// whether only a count is wanted.
-func selectRules(sel string, hasProjection bool, index bool) (countOnly bool, err error) {
+// selectRules checks Select against the projection parameters and the read
+// target, and returns whether only a count is wanted and whether the whole
+// item is wanted.
+func selectRules(sel string, hasProjection bool, idx *index.Def) (countOnly, allAttributes bool, err error) {
+	if sel == "" {
+		switch {
+		case hasProjection:
+			sel = "SPECIFIC_ATTRIBUTES"
+		case idx != nil:
+			sel = "ALL_PROJECTED_ATTRIBUTES"
+		default:
+			sel = "ALL_ATTRIBUTES"
+		}
+	}
 	switch sel {
 	case "COUNT":
 		if hasProjection {
-			return false, Errorf(ValidationException, "Cannot specify the AttributesToGet when choosing to get only the Count")
+			return false, false, Errorf(ValidationException, "Cannot specify the AttributesToGet when choosing to get only the Count")
 		}
-		return true, nil
+		return true, false, nil
 	case "ALL_ATTRIBUTES":
 		if hasProjection {
-			return false, Errorf(ValidationException, "Cannot specify the AttributesToGet when choosing to get ALL_ATTRIBUTES")
+			return false, false, Errorf(ValidationException, "Cannot specify the AttributesToGet when choosing to get ALL_ATTRIBUTES")
 		}
+		if idx != nil && idx.Global && idx.ProjectionType != "ALL" {
+			return false, false, invalid("Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL", idx.Name)
+		}
+		return false, true, nil
 	case "ALL_PROJECTED_ATTRIBUTES":
-		if !index {
-			return false, Errorf(ValidationException, "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName")
+		if idx == nil {
+			return false, false, Errorf(ValidationException, "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName")
 		}
 		if hasProjection {
-			return false, Errorf(ValidationException, "Cannot specify the AttributesToGet when choosing to get ALL_PROJECTED_ATTRIBUTES")
+			return false, false, Errorf(ValidationException, "Cannot specify the AttributesToGet when choosing to get ALL_PROJECTED_ATTRIBUTES")
 		}
 	case "SPECIFIC_ATTRIBUTES":
 		if !hasProjection {
-			return false, Errorf(ValidationException, "One or more parameter values were invalid: SPECIFIC_ATTRIBUTES requires AttributesToGet or ProjectionExpression")
+			return false, false, invalid("SPECIFIC_ATTRIBUTES requires AttributesToGet or ProjectionExpression")
 		}
 	}
-	return false, nil
+	return false, false, nil
 }

@@ -8,16 +8,157 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/expressions"
+	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 )
 
-// Query reads one partition, in sort-key order, a page at a time.
+// target is what a Query or Scan reads: the table itself or one of its indexes.
+type target struct {
+	meta  *tableMeta
+	index *index.Def // nil for the table
+	space string
+}
+
+// resolveTarget finds the table or index a read names, with DynamoDB's checks.
+func (s *Service) resolveTarget(m *tableMeta, name *string, consistent *bool) (target, error) {
+	t := target{meta: m, space: m.ID}
+	if name == nil {
+		return t, nil
+	}
+	for _, d := range m.lsis {
+		if d.Name == *name {
+			t.index, t.space = d, indexSpaceID(m, d.Name)
+			return t, nil
+		}
+	}
+	for _, d := range m.gsis {
+		if d.Name == *name {
+			if consistent != nil && *consistent {
+				return t, Errorf(ValidationException, "Consistent reads are not supported on global secondary indexes")
+			}
+			if !s.indexReady(m, d.Name) {
+				return t, Errorf(ValidationException, "Cannot read from backfilling global secondary index: %s", d.Name)
+			}
+			t.index, t.space = d, indexSpaceID(m, d.Name)
+			return t, nil
+		}
+	}
+	return t, Errorf(ValidationException, "The table does not have the specified index: %s", *name)
+}
+
+// keyNames are the partition and sort attribute names of the target.
+func (t target) keyNames() (partition, sort []string) {
+	if t.index == nil {
+		if t.meta.schema.SK != "" {
+			sort = []string{t.meta.schema.SK}
+		}
+		return []string{t.meta.schema.PK}, sort
+	}
+	for _, k := range t.index.Partition {
+		partition = append(partition, k.Name)
+	}
+	for _, k := range t.index.Sort {
+		sort = append(sort, k.Name)
+	}
+	return partition, sort
+}
+
+func (t target) keyType(name string) attr.Type { return t.meta.attrType(name) }
+
+// startKey validates an ExclusiveStartKey for the target and returns the key
+// to resume after.
+func (t target) startKey(k attr.Item) ([]byte, error) {
+	tk := k
+	if t.index != nil {
+		tk = attr.Item{}
+		for _, ka := range t.index.TableKey {
+			if v, ok := k[ka.Name]; ok {
+				tk[ka.Name] = v
+			}
+		}
+	}
+	tkey, err := t.meta.lookupKey(tk)
+	if err != nil {
+		return nil, Errorf(ValidationException, "The provided starting key is invalid: %s", err.(*Error).Message)
+	}
+	if t.index == nil {
+		return tkey, nil
+	}
+	ikey, ok := t.index.Key(k, tkey)
+	if !ok || len(k) != len(t.index.KeyNames()) {
+		return nil, Errorf(ValidationException, "The provided starting key is invalid: The provided key element does not match the schema")
+	}
+	return ikey, nil
+}
+
+// spec starts a pageSpec for the target with the Select and projection rules
+// applied.
+func (t target) spec(c *expressions.Compiled, sel string, limit *int32) (pageSpec, error) {
+	countOnly, all, err := selectRules(sel, c.Projection != nil, t.index)
+	if err != nil {
+		return pageSpec{}, err
+	}
+	ps := pageSpec{space: t.space, filter: c.Filter, project: c.Projection, count: countOnly,
+		decode: attr.DecodeBinary, keyOf: t.meta.keyOf}
+	if limit != nil {
+		ps.limit = int(*limit)
+	}
+	if t.index == nil {
+		return ps, nil
+	}
+	ps.decode, ps.keyOf = index.DecodeEntry, t.index.KeyOf
+	if t.index.Global || t.index.ProjectionType == "ALL" {
+		return ps, nil
+	}
+	// A local index fetches what it does not project from the table.
+	need := all
+	for _, names := range [][]string{topNames(c.Projection), topNames(c.Filter)} {
+		for _, n := range names {
+			if !t.index.Projects(n) {
+				need = true
+			}
+		}
+	}
+	if need {
+		m := t.meta
+		ps.fetch = func(tx *store.Tx, entry attr.Item) (attr.Item, int, error) {
+			key, err := m.lookupKey(m.keyOf(entry))
+			if err != nil {
+				return nil, 0, err
+			}
+			raw := tx.Space(m.ID).Get(key)
+			if raw == nil {
+				return entry, 0, nil
+			}
+			item, err := attr.DecodeBinary(raw)
+			return item, item.Size(), err
+		}
+	}
+	return ps, nil
+}
+
+func topNames(x interface{ TopLevelNames() []string }) []string {
+	switch v := x.(type) {
+	case *expressions.Projection:
+		if v == nil {
+			return nil
+		}
+	case *expressions.Condition:
+		if v == nil {
+			return nil
+		}
+	}
+	return x.TopLevelNames()
+}
+
+// Query reads one partition of a table or index, in sort-key order, a page at a time.
 func (s *Service) Query(ctx context.Context, region string, in *QueryInput) (*ReadOutput, error) {
 	m, err := s.table(region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
-	if err := m.checkIndexName(in.IndexName); err != nil {
+	t, err := s.resolveTarget(m, in.IndexName, in.ConsistentRead)
+	if err != nil {
 		return nil, err
 	}
 	c, err := compile(expressions.Input{
@@ -29,78 +170,119 @@ func (s *Service) Query(ctx context.Context, region string, in *QueryInput) (*Re
 	if err != nil {
 		return nil, err
 	}
-	countOnly, err := selectRules(in.Select, c.Projection != nil, in.IndexName != nil)
-	if err != nil {
-		return nil, err
-	}
 	if c.KeyCondition == nil {
 		return nil, Errorf(ValidationException, "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 	}
-	var sortNames []string
-	if m.schema.SK != "" {
-		sortNames = []string{m.schema.SK}
-	}
-	kc, err := c.KeyCondition.KeyCondition([]string{m.schema.PK}, sortNames)
+	partNames, sortNames := t.keyNames()
+	kc, err := c.KeyCondition.KeyCondition(partNames, sortNames)
 	if err != nil {
 		return nil, validationError(err)
 	}
-	if err := m.checkFilterKeys(c.Filter); err != nil {
-		return nil, err
-	}
-	pk := kc.Partition[0].Values[0]
-	if pk.T != m.schema.PKType {
-		return nil, invalid("Condition parameter type does not match schema type")
-	}
-	prefix := partitionPrefix(pk)
-	from, to := prefix, prefixEnd(prefix)
-	if len(kc.Sort) > 0 {
-		if from, to, err = sortRange(m.schema, prefix, kc.Sort[0]); err != nil {
-			return nil, err
+	if c.Filter != nil {
+		for _, name := range c.Filter.TopLevelNames() {
+			for _, k := range append(append([]string(nil), partNames...), sortNames...) {
+				if name == k {
+					return nil, Errorf(ValidationException, "Filter Expression can only contain non-primary key attributes: Primary key attribute: %s", name)
+				}
+			}
 		}
 	}
-	reverse := in.ScanIndexForward != nil && !*in.ScanIndexForward
+	from, to, err := t.keyRange(kc)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := t.spec(c, in.Select, in.Limit)
+	if err != nil {
+		return nil, err
+	}
+	ps.reverse = in.ScanIndexForward != nil && !*in.ScanIndexForward
 	if in.ExclusiveStartKey != nil {
-		esk, err := m.startKey(in.ExclusiveStartKey)
+		esk, err := t.startKey(in.ExclusiveStartKey)
 		if err != nil {
 			return nil, err
 		}
-		if !bytes.HasPrefix(esk, prefix) {
+		if bytes.Compare(esk, from) < 0 || (to != nil && bytes.Compare(esk, to) >= 0) {
 			return nil, Errorf(ValidationException, "The provided starting key is outside query boundaries based on provided conditions")
 		}
-		if reverse {
-			if bytes.Compare(esk, to) < 0 || to == nil {
-				to = esk
-			}
-		} else if a := after(esk); bytes.Compare(a, from) > 0 {
-			from = a
+		if ps.reverse {
+			to = esk
+		} else {
+			from = after(esk)
 		}
 	}
-	ps := pageSpec{from: from, to: to, reverse: reverse, filter: c.Filter, project: c.Projection,
-		count: countOnly, keyOf: m.keyOf}
-	if in.Limit != nil {
-		ps.limit = int(*in.Limit)
-	}
-	return s.readPages(m, ps, in.ConsistentRead, in.ReturnConsumedCapacity)
+	ps.from, ps.to = from, to
+	return s.readPages(ctx, t, ps, in.ConsistentRead, in.ReturnConsumedCapacity)
 }
 
-// readPages runs a page read in one snapshot and renders the response.
-func (s *Service) readPages(m *tableMeta, ps pageSpec, consistentRead *bool, rcc string) (*ReadOutput, error) {
+// keyRange turns an analysed key condition into the target's key range.
+func (t target) keyRange(kc *expressions.KeyCondition) (from, to []byte, err error) {
+	partNames, sortNames := t.keyNames()
+	byName := map[string]expressions.KeyTerm{}
+	for _, term := range append(append([]expressions.KeyTerm(nil), kc.Partition...), kc.Sort...) {
+		byName[term.Name] = term
+	}
+	vals := make([]attr.Value, len(partNames))
+	for i, n := range partNames {
+		term := byName[n]
+		if len(term.Values) != 1 || term.Values[0].T != t.keyType(n) {
+			return nil, nil, invalid("Condition parameter type does not match schema type")
+		}
+		vals[i] = term.Values[0]
+	}
+	var prefix []byte
+	if t.index == nil {
+		prefix = partitionPrefix(vals[0])
+	} else {
+		prefix = index.PartitionPrefix(vals)
+	}
+	// Sort conditions apply to a left-to-right prefix of the sort attributes:
+	// equality on all but the last one.
+	for _, n := range sortNames {
+		term, ok := byName[n]
+		if !ok {
+			break
+		}
+		if term.Op != "=" {
+			return sortRange(t.keyType(n), prefix, term)
+		}
+		for _, v := range term.Values {
+			if v.T != t.keyType(n) {
+				return nil, nil, invalid("Condition parameter type does not match schema type")
+			}
+		}
+		prefix = attr.AppendKey(prefix, term.Values[0])
+	}
+	return prefix, prefixEnd(prefix), nil
+}
+
+// readPages runs a page read in one snapshot and renders the response. A read
+// of a global index first waits until the index has applied every write
+// acknowledged before the read began.
+func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consistentRead *bool, rcc string) (*ReadOutput, error) {
+	if t.index != nil && t.index.Global {
+		if err := s.settleIndexes(ctx, t.meta); err != nil {
+			return nil, err
+		}
+	}
 	var pg page
 	err := s.db.View(func(tx *store.Tx) error {
-		sp := tx.Space(m.ID)
-		if sp == nil {
-			return Errorf(ResourceNotFoundException, "Requested resource not found")
-		}
 		var err error
-		pg, err = readPage(sp, ps)
+		pg, err = readPage(tx, ps)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	consistent := consistentRead != nil && *consistentRead
-	mt := newMeter(m.Name, true)
-	mt.addTable(readUnits(pg.bytes, consistent))
+	mt := newMeter(t.meta.Name, true)
+	if t.index == nil {
+		mt.addTable(readUnits(pg.bytes, consistent))
+	} else {
+		mt.addIndex(t.index.Global, t.index.Name, readUnits(pg.bytes, consistent))
+		for _, size := range pg.fetched {
+			mt.addTable(readUnits(size, consistent))
+		}
+	}
 	out := &ReadOutput{Count: pg.count, ScannedCount: pg.scanned, LastEvaluatedKey: pg.lastEvaluated,
 		ConsumedCapacity: mt.report(rcc)}
 	if !ps.count {
@@ -113,11 +295,12 @@ func (s *Service) readPages(m *tableMeta, ps pageSpec, consistentRead *bool, rcc
 	return out, nil
 }
 
-// sortRange turns a sort-key condition into a storage-key range within the
-// partition whose keys start with prefix.
-func sortRange(ks keySchema, prefix []byte, t expressions.KeyTerm) (from, to []byte, err error) {
+// sortRange turns a condition on one sort attribute of type typ into a key
+// range within the keys that start with prefix. Keys may continue after the
+// sort value (index keys end with the table key), so bounds are prefix ends.
+func sortRange(typ attr.Type, prefix []byte, t expressions.KeyTerm) (from, to []byte, err error) {
 	for _, v := range t.Values {
-		if v.T != ks.SKType {
+		if v.T != typ {
 			return nil, nil, invalid("Condition parameter type does not match schema type")
 		}
 	}
@@ -127,22 +310,18 @@ func sortRange(ks keySchema, prefix []byte, t expressions.KeyTerm) (from, to []b
 	switch t.Op {
 	case "=":
 		k := key(v)
-		return k, after(k), nil
+		return k, prefixEnd(k), nil
 	case "<":
 		return prefix, key(v), nil
 	case "<=":
-		return prefix, after(key(v)), nil
+		return prefix, prefixEnd(key(v)), nil
 	case ">":
-		return after(key(v)), end, nil
+		return prefixEnd(key(v)), end, nil
 	case ">=":
 		return key(v), end, nil
 	case "BETWEEN":
-		hi := t.Values[1]
-		if c, _ := attr.Compare(v, hi); c > 0 {
-			return nil, nil, Errorf(ValidationException, "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {%s:%s}, upper bound operand: AttributeValue: {%s:%s}",
-				v.T, scalarText(v), hi.T, scalarText(hi))
-		}
-		return key(v), after(key(hi)), nil
+		// expressions rejects reversed bounds when it compiles the condition.
+		return key(v), prefixEnd(key(t.Values[1])), nil
 	case "begins_with":
 		if v.T != attr.TypeS && v.T != attr.TypeB {
 			return nil, nil, Errorf(ValidationException, "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: %s", v.T)
@@ -168,55 +347,14 @@ func sortRange(ks keySchema, prefix []byte, t expressions.KeyTerm) (from, to []b
 	return nil, nil, Errorf(ValidationException, "Query key condition not supported")
 }
 
-func scalarText(v attr.Value) string {
-	if v.T == attr.TypeB {
-		return string(attr.AppendJSON(nil, v))
-	}
-	return v.S
-}
-
-// startKey validates an ExclusiveStartKey and returns its storage key.
-func (m *tableMeta) startKey(k attr.Item) ([]byte, error) {
-	key, err := m.lookupKey(k)
-	if err != nil {
-		return nil, Errorf(ValidationException, "The provided starting key is invalid: %s", err.(*Error).Message)
-	}
-	return key, nil
-}
-
-// checkIndexName refuses index reads until secondary indexes are maintained.
-func (m *tableMeta) checkIndexName(name *string) error {
-	if name == nil {
-		return nil
-	}
-	for _, ix := range m.indexes() {
-		if ix.Name == *name {
-			return Errorf(ValidationException, "Reading secondary index %s is not supported by ddblocal yet", *name)
-		}
-	}
-	return Errorf(ValidationException, "The table does not have the specified index: %s", *name)
-}
-
-// checkFilterKeys rejects a Query filter on a primary key attribute.
-func (m *tableMeta) checkFilterKeys(f *expressions.Condition) error {
-	if f == nil {
-		return nil
-	}
-	for _, name := range f.TopLevelNames() {
-		if name == m.schema.PK || name == m.schema.SK {
-			return Errorf(ValidationException, "Filter Expression can only contain non-primary key attributes: Primary key attribute: %s", name)
-		}
-	}
-	return nil
-}
-
-// Scan reads the whole table (or one parallel segment of it) in storage order.
+// Scan reads a whole table or index (or one parallel segment of it) in storage order.
 func (s *Service) Scan(ctx context.Context, region string, in *ScanInput) (*ReadOutput, error) {
 	m, err := s.table(region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
-	if err := m.checkIndexName(in.IndexName); err != nil {
+	t, err := s.resolveTarget(m, in.IndexName, in.ConsistentRead)
+	if err != nil {
 		return nil, err
 	}
 	c, err := compile(expressions.Input{
@@ -227,11 +365,10 @@ func (s *Service) Scan(ctx context.Context, region string, in *ScanInput) (*Read
 	if err != nil {
 		return nil, err
 	}
-	countOnly, err := selectRules(in.Select, c.Projection != nil, in.IndexName != nil)
+	ps, err := t.spec(c, in.Select, in.Limit)
 	if err != nil {
 		return nil, err
 	}
-	var from, to []byte
 	switch {
 	case in.Segment != nil && in.TotalSegments == nil:
 		return nil, Errorf(ValidationException, "The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
@@ -242,23 +379,19 @@ func (s *Service) Scan(ctx context.Context, region string, in *ScanInput) (*Read
 		if seg >= total {
 			return nil, Errorf(ValidationException, "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", seg, total)
 		}
-		from, to = segmentRange(seg, total)
+		ps.from, ps.to = segmentRange(seg, total)
 	}
 	if in.ExclusiveStartKey != nil {
-		esk, err := m.startKey(in.ExclusiveStartKey)
+		esk, err := t.startKey(in.ExclusiveStartKey)
 		if err != nil {
 			return nil, err
 		}
-		if (from != nil && bytes.Compare(esk, from) < 0) || (to != nil && bytes.Compare(esk, to) >= 0) {
+		if (ps.from != nil && bytes.Compare(esk, ps.from) < 0) || (ps.to != nil && bytes.Compare(esk, ps.to) >= 0) {
 			return nil, Errorf(ValidationException, "The provided Exclusive start key does not map to the provided segment")
 		}
-		from = after(esk)
+		ps.from = after(esk)
 	}
-	ps := pageSpec{from: from, to: to, filter: c.Filter, project: c.Projection, count: countOnly, keyOf: m.keyOf}
-	if in.Limit != nil {
-		ps.limit = int(*in.Limit)
-	}
-	return s.readPages(m, ps, in.ConsistentRead, in.ReturnConsumedCapacity)
+	return s.readPages(ctx, t, ps, in.ConsistentRead, in.ReturnConsumedCapacity)
 }
 
 // segmentRange is parallel-scan segment seg of total: the seg-th of total

@@ -4,6 +4,8 @@
 package table
 
 import (
+	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/ddblocal/ddblocal/store"
@@ -21,18 +23,28 @@ type Options struct {
 	// their local index entries) in bytes; zero means DynamoDB's 10 GB. Tests
 	// lower it to reach ItemCollectionSizeLimitExceededException with small data.
 	ItemCollectionLimit int64
+	// Logger receives background errors (index backfills); nil discards them.
+	Logger *slog.Logger
 }
 
 // Service implements DynamoDB's operations over a store. It is safe for
 // concurrent use.
 type Service struct {
-	db      *store.DB
-	opts    Options
-	catalog *catalog
-	deleted *tombstones
+	db       *store.DB
+	opts     Options
+	catalog  *catalog
+	deleted  *tombstones
+	tokens   *tokenCache // TransactWriteItems ClientRequestTokens (idempotency.go)
+	appliers *appliers
+	// Background work (backfills) stops when stop is closed; Close closes it
+	// and waits for the work.
+	stop       chan struct{}
+	stopOnce   sync.Once
+	background sync.WaitGroup
 }
 
-// New returns a Service over db. The caller keeps ownership of db.
+// New returns a Service over db. The caller keeps ownership of db and must
+// call Close before closing it.
 func New(db *store.DB, opts Options) *Service {
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -40,7 +52,8 @@ func New(db *store.DB, opts Options) *Service {
 	if opts.ItemCollectionLimit == 0 {
 		opts.ItemCollectionLimit = 10 << 30
 	}
-	return &Service{db: db, opts: opts, catalog: newCatalog(opts.ItemCollectionLimit), deleted: newTombstones()}
+	return &Service{db: db, opts: opts, catalog: newCatalog(opts.ItemCollectionLimit), deleted: newTombstones(),
+		tokens: newTokenCache(), appliers: newAppliers(), stop: make(chan struct{})}
 }
 
 func (s *Service) now() time.Time { return s.opts.Now() }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/ddblocal/ddblocal/gsi"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -16,10 +17,7 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 	if err != nil {
 		return nil, err
 	}
-	if len(in.GlobalSecondaryIndexUpdates) > 0 {
-		return nil, Errorf(ValidationException, "GlobalSecondaryIndexUpdates are not supported by ddblocal yet")
-	}
-	if in.BillingMode == "" && in.ProvisionedThroughput == nil && in.StreamSpecification == nil &&
+	if in.BillingMode == "" && in.ProvisionedThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 && in.StreamSpecification == nil &&
 		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil {
 		return nil, Errorf(ValidationException, "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
 	}
@@ -33,6 +31,7 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 	if err != nil {
 		return nil, err
 	}
+	created, deleted := indexChanges(m, &next)
 	key := catalogKey(region, m.Name)
 	err = s.db.Update(ctx, func(tx *store.Tx) error {
 		cur := tx.CatalogGet(key)
@@ -42,12 +41,32 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 		if now, err := decodeMeta(cur); err != nil || now.ID != m.ID {
 			return Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name)
 		}
+		for _, name := range created {
+			if err := tx.CreateSpace(indexSpaceID(m, name)); err != nil {
+				return err
+			}
+		}
+		for _, name := range deleted {
+			if err := tx.DropSpace(indexSpaceID(m, name)); err != nil {
+				return err
+			}
+			if err := gsi.DropWatermark(tx, m.ID, name); err != nil {
+				return err
+			}
+		}
 		return tx.CatalogPut(key, val)
 	})
 	if err != nil {
 		return nil, err
 	}
 	s.catalog.set(region, m.Name, &next)
+	for _, d := range next.gsis {
+		for _, name := range created {
+			if d.Name == name {
+				s.startBackfill(&next, d)
+			}
+		}
+	}
 	d := s.describe(&next, s.stats(&next))
 	if s.opts.TransientDelay > 0 {
 		d.TableStatus = "UPDATING"
@@ -102,12 +121,151 @@ func (m *tableMeta) applyUpdate(in *UpdateTableInput) error {
 	if in.DeletionProtectionEnabled != nil {
 		m.DeletionProtection = *in.DeletionProtectionEnabled
 	}
-	if len(in.AttributeDefinitions) > 0 {
-		for _, d := range in.AttributeDefinitions {
-			if t := m.attrType(d.AttributeName); t != 0 && !strings.EqualFold(t.String(), d.AttributeType) {
-				return invalid("Cannot change the type of attribute %s", d.AttributeName)
+	for _, d := range in.AttributeDefinitions {
+		if t := m.attrType(d.AttributeName); t != 0 && !strings.EqualFold(t.String(), d.AttributeType) {
+			return invalid("Cannot change the type of attribute %s", d.AttributeName)
+		}
+	}
+	return m.applyIndexUpdates(in)
+}
+
+// applyIndexUpdates applies UpdateTable.GlobalSecondaryIndexUpdates: one
+// index created or deleted per call, as DynamoDB allows, and throughput updates.
+func (m *tableMeta) applyIndexUpdates(in *UpdateTableInput) error {
+	structural := 0
+	for _, u := range in.GlobalSecondaryIndexUpdates {
+		n := 0
+		if u.Create != nil {
+			n++
+		}
+		if u.Delete != nil {
+			n++
+		}
+		if u.Update != nil {
+			n++
+		}
+		if n != 1 {
+			return invalid("One of GlobalSecondaryIndexUpdate.Create, Update or Delete must be specified")
+		}
+		if u.Create != nil || u.Delete != nil {
+			structural++
+		}
+	}
+	if structural > 1 {
+		return Errorf(LimitExceededException, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
+	}
+	for _, u := range in.GlobalSecondaryIndexUpdates {
+		switch {
+		case u.Create != nil:
+			if err := m.createIndex(u.Create, in.AttributeDefinitions); err != nil {
+				return err
+			}
+		case u.Delete != nil:
+			i := m.gsiPosition(u.Delete.IndexName)
+			if i < 0 {
+				return Errorf(ResourceNotFoundException, "Requested resource not found: Index: %s not found", u.Delete.IndexName)
+			}
+			m.GlobalSecondaryIndexes = append(m.GlobalSecondaryIndexes[:i:i], m.GlobalSecondaryIndexes[i+1:]...)
+		default:
+			i := m.gsiPosition(u.Update.IndexName)
+			if i < 0 {
+				return Errorf(ResourceNotFoundException, "Requested resource not found: Index: %s not found", u.Update.IndexName)
+			}
+			ix := &m.GlobalSecondaryIndexes[i]
+			if pt := u.Update.ProvisionedThroughput; pt != nil {
+				if m.BillingMode == "PAY_PER_REQUEST" {
+					return invalid("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", ix.Name)
+				}
+				ix.ReadCapacity, ix.WriteCapacity = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
 			}
 		}
 	}
+	m.pruneAttributeDefinitions()
 	return nil
+}
+
+func (m *tableMeta) gsiPosition(name string) int {
+	for i, ix := range m.GlobalSecondaryIndexes {
+		if ix.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// createIndex adds a global index definition, with the attribute definitions
+// its new key attributes need.
+func (m *tableMeta) createIndex(g *GlobalSecondaryIndex, defs []AttributeDefinition) error {
+	if m.gsiPosition(g.IndexName) >= 0 {
+		return invalid("Attempting to create an index which already exists")
+	}
+	for _, l := range m.LocalSecondaryIndexes {
+		if l.Name == g.IndexName {
+			return invalid("Duplicate index name: %s", g.IndexName)
+		}
+	}
+	if len(m.GlobalSecondaryIndexes) >= maxGSIs {
+		return invalid("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGSIs)
+	}
+	m.AttributeDefinitions = append([]AttributeDefinition(nil), m.AttributeDefinitions...)
+	for _, d := range defs {
+		if m.attrType(d.AttributeName) == 0 {
+			m.AttributeDefinitions = append(m.AttributeDefinitions, d)
+		}
+	}
+	var missing []string
+	for _, k := range g.KeySchema {
+		if m.attrType(k.AttributeName) == 0 {
+			missing = append(missing, k.AttributeName)
+		}
+	}
+	if len(missing) > 0 {
+		var names []string
+		for _, d := range m.AttributeDefinitions {
+			names = append(names, d.AttributeName)
+		}
+		return invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
+			strings.Join(missing, ", "), strings.Join(names, ", "))
+	}
+	ix, err := m.globalIndex(g, m.Updated)
+	if err != nil {
+		return err
+	}
+	m.GlobalSecondaryIndexes = append(append([]indexMeta(nil), m.GlobalSecondaryIndexes...), ix)
+	return m.checkProjectionTotal()
+}
+
+// pruneAttributeDefinitions drops definitions no key schema uses any more.
+func (m *tableMeta) pruneAttributeDefinitions() {
+	used := map[string]bool{}
+	for _, k := range m.KeySchema {
+		used[k.AttributeName] = true
+	}
+	for _, ix := range m.indexes() {
+		for _, k := range ix.KeySchema {
+			used[k.AttributeName] = true
+		}
+	}
+	var keep []AttributeDefinition
+	for _, d := range m.AttributeDefinitions {
+		if used[d.AttributeName] {
+			keep = append(keep, d)
+		}
+	}
+	m.AttributeDefinitions = keep
+}
+
+// indexChanges lists the global indexes next has that m lacks, and the reverse.
+func indexChanges(m, next *tableMeta) (created, deleted []string) {
+	for _, ix := range next.GlobalSecondaryIndexes {
+		if m.gsiPosition(ix.Name) < 0 {
+			created = append(created, ix.Name)
+		}
+	}
+	for _, ix := range m.GlobalSecondaryIndexes {
+		if next.gsiPosition(ix.Name) < 0 {
+			deleted = append(deleted, ix.Name)
+		}
+	}
+	return created, deleted
 }

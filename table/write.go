@@ -163,7 +163,8 @@ func (m *tableMeta) partitionPrefixLen(key []byte) int {
 	return len(key) - len(rest)
 }
 
-// commit runs one mutation in its own store transaction.
+// commit runs one mutation in its own store transaction and tells the
+// table's index applier.
 func (s *Service) commit(ctx context.Context, mu *mutation) (written, error) {
 	var w written
 	err := s.db.Update(ctx, func(tx *store.Tx) error {
@@ -171,6 +172,9 @@ func (s *Service) commit(ctx context.Context, mu *mutation) (written, error) {
 		w, err = mu.apply(tx, s.now().UnixNano())
 		return err
 	})
+	if err == nil {
+		s.notifyWrite(mu.meta)
+	}
 	return w, err
 }
 

@@ -1,0 +1,293 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"net/http"
+	"slices"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/faults"
+	"github.com/ddblocal/ddblocal/table"
+)
+
+// faultsPath is where fault rules are managed (see package faults for the
+// rule format): POST adds a rule, GET lists them, DELETE clears them.
+const faultsPath = "/_ddblocal/faults"
+
+// Messages of injected failures, as DynamoDB words them.
+const (
+	msgConflict    = "Transaction is ongoing for the item"
+	msgProvisioned = "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
+	msgThrottling  = "Rate of requests exceeds the allowed throughput."
+	msgThrottled   = "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html."
+)
+
+// WithFaults returns a copy of ops in which every handler first consults
+// inj: a request matching an armed rule fails as the rule says instead of
+// (or, for UnprocessedItems, partly instead of) being served. Requests
+// that match nothing cost one mutex-guarded scan of the rules.
+func WithFaults(ops map[string]Handler, inj *faults.Injector) map[string]Handler {
+	out := make(map[string]Handler, len(ops))
+	for op, h := range ops {
+		out[op] = faulty(h, inj)
+	}
+	return out
+}
+
+// FaultRoutes serves the fault rules under /_ddblocal/faults and passes
+// every other request to next.
+func FaultRoutes(next http.Handler, inj *faults.Injector) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != faultsPath {
+			next.ServeHTTP(w, r)
+			return
+		}
+		switch r.Method {
+		case http.MethodGet:
+		case http.MethodPost:
+			var rule faults.Rule
+			dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&rule); err != nil {
+				writeFaultsJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+				return
+			}
+			if err := inj.Add(rule); err != nil {
+				writeFaultsJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+				return
+			}
+		case http.MethodDelete:
+			inj.Clear()
+		default:
+			w.Header().Set("Allow", "GET, POST, DELETE")
+			writeFaultsJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "method not allowed"})
+			return
+		}
+		writeFaultsJSON(w, http.StatusOK, map[string][]faults.Rule{"rules": inj.Rules()})
+	})
+}
+
+func writeFaultsJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// faulty wraps one operation's handler with the injector.
+func faulty(h Handler, inj *faults.Injector) Handler {
+	return func(ctx context.Context, r *Request) (any, error) {
+		if !inj.Armed(r.Operation) {
+			return h(ctx, r)
+		}
+		var p probe
+		if err := json.Unmarshal(r.Body, &p); err != nil {
+			return h(ctx, r) // let the operation report the bad request
+		}
+		targets := p.targets(r.Operation)
+		rule, hit, ok := inj.Match(r.Operation, targets)
+		if !ok {
+			return h(ctx, r)
+		}
+		if rule.Error == faults.UnprocessedItems {
+			return unprocessed(ctx, h, r, rule, targets, hit)
+		}
+		return nil, injectedError(r.Operation, rule.Error, hit)
+	}
+}
+
+// injectedError is the error a matched rule of kind k makes op fail with.
+// Transactions are cancelled, with the rule's reason on the actions it
+// matched; other operations get the exception itself.
+func injectedError(op string, k faults.Kind, hit []bool) error {
+	if k == faults.InternalServerError {
+		return &table.Error{Code: table.InternalServerError, Message: internalMessage}
+	}
+	if op == "TransactWriteItems" || op == "TransactGetItems" {
+		reason := map[faults.Kind]table.CancellationReason{
+			faults.TransactionConflict:           {Code: "TransactionConflict", Message: msgConflict},
+			faults.ProvisionedThroughputExceeded: {Code: "ProvisionedThroughputExceeded", Message: msgProvisioned},
+			faults.ThrottlingException:           {Code: "ThrottlingError", Message: msgThrottled},
+		}[k]
+		reasons := make([]table.CancellationReason, len(hit))
+		for i, h := range hit {
+			reasons[i] = table.CancellationReason{Code: "None"}
+			if h {
+				reasons[i] = reason
+			}
+		}
+		return table.Cancelled(reasons)
+	}
+	switch k {
+	case faults.TransactionConflict:
+		return &table.Error{Code: table.TransactionConflictException, Message: msgConflict}
+	case faults.ProvisionedThroughputExceeded:
+		return &table.Error{Code: table.ProvisionedThroughputExceededException, Message: msgProvisioned}
+	default:
+		return &table.Error{Code: table.ThrottlingException, Message: msgThrottling}
+	}
+}
+
+// unprocessed serves a batch whose matching requests are left unprocessed:
+// the rest go to the operation, and the matching ones are added to its
+// UnprocessedItems or UnprocessedKeys. hit is per target, in the order
+// probe.targets lists them.
+func unprocessed(ctx context.Context, h Handler, r *Request, rule faults.Rule, targets []faults.Target, hit []bool) (any, error) {
+	if r.Operation == "BatchWriteItem" {
+		var in table.BatchWriteItemInput
+		if err := r.Decode(&in); err != nil {
+			return nil, err
+		}
+		keep, skip := map[string][]table.WriteRequest{}, map[string][]table.WriteRequest{}
+		i := 0
+		for _, name := range slices.Sorted(maps.Keys(in.RequestItems)) {
+			for _, wr := range in.RequestItems[name] {
+				if at(hit, i) {
+					skip[name] = append(skip[name], wr)
+				} else {
+					keep[name] = append(keep[name], wr)
+				}
+				i++
+			}
+		}
+		out := &table.BatchWriteItemOutput{UnprocessedItems: map[string][]table.WriteRequest{}}
+		if len(keep) > 0 {
+			in.RequestItems = keep
+			res, err := callWith(ctx, h, r, &in)
+			if err != nil {
+				return nil, err
+			}
+			if o, ok := res.(*table.BatchWriteItemOutput); ok {
+				out = o
+			}
+		}
+		for name, reqs := range skip {
+			out.UnprocessedItems[name] = append(out.UnprocessedItems[name], reqs...)
+		}
+		return out, nil
+	}
+	var in table.BatchGetItemInput
+	if err := r.Decode(&in); err != nil {
+		return nil, err
+	}
+	keep, skip := map[string]table.KeysAndAttributes{}, map[string]table.KeysAndAttributes{}
+	i := 0
+	for _, name := range slices.Sorted(maps.Keys(in.RequestItems)) {
+		ka := in.RequestItems[name]
+		k, s := ka, ka
+		k.Keys, s.Keys = nil, nil
+		for _, key := range ka.Keys {
+			if at(hit, i) {
+				s.Keys = append(s.Keys, key)
+			} else {
+				k.Keys = append(k.Keys, key)
+			}
+			i++
+		}
+		if len(k.Keys) > 0 {
+			keep[name] = k
+		}
+		if len(s.Keys) > 0 {
+			skip[name] = s
+		}
+	}
+	out := &table.BatchGetItemOutput{Responses: map[string][]attr.Item{}, UnprocessedKeys: map[string]table.KeysAndAttributes{}}
+	if len(keep) > 0 {
+		in.RequestItems = keep
+		res, err := callWith(ctx, h, r, &in)
+		if err != nil {
+			return nil, err
+		}
+		if o, ok := res.(*table.BatchGetItemOutput); ok {
+			out = o
+		}
+	}
+	for name, ka := range skip {
+		out.UnprocessedKeys[name] = ka
+	}
+	return out, nil
+}
+
+// at reports hit[i], treating requests beyond the probe's view (a body the
+// probe could not read) as matched.
+func at(hit []bool, i int) bool { return i >= len(hit) || hit[i] }
+
+// callWith runs h on a copy of r whose body is in, re-encoded.
+func callWith(ctx context.Context, h Handler, r *Request, in any) (any, error) {
+	body, err := json.Marshal(in)
+	if err != nil {
+		return nil, err
+	}
+	r2 := *r
+	r2.Body = body
+	return h(ctx, &r2)
+}
+
+// probe is the part of any item operation's request that names the items it
+// touches.
+type probe struct {
+	TableName     string
+	Key           attr.Item
+	Item          attr.Item
+	RequestItems  map[string]json.RawMessage
+	TransactItems []struct {
+		ConditionCheck, Put, Delete, Update, Get *probe
+	}
+}
+
+// targets lists the items a request of operation op touches: one per
+// transaction action or batch request, in request order (batch tables in
+// name order), so that Match's hits line up with them.
+func (p *probe) targets(op string) []faults.Target {
+	switch {
+	case len(p.TransactItems) > 0:
+		ts := make([]faults.Target, len(p.TransactItems))
+		for i, ti := range p.TransactItems {
+			for _, a := range []*probe{ti.ConditionCheck, ti.Put, ti.Delete, ti.Update, ti.Get} {
+				if a != nil {
+					ts[i] = a.target()
+				}
+			}
+		}
+		return ts
+	case op == "BatchWriteItem":
+		var ts []faults.Target
+		for _, name := range slices.Sorted(maps.Keys(p.RequestItems)) {
+			var reqs []table.WriteRequest
+			_ = json.Unmarshal(p.RequestItems[name], &reqs)
+			for _, wr := range reqs {
+				t := faults.Target{Table: name}
+				switch {
+				case wr.PutRequest != nil:
+					t.Item = wr.PutRequest.Item
+				case wr.DeleteRequest != nil:
+					t.Item = wr.DeleteRequest.Key
+				}
+				ts = append(ts, t)
+			}
+		}
+		return ts
+	case op == "BatchGetItem":
+		var ts []faults.Target
+		for _, name := range slices.Sorted(maps.Keys(p.RequestItems)) {
+			var ka table.KeysAndAttributes
+			_ = json.Unmarshal(p.RequestItems[name], &ka)
+			for _, k := range ka.Keys {
+				ts = append(ts, faults.Target{Table: name, Item: k})
+			}
+		}
+		return ts
+	case p.TableName != "":
+		return []faults.Target{p.target()}
+	}
+	return nil
+}
+
+// target is the item a single-item request or action names.
+func (p *probe) target() faults.Target {
+	if p.Item != nil {
+		return faults.Target{Table: p.TableName, Item: p.Item}
+	}
+	return faults.Target{Table: p.TableName, Item: p.Key}
+}

@@ -1,0 +1,180 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ddblocal/ddblocal/faults"
+	"github.com/ddblocal/ddblocal/table"
+)
+
+// faultServer serves fake item operations behind the fault injector. The
+// batch operation records the requests it was given.
+type faultServer struct {
+	url      string
+	mu       sync.Mutex
+	received []string // BatchWriteItem tables:pk that reached the operation
+}
+
+func newFaultServer(t *testing.T) *faultServer {
+	t.Helper()
+	fs := &faultServer{}
+	ok := func(context.Context, *Request) (any, error) { return struct{}{}, nil }
+	ops := map[string]Handler{
+		"PutItem":            ok,
+		"TransactWriteItems": ok,
+		"BatchWriteItem": Op(func(_ context.Context, _ string, in *table.BatchWriteItemInput) (*table.BatchWriteItemOutput, error) {
+			fs.mu.Lock()
+			defer fs.mu.Unlock()
+			for name, reqs := range in.RequestItems {
+				for _, r := range reqs {
+					fs.received = append(fs.received, name+":"+r.PutRequest.Item["pk"].S)
+				}
+			}
+			return &table.BatchWriteItemOutput{UnprocessedItems: map[string][]table.WriteRequest{}}, nil
+		}),
+	}
+	inj := faults.New()
+	ts := httptest.NewServer(FaultRoutes(NewHandler(Config{Addr: "localhost:8000"}, WithFaults(ops, inj)), inj))
+	t.Cleanup(ts.Close)
+	fs.url = ts.URL
+	return fs
+}
+
+func (fs *faultServer) admin(t *testing.T, method, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, fs.url+faultsPath, strings.NewReader(body))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func (fs *faultServer) call(t *testing.T, op, body string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, fs.url+"/", strings.NewReader(body))
+	req.Header.Set("X-Amz-Target", targetPrefix+op)
+	req.Header.Set("Authorization", testAuth)
+	req.Header.Set("Content-Type", jsonContentType)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var doc map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, doc
+}
+
+func TestFaultRoutes(t *testing.T) {
+	fs := newFaultServer(t)
+	tests := []struct {
+		method, body string
+		wantStatus   int
+		wantBody     string
+	}{
+		{"GET", "", 200, `{"rules":[]}`},
+		{"POST", `{"operation":"PutItem","table":"T","key":{"pk":{"S":"a"}},"error":"TransactionConflict","count":2}`, 200,
+			`{"rules":[{"operation":"PutItem","table":"T","key":{"pk":{"S":"a"}},"error":"TransactionConflict","count":2,"hits":0}]}`},
+		{"POST", `{"operation":"PutItem","error":"Nope"}`, 400, `{"error":"faults: unknown error kind \"Nope\""}`},
+		{"POST", `{"operation":"PutItem","error":"UnprocessedItems"}`, 400, `{"error":"faults: UnprocessedItems applies only to BatchWriteItem and BatchGetItem"}`},
+		{"POST", `{"operation":"PutItem","eror":"Throttling"}`, 400, `{"error":"json: unknown field \"eror\""}`},
+		{"PUT", "", 405, `{"error":"method not allowed"}`},
+		{"DELETE", "", 200, `{"rules":[]}`},
+	}
+	for _, tt := range tests {
+		status, body := fs.admin(t, tt.method, tt.body)
+		if status != tt.wantStatus || strings.TrimSpace(body) != tt.wantBody {
+			t.Errorf("%s %s: got %d %s, want %d %s", tt.method, tt.body, status, body, tt.wantStatus, tt.wantBody)
+		}
+	}
+}
+
+func TestFaultInjection(t *testing.T) {
+	const put = `{"TableName":"T","Item":{"pk":{"S":"a"},"x":{"N":"1"}}}`
+	const tx = `{"TransactItems":[{"Put":{"TableName":"T","Item":{"pk":{"S":"b"}}}},{"Delete":{"TableName":"T","Key":{"pk":{"S":"a"}}}}]}`
+	tests := []struct {
+		name, rule, op, body string
+		wantStatus           int
+		wantType, wantMsg    string
+		wantReasons          string
+	}{
+		{"conflict on a put", `{"operation":"PutItem","table":"T","key":{"pk":{"S":"a"}},"error":"TransactionConflict"}`, "PutItem", put,
+			400, prefixDynamo + "TransactionConflictException", "Transaction is ongoing for the item", ""},
+		{"other key passes", `{"operation":"PutItem","table":"T","key":{"pk":{"S":"zzz"}},"error":"TransactionConflict"}`, "PutItem", put,
+			200, "", "", ""},
+		{"conflict in a transaction", `{"operation":"TransactWriteItems","table":"T","key":{"pk":{"S":"a"}},"error":"TransactionConflict"}`, "TransactWriteItems", tx,
+			400, prefixDynamo + "TransactionCanceledException", "Transaction cancelled, please refer cancellation reasons for specific reasons [None, TransactionConflict]",
+			`[{"Code":"None"},{"Code":"TransactionConflict","Message":"Transaction is ongoing for the item"}]`},
+		{"throttled transaction", `{"operation":"TransactWriteItems","error":"ThrottlingException"}`, "TransactWriteItems", tx,
+			400, prefixDynamo + "TransactionCanceledException", "Transaction cancelled, please refer cancellation reasons for specific reasons [ThrottlingError, ThrottlingError]", ""},
+		{"provisioned", `{"operation":"PutItem","error":"ProvisionedThroughputExceeded"}`, "PutItem", put,
+			400, prefixDynamo + "ProvisionedThroughputExceededException", msgProvisioned, ""},
+		{"throttling", `{"operation":"PutItem","error":"ThrottlingException"}`, "PutItem", put,
+			400, prefixAvail + "ThrottlingException", msgThrottling, ""},
+		{"internal", `{"operation":"PutItem","error":"InternalServerError"}`, "PutItem", put,
+			500, prefixDynamo + "InternalServerError", "Internal server error", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := newFaultServer(t)
+			if status, body := fs.admin(t, "POST", tt.rule); status != 200 {
+				t.Fatalf("adding rule: got %d %s", status, body)
+			}
+			status, doc := fs.call(t, tt.op, tt.body)
+			msg, _ := doc["message"].(string)
+			if m, ok := doc["Message"].(string); ok {
+				msg = m
+			}
+			typ, _ := doc["__type"].(string)
+			if status != tt.wantStatus || typ != tt.wantType || msg != tt.wantMsg {
+				t.Fatalf("got %d %s %q, want %d %s %q", status, typ, msg, tt.wantStatus, tt.wantType, tt.wantMsg)
+			}
+			if tt.wantReasons != "" {
+				got, _ := json.Marshal(doc["CancellationReasons"])
+				if string(got) != tt.wantReasons {
+					t.Errorf("got reasons %s, want %s", got, tt.wantReasons)
+				}
+			}
+			// count defaults to 1: the next request is served.
+			if status, doc := fs.call(t, tt.op, tt.body); status != 200 {
+				t.Errorf("second request: got %d %v, want 200", status, doc)
+			}
+		})
+	}
+}
+
+func TestFaultUnprocessedItems(t *testing.T) {
+	fs := newFaultServer(t)
+	rule := `{"operation":"BatchWriteItem","table":"T","key":{"pk":{"S":"b"}},"error":"UnprocessedItems"}`
+	if status, body := fs.admin(t, "POST", rule); status != 200 {
+		t.Fatalf("adding rule: got %d %s", status, body)
+	}
+	body := `{"RequestItems":{"T":[{"PutRequest":{"Item":{"pk":{"S":"a"}}}},{"PutRequest":{"Item":{"pk":{"S":"b"}}}}],"U":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]}}`
+	status, doc := fs.call(t, "BatchWriteItem", body)
+	if status != 200 {
+		t.Fatalf("got %d %v, want 200", status, doc)
+	}
+	got, _ := json.Marshal(doc["UnprocessedItems"])
+	if want := `{"T":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]}`; string(got) != want {
+		t.Errorf("got UnprocessedItems %s, want %s", got, want)
+	}
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	slices.Sort(fs.received) // the operation sees tables in map order
+	if got, want := strings.Join(fs.received, ","), "T:a,U:b"; got != want {
+		t.Errorf("got %s served, want %s", got, want)
+	}
+}

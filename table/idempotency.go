@@ -1,0 +1,114 @@
+package table
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"sync"
+	"time"
+)
+
+// tokenTTL is how long a ClientRequestToken is remembered after the request
+// that used it completed (DynamoDB's 10-minute idempotency window).
+const tokenTTL = 10 * time.Minute
+
+// Idempotency errors, in DynamoDB's words.
+const (
+	msgIdempotentMismatch = "Request parameters do not match the previously used request parameters"
+	msgTokenInProgress    = "The transaction with the given request token is already in progress."
+)
+
+// tokenCache remembers the TransactWriteItems requests that succeeded with a
+// ClientRequestToken, so that a retry within tokenTTL returns the first
+// answer without applying the writes again. It is owned by one Service, kept
+// in memory only, and safe for concurrent use.
+//
+// Only successes are remembered: a cancelled or failed transaction changed
+// nothing, so a retry with its token simply runs again.
+type tokenCache struct {
+	mu      sync.Mutex
+	entries map[string]*tokenEntry // by region + "\x00" + token
+	// order holds entries by completion time, oldest first, so expired ones
+	// are dropped from the front without scanning the map.
+	order []*tokenEntry
+}
+
+// tokenEntry is one remembered token.
+type tokenEntry struct {
+	id     string
+	digest [sha256.Size]byte // the request's parameters, token excluded
+	out    *TransactWriteItemsOutput
+	done   time.Time // zero while the first request is running
+}
+
+func newTokenCache() *tokenCache {
+	return &tokenCache{entries: map[string]*tokenEntry{}}
+}
+
+// requestDigest fingerprints a request's parameters apart from its token.
+// encoding/json sorts map keys, so equal requests give equal digests.
+func requestDigest(in *TransactWriteItemsInput) ([sha256.Size]byte, error) {
+	c := *in
+	c.ClientRequestToken = nil
+	b, err := json.Marshal(&c)
+	if err != nil {
+		return [sha256.Size]byte{}, err
+	}
+	return sha256.Sum256(b), nil
+}
+
+// begin claims token for a request with digest d at time now. It returns the
+// remembered output of an earlier identical success (the caller answers with
+// it), or nil with the caller now owning the token until it calls finish.
+// The errors are IdempotentParameterMismatchException for a different
+// request under a remembered token and TransactionInProgressException while
+// another request holds the token.
+func (c *tokenCache) begin(region, token string, d [sha256.Size]byte, now time.Time) (*TransactWriteItemsOutput, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.expire(now)
+	id := region + "\x00" + token
+	if e := c.entries[id]; e != nil {
+		switch {
+		case e.digest != d:
+			return nil, Errorf(IdempotentParameterMismatchException, msgIdempotentMismatch)
+		case e.done.IsZero():
+			return nil, Errorf(TransactionInProgressException, msgTokenInProgress)
+		}
+		return e.out, nil
+	}
+	c.entries[id] = &tokenEntry{id: id, digest: d}
+	return nil, nil
+}
+
+// finish records the outcome of the request that began with token: out is
+// remembered from now on, or, when out is nil (the request failed), the
+// token is released.
+func (c *tokenCache) finish(region, token string, out *TransactWriteItemsOutput, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id := region + "\x00" + token
+	e := c.entries[id]
+	if e == nil || !e.done.IsZero() {
+		return
+	}
+	if out == nil {
+		delete(c.entries, id)
+		return
+	}
+	e.out, e.done = out, now
+	c.order = append(c.order, e)
+}
+
+// expire forgets the tokens that completed more than tokenTTL before now.
+func (c *tokenCache) expire(now time.Time) {
+	for len(c.order) > 0 && now.Sub(c.order[0].done) >= tokenTTL {
+		e := c.order[0]
+		if c.entries[e.id] == e {
+			delete(c.entries, e.id)
+		}
+		// Reslicing forward; append reallocates (dropping the dead prefix)
+		// when the array fills.
+		c.order[0] = nil
+		c.order = c.order[1:]
+	}
+}

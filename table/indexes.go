@@ -1,0 +1,155 @@
+package table
+
+import (
+	"context"
+	"sync"
+
+	"github.com/ddblocal/ddblocal/gsi"
+	"github.com/ddblocal/ddblocal/index"
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// backfillChunk is how many items one backfill transaction indexes.
+const backfillChunk = 1000
+
+// appliers runs one gsi.Applier per table that has been written or read
+// through a global index: it maintains the table's global indexes from its
+// change log and trims the log.
+type appliers struct {
+	mu          sync.Mutex
+	m           map[string]*gsi.Applier // by table ID
+	backfilling map[string]bool         // by index space ID
+}
+
+func newAppliers() *appliers {
+	return &appliers{m: map[string]*gsi.Applier{}, backfilling: map[string]bool{}}
+}
+
+// applier returns table m's applier, starting it on first use. Starting it
+// also resumes the backfill of any global index that has none finished (the
+// server stopped during one).
+func (s *Service) applier(m *tableMeta) *gsi.Applier {
+	s.appliers.mu.Lock()
+	a, ok := s.appliers.m[m.ID]
+	if !ok {
+		a = s.startApplier(m)
+	}
+	s.appliers.mu.Unlock()
+	if !ok {
+		for _, d := range m.gsis {
+			if _, done := a.Watermark(d.Name); !done {
+				s.startBackfill(m, d)
+			}
+		}
+	}
+	return a
+}
+
+// startApplier starts m's applier; s.appliers.mu is held.
+func (s *Service) startApplier(m *tableMeta) *gsi.Applier {
+	region, name, id := m.Region, m.Name, m.ID
+	a := gsi.Start(gsi.Options{
+		DB:      s.db,
+		TableID: id,
+		Indexes: func() []*index.Def {
+			cur, err := s.catalog.get(s.db, region, name)
+			if err != nil || cur == nil || cur.ID != id {
+				return nil
+			}
+			return cur.gsis
+		},
+		SpaceID: func(index string) string { return id + "/" + index },
+		Now:     s.opts.Now,
+		Logger:  s.opts.Logger,
+	})
+	s.appliers.m[m.ID] = a
+	return a
+}
+
+// stopApplier stops a deleted table's applier.
+func (s *Service) stopApplier(tableID string) {
+	s.appliers.mu.Lock()
+	a, ok := s.appliers.m[tableID]
+	delete(s.appliers.m, tableID)
+	s.appliers.mu.Unlock()
+	if ok {
+		a.Close()
+	}
+}
+
+// Close stops every background goroutine of the service (index appliers and
+// backfills). The store stays open; close it afterwards.
+func (s *Service) Close() {
+	s.stopOnce.Do(func() { close(s.stop) })
+	s.background.Wait()
+	s.appliers.mu.Lock()
+	all := s.appliers.m
+	s.appliers.m = map[string]*gsi.Applier{}
+	s.appliers.mu.Unlock()
+	for _, a := range all {
+		a.Close()
+	}
+}
+
+// written tells the table's applier that a write committed.
+func (s *Service) notifyWrite(m *tableMeta) { s.applier(m).Notify() }
+
+// settleIndexes waits until m's global indexes have applied every write
+// acknowledged before it was called: the default read-your-writes visibility.
+func (s *Service) settleIndexes(ctx context.Context, m *tableMeta) error {
+	var seq uint64
+	err := s.db.View(func(tx *store.Tx) error {
+		if sp := tx.Space(m.ID); sp != nil {
+			seq = sp.LastLogSeq()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	a := s.applier(m)
+	a.Notify()
+	return a.WaitFor(ctx, seq)
+}
+
+// indexReady reports whether global index name has finished its backfill.
+func (s *Service) indexReady(m *tableMeta, name string) bool {
+	_, ok := s.applier(m).Watermark(name)
+	return ok
+}
+
+// startBackfill builds a new global index in the background, unless a
+// backfill of it is already running.
+func (s *Service) startBackfill(m *tableMeta, d *index.Def) {
+	space := indexSpaceID(m, d.Name)
+	s.appliers.mu.Lock()
+	if s.appliers.backfilling[space] {
+		s.appliers.mu.Unlock()
+		return
+	}
+	s.appliers.backfilling[space] = true
+	s.appliers.mu.Unlock()
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		defer func() {
+			s.appliers.mu.Lock()
+			delete(s.appliers.backfilling, space)
+			s.appliers.mu.Unlock()
+		}()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			select {
+			case <-s.stop:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		err := gsi.Backfill(ctx, s.db, m.ID, d, indexSpaceID(m, d.Name), backfillChunk)
+		if err != nil && ctx.Err() == nil && s.opts.Logger != nil {
+			s.opts.Logger.Error("backfill failed", "table", m.Name, "index", d.Name, "err", err)
+		}
+		s.applier(m).Notify()
+	}()
+}

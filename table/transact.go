@@ -1,0 +1,455 @@
+package table
+
+import (
+	"context"
+	"strings"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/expressions"
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// maxTransactBytes is the aggregate item size a transaction may carry.
+const maxTransactBytes = 4 << 20
+
+// Transaction errors, in DynamoDB's words.
+const (
+	msgTxMultipleOps = "Transaction request cannot include multiple operations on one item"
+	msgTxTooLarge    = "Transaction request cannot be larger than 4 MB"
+	msgTxOneAction   = "TransactItems can only contain one of Check, Put, Update or Delete"
+	msgTxCancelled   = "Transaction cancelled, please refer cancellation reasons for specific reasons"
+	msgCondFailed    = "The conditional request failed"
+)
+
+// reasonNone is the cancellation code of an action that did not fail.
+const reasonNone = "None"
+
+// reasonCodes maps the errors an action can fail with to the code its
+// CancellationReason carries (DynamoDB drops the "Exception" suffix and says
+// ThrottlingError for throttling).
+var reasonCodes = map[Code]string{
+	ConditionalCheckFailedException:          "ConditionalCheckFailed",
+	ValidationException:                      "ValidationError",
+	ItemCollectionSizeLimitExceededException: "ItemCollectionSizeLimitExceeded",
+	TransactionConflictException:             "TransactionConflict",
+	ProvisionedThroughputExceededException:   "ProvisionedThroughputExceeded",
+	ThrottlingException:                      "ThrottlingError",
+}
+
+// Cancelled returns the TransactionCanceledException DynamoDB sends for
+// reasons, one per action in request order: its message lists every code,
+// "None" for the actions that did not fail.
+func Cancelled(reasons []CancellationReason) *Error {
+	codes := make([]string, len(reasons))
+	for i, r := range reasons {
+		codes[i] = r.Code
+	}
+	return &Error{Code: TransactionCanceledException,
+		Message:             msgTxCancelled + " [" + strings.Join(codes, ", ") + "]",
+		CancellationReasons: reasons}
+}
+
+// txWrite is one validated TransactWriteItems action.
+type txWrite struct {
+	mu    *mutation
+	check bool // a ConditionCheck: evaluated, never written
+}
+
+// TransactWriteItems applies up to 100 Put, Update, Delete and
+// ConditionCheck actions across tables, all or nothing. Every action is
+// validated before the store is touched; then, in one store transaction,
+// every condition is evaluated and every update computed before anything is
+// written. If any action fails the result is a TransactionCanceledException
+// listing a reason for every action, and nothing is written. A
+// ClientRequestToken makes a retry within 10 minutes return the first
+// success without writing again.
+func (s *Service) TransactWriteItems(ctx context.Context, region string, in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
+	acts, err := s.prepareTransactWrite(region, in)
+	if err != nil {
+		return nil, err
+	}
+	if in.ClientRequestToken == nil {
+		return s.runTransactWrite(ctx, acts, in)
+	}
+	token := *in.ClientRequestToken
+	d, err := requestDigest(in)
+	if err != nil {
+		return nil, err
+	}
+	if out, err := s.tokens.begin(region, token, d, s.now()); out != nil || err != nil {
+		return out, err
+	}
+	out, err := s.runTransactWrite(ctx, acts, in)
+	s.tokens.finish(region, token, out, s.now())
+	return out, err
+}
+
+// prepareTransactWrite validates a request completely: each action's shape,
+// table, key, item and expressions, the aggregate size and that no item is
+// named twice.
+func (s *Service) prepareTransactWrite(region string, in *TransactWriteItemsInput) ([]txWrite, error) {
+	acts := make([]txWrite, 0, len(in.TransactItems))
+	seen := make(map[string]bool, len(in.TransactItems))
+	size := 0
+	for _, ti := range in.TransactItems {
+		a, n, err := s.prepareAction(region, ti)
+		if err != nil {
+			return nil, err
+		}
+		if size += n; size > maxTransactBytes {
+			return nil, Errorf(ValidationException, msgTxTooLarge)
+		}
+		id := a.mu.meta.ID + "\x00" + string(a.mu.key)
+		if seen[id] {
+			return nil, Errorf(ValidationException, msgTxMultipleOps)
+		}
+		seen[id] = true
+		acts = append(acts, a)
+	}
+	return acts, nil
+}
+
+// prepareAction validates one action as its single-item operation would
+// and returns it with the bytes it counts toward the 4 MB limit.
+func (s *Service) prepareAction(region string, ti TransactWriteItem) (txWrite, int, error) {
+	n := 0
+	for _, set := range []bool{ti.ConditionCheck != nil, ti.Put != nil, ti.Delete != nil, ti.Update != nil} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return txWrite{}, 0, Errorf(ValidationException, msgTxOneAction)
+	}
+	switch {
+	case ti.Put != nil:
+		p := ti.Put
+		m, err := s.table(region, p.TableName)
+		if err != nil {
+			return txWrite{}, 0, err
+		}
+		key, err := m.itemKey(p.Item)
+		if err != nil {
+			return txWrite{}, 0, err
+		}
+		if err := m.checkItem(p.Item, false); err != nil {
+			return txWrite{}, 0, err
+		}
+		c, err := compileTx(p.ConditionExpression, nil, p.exprParams)
+		if err != nil {
+			return txWrite{}, 0, err
+		}
+		item := p.Item
+		mu := &mutation{meta: m, key: key, cond: c.Condition,
+			next:               func(attr.Item) (attr.Item, error) { return item, nil },
+			returnOldOnFailure: p.ReturnValuesOnConditionCheckFailure == "ALL_OLD"}
+		return txWrite{mu: mu}, item.Size(), nil
+	case ti.Delete != nil:
+		d := ti.Delete
+		return s.keyedAction(region, d.TableName, d.Key, d.ConditionExpression, nil, d.exprParams,
+			d.ReturnValuesOnConditionCheckFailure, false)
+	case ti.Update != nil:
+		u := ti.Update
+		return s.keyedAction(region, u.TableName, u.Key, u.ConditionExpression, u.UpdateExpression, u.exprParams,
+			u.ReturnValuesOnConditionCheckFailure, false)
+	default:
+		cc := ti.ConditionCheck
+		return s.keyedAction(region, cc.TableName, cc.Key, cc.ConditionExpression, nil, cc.exprParams,
+			cc.ReturnValuesOnConditionCheckFailure, true)
+	}
+}
+
+// keyedAction validates a Delete, Update (update != nil) or ConditionCheck
+// (check) action, which all name their item by Key.
+func (s *Service) keyedAction(region, tableName string, keyItem attr.Item, cond, update *string, p exprParams, rv string, check bool) (txWrite, int, error) {
+	m, err := s.table(region, tableName)
+	if err != nil {
+		return txWrite{}, 0, err
+	}
+	key, err := m.lookupKey(keyItem)
+	if err != nil {
+		return txWrite{}, 0, err
+	}
+	c, err := compileTx(cond, update, p)
+	if err != nil {
+		return txWrite{}, 0, err
+	}
+	mu := &mutation{meta: m, key: key, cond: c.Condition, returnOldOnFailure: rv == "ALL_OLD"}
+	switch {
+	case check:
+		mu.next = func(old attr.Item) (attr.Item, error) { return old, nil }
+	case update != nil:
+		if mu.next, err = m.updateNext(keyItem, c.Update); err != nil {
+			return txWrite{}, 0, err
+		}
+	default:
+		mu.next = func(attr.Item) (attr.Item, error) { return nil, nil }
+	}
+	return txWrite{mu: mu, check: check}, keyItem.Size(), nil
+}
+
+// compileTx compiles one action's expressions with its own names and values.
+func compileTx(cond, update *string, p exprParams) (*expressions.Compiled, error) {
+	return compile(expressions.Input{ConditionExpression: cond, UpdateExpression: update,
+		Names: p.ExpressionAttributeNames, Values: p.ExpressionAttributeValues})
+}
+
+// updateNext is UpdateItem's pure step for a transaction's Update action:
+// it refuses updates of key attributes up front, then applies upd to the
+// old item (or to the key alone when the item is absent) and checks the
+// result's size and index keys.
+func (m *tableMeta) updateNext(keyItem attr.Item, upd *expressions.Update) (func(attr.Item) (attr.Item, error), error) {
+	for _, name := range upd.TopLevelNames() {
+		if name == m.schema.PK || name == m.schema.SK {
+			return nil, Errorf(ValidationException, "One or more parameter values were invalid: Cannot update attribute %s. This attribute is part of the key", name)
+		}
+	}
+	return func(old attr.Item) (attr.Item, error) {
+		base := old
+		if base == nil {
+			base = keyItem
+		}
+		next, err := upd.Apply(base)
+		if err != nil {
+			return nil, err
+		}
+		if err := m.checkItem(next, true); err != nil {
+			return nil, err
+		}
+		return next, nil
+	}, nil
+}
+
+// runTransactWrite performs validated actions in one store transaction and
+// reports the capacity and item collection sizes of what they did.
+func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
+	results := make([]written, len(acts))
+	err := s.db.Update(ctx, func(tx *store.Tx) error {
+		// The store may run this function more than once: start afresh.
+		clear(results)
+		if err := checkAll(tx, acts, results); err != nil {
+			return err
+		}
+		now := s.now().UnixNano()
+		for i, a := range acts {
+			if a.check {
+				continue
+			}
+			w, err := a.mu.apply(tx, now)
+			if err != nil {
+				// Phase one saw the same state, so only a limit enforced
+				// while writing (an item collection's size) gets here. The
+				// store rolls back the writes already made.
+				return cancelAt(len(acts), i, err)
+			}
+			results[i] = w
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &TransactWriteItemsOutput{}
+	for _, mt := range transactMeters(acts, results) {
+		if cc := mt.report(in.ReturnConsumedCapacity); cc != nil {
+			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
+		}
+	}
+	notified := map[string]bool{}
+	for i, a := range acts {
+		m := a.mu.meta
+		if !notified[m.ID] {
+			notified[m.ID] = true
+			s.notifyWrite(m) // global indexes follow from the change log
+		}
+		if a.check {
+			continue
+		}
+		if icm := m.collectionMetrics(in.ReturnItemCollectionMetrics, results[i]); icm != nil {
+			if out.ItemCollectionMetrics == nil {
+				out.ItemCollectionMetrics = map[string][]*ItemCollectionMetrics{}
+			}
+			out.ItemCollectionMetrics[m.Name] = append(out.ItemCollectionMetrics[m.Name], icm)
+		}
+	}
+	return out, nil
+}
+
+// checkAll is phase one of a write transaction: it reads every action's old
+// item into results, evaluates its condition and computes its new item,
+// writing nothing. It returns a TransactionCanceledException if any action
+// fails.
+func checkAll(tx *store.Tx, acts []txWrite, results []written) error {
+	reasons := make([]CancellationReason, len(acts))
+	failed := false
+	for i, a := range acts {
+		reasons[i].Code = reasonNone
+		sp := tx.Space(a.mu.meta.ID)
+		if sp == nil {
+			return Errorf(ResourceNotFoundException, "Requested resource not found")
+		}
+		var old attr.Item
+		if raw := sp.Get(a.mu.key); raw != nil {
+			var err error
+			if old, err = attr.DecodeBinary(raw); err != nil {
+				return err
+			}
+		}
+		results[i] = written{old: old, oldSize: old.Size()}
+		if a.mu.cond != nil && !a.mu.cond.Eval(old) {
+			failed = true
+			reasons[i] = CancellationReason{Code: reasonCodes[ConditionalCheckFailedException], Message: msgCondFailed}
+			if a.mu.returnOldOnFailure {
+				reasons[i].Item = old
+			}
+			continue
+		}
+		if _, err := a.mu.next(old); err != nil {
+			r, ok := reasonFor(validationError(err))
+			if !ok {
+				return err
+			}
+			failed = true
+			reasons[i] = r
+		}
+	}
+	if failed {
+		return Cancelled(reasons)
+	}
+	return nil
+}
+
+// reasonFor turns an action's DynamoDB error into its cancellation reason;
+// ok is false for errors that are not an action's own (internal failures).
+func reasonFor(err error) (CancellationReason, bool) {
+	e, ok := err.(*Error)
+	if !ok {
+		return CancellationReason{}, false
+	}
+	code, ok := reasonCodes[e.Code]
+	if !ok {
+		return CancellationReason{}, false
+	}
+	return CancellationReason{Code: code, Message: e.Message, Item: e.Item}, true
+}
+
+// cancelAt is the cancellation of n actions where action i failed with err,
+// or err itself when it is not an action's own failure.
+func cancelAt(n, i int, err error) error {
+	r, ok := reasonFor(err)
+	if !ok {
+		return err
+	}
+	reasons := make([]CancellationReason, n)
+	for j := range reasons {
+		reasons[j].Code = reasonNone
+	}
+	reasons[i] = r
+	return Cancelled(reasons)
+}
+
+// transactMeters charges committed actions, one meter per table in order of
+// first appearance: writes as the single-item operations (index writes
+// included), a ConditionCheck as a write of the item it read, everything
+// doubled for the transaction.
+func transactMeters(acts []txWrite, results []written) []*meter {
+	var meters []*meter
+	byTable := map[string]*meter{}
+	for i, a := range acts {
+		m := a.mu.meta
+		mt := byTable[m.ID]
+		if mt == nil {
+			mt = newMeter(m.Name, false)
+			mt.transaction = true
+			byTable[m.ID] = mt
+			meters = append(meters, mt)
+		}
+		if a.check {
+			mt.addTable(writeUnits(results[i].oldSize, 0))
+			continue
+		}
+		mt.addWrite(results[i])
+	}
+	return meters
+}
+
+// txGet is one validated TransactGetItems action.
+type txGet struct {
+	meta    *tableMeta
+	key     []byte
+	project *expressions.Projection
+}
+
+// TransactGetItems reads up to 100 items across tables from one consistent
+// snapshot. Responses are in request order, {} for an absent item; each read
+// costs twice a strongly consistent read.
+func (s *Service) TransactGetItems(ctx context.Context, region string, in *TransactGetItemsInput) (*TransactGetItemsOutput, error) {
+	gets := make([]txGet, len(in.TransactItems))
+	seen := make(map[string]bool, len(in.TransactItems))
+	for i, ti := range in.TransactItems {
+		g := ti.Get
+		m, err := s.table(region, g.TableName)
+		if err != nil {
+			return nil, err
+		}
+		key, err := m.lookupKey(g.Key)
+		if err != nil {
+			return nil, err
+		}
+		c, err := compile(expressions.Input{ProjectionExpression: g.ProjectionExpression, Names: g.ExpressionAttributeNames})
+		if err != nil {
+			return nil, err
+		}
+		id := m.ID + "\x00" + string(key)
+		if seen[id] {
+			return nil, Errorf(ValidationException, msgTxMultipleOps)
+		}
+		seen[id] = true
+		gets[i] = txGet{meta: m, key: key, project: c.Projection}
+	}
+	out := &TransactGetItemsOutput{Responses: make([]ItemResponse, len(gets))}
+	sizes := make([]int, len(gets))
+	err := s.db.View(func(tx *store.Tx) error {
+		for i, g := range gets {
+			sp := tx.Space(g.meta.ID)
+			if sp == nil {
+				return Errorf(ResourceNotFoundException, "Requested resource not found")
+			}
+			raw := sp.Get(g.key)
+			if raw == nil {
+				continue
+			}
+			item, err := attr.DecodeBinary(raw)
+			if err != nil {
+				return err
+			}
+			sizes[i] = item.Size()
+			if g.project != nil {
+				item = g.project.Apply(item)
+			}
+			out.Responses[i].Item = item
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var meters []*meter
+	byTable := map[string]*meter{}
+	for i, g := range gets {
+		mt := byTable[g.meta.ID]
+		if mt == nil {
+			mt = newMeter(g.meta.Name, true)
+			mt.transaction = true
+			byTable[g.meta.ID] = mt
+			meters = append(meters, mt)
+		}
+		mt.addTable(readUnits(sizes[i], true))
+	}
+	for _, mt := range meters {
+		if cc := mt.report(in.ReturnConsumedCapacity); cc != nil {
+			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
+		}
+	}
+	return out, nil
+}
