@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/ddblocal/ddblocal/api"
+	"github.com/ddblocal/ddblocal/consistency"
+	"github.com/ddblocal/ddblocal/faults"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/table"
 )
@@ -42,6 +44,9 @@ type config struct {
 	logLevel       string
 	cors           string
 	transientDelay time.Duration
+	pprof          bool
+	eventualLag    consistency.Lag
+	seed           uint64
 }
 
 // defaultTransientDelay is how long -delayTransientStatuses keeps a table
@@ -83,6 +88,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.DurationVar(&c.transientDelay, "transient-delay", 0, "how long tables stay CREATING/UPDATING/DELETING [DDBLOCAL_TRANSIENT_DELAY]")
 	fs.BoolVar(&delayStatuses, "delayTransientStatuses", envBool("DELAY_TRANSIENT_STATUSES"), "DynamoDB Local's switch: --transient-delay "+defaultTransientDelay.String())
 	fs.BoolVar(&sharedDb, "sharedDb", false, "accepted for DynamoDB Local compatibility: tables are always shared across access keys")
+	lag := fs.String("eventual-lag", env("EVENTUAL_LAG", "0"), "how far eventually consistent reads and GSIs lag writes: 0, a duration (500ms), or random:MIN-MAX [DDBLOCAL_EVENTUAL_LAG]")
+	fs.Uint64Var(&c.seed, "seed", uint64(envInt("SEED", 1)), "seed for random lags, so runs are reproducible [DDBLOCAL_SEED]")
+	fs.BoolVar(&c.pprof, "pprof", envBool("PPROF"), "serve net/http/pprof under /_ddblocal/debug/pprof/ [DDBLOCAL_PPROF]")
 	fs.Bool("optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; no effect")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -97,6 +105,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if delayStatuses && c.transientDelay == 0 {
 		c.transientDelay = defaultTransientDelay
+	}
+	var err error
+	if c.eventualLag, err = consistency.ParseLag(*lag); err != nil {
+		return c, err
 	}
 	if c.port < 0 || c.port > 65535 {
 		return c, fmt.Errorf("invalid port %d", c.port)
@@ -154,9 +166,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if c.cors != "" {
 		cfg.CORSOrigins = strings.Split(c.cors, ",")
 	}
-	svc := table.New(db, table.Options{TransientDelay: c.transientDelay, Logger: log})
+	svc := table.New(db, table.Options{TransientDelay: c.transientDelay, Logger: log, EventualLag: c.eventualLag, Seed: c.seed})
 	defer svc.Close()
-	srv := api.NewServer(cfg, api.NewHandler(cfg, api.Operations(svc)))
+	cfg.Settle = svc.Settle
+	inj := faults.New()
+	var h http.Handler = api.FaultRoutes(api.NewHandler(cfg, api.WithFaults(api.Operations(svc), inj)), inj)
+	if c.pprof {
+		h = withPprof(h)
+	}
+	srv := api.NewServer(cfg, h)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

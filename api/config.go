@@ -1,6 +1,9 @@
 package api
 
-import "log/slog"
+import (
+	"context"
+	"log/slog"
+)
 
 // Config configures NewHandler and NewServer.
 type Config struct {
@@ -18,6 +21,9 @@ type Config struct {
 	// Ready reports whether the service can take requests; it backs
 	// GET /_ddblocal/health. Nil means always ready.
 	Ready func() error
+	// Settle backs POST /_ddblocal/settle: it returns once every write
+	// acknowledged before the call is visible to every read. Nil answers 404.
+	Settle func(ctx context.Context) error
 }
 
 // logger returns cfg.Logger or a logger that discards everything.

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/go-chi/chi/v5"
 )
@@ -20,13 +21,15 @@ const targetPrefix = "DynamoDB_20120810."
 const msgUnknownOperation = "Unknown operation exception"
 
 // server is the state behind one NewHandler: its configuration, operation
-// table, validation rule cache and gzip writers.
+// table, validation rule cache, response encoder and buffer pools.
 type server struct {
 	cfg  Config
 	log  *slog.Logger
 	ops  map[string]Handler
 	vd   validator
 	resp responder
+	enc  encoder
+	bufs sync.Pool // *[]byte response buffers, see encodeResult
 }
 
 // NewHandler returns the HTTP handler of the DynamoDB API: `POST /` with
@@ -41,7 +44,22 @@ func NewHandler(cfg Config, ops map[string]Handler) http.Handler {
 	r.Post("/", s.dispatch)
 	r.Get("/", s.healthText)
 	r.Get("/_ddblocal/health", s.readiness)
+	if cfg.Settle != nil {
+		r.Post("/_ddblocal/settle", s.settle)
+	}
 	return r
+}
+
+// settle serves POST /_ddblocal/settle: 200 {"settled":true} once cfg.Settle
+// returns, 503 with the error otherwise (the client gave up, or shutdown).
+func (s *server) settle(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	if err := s.cfg.Settle(r.Context()); err != nil {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+		return
+	}
+	w.Write([]byte(`{"settled":true}`))
 }
 
 // dispatch serves one DynamoDB API call.
@@ -51,12 +69,13 @@ func (s *server) dispatch(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	body, err := encodeResult(res)
+	bp, err := s.encodeResult(res)
 	if err != nil {
 		s.writeError(w, r, fmt.Errorf("encoding response: %w", err))
 		return
 	}
-	s.resp.write(w, r, http.StatusOK, body)
+	s.resp.write(w, r, http.StatusOK, *bp)
+	s.releaseBuf(bp)
 }
 
 // call resolves the operation, authenticates, reads the body and runs the handler.

@@ -30,7 +30,12 @@ type Options struct {
 	// consistent reads need them later); nil = 0.
 	Retain func() time.Duration
 	Now    func() time.Time // nil = time.Now
-	Logger *slog.Logger     // nil = discard
+	// Due, when not nil, says whether change-log record seq, committed at t
+	// (Unix nanoseconds), may be applied yet: an index that lags on purpose
+	// (the consistency policy). Records are applied in order, so one that is
+	// not due holds back the ones after it. It must be safe for concurrent use.
+	Due    func(seq uint64, t int64) bool
+	Logger *slog.Logger // nil = discard
 }
 
 // Applier applies one table's change log to its global indexes on its own
@@ -153,7 +158,7 @@ func (a *Applier) step() (batchResult, error) {
 	var res batchResult
 	err := a.opts.DB.Update(context.Background(), func(tx *store.Tx) error {
 		var err error
-		res, err = runBatch(tx, a.opts.TableID, defs, a.opts.SpaceID, cutoff)
+		res, err = runBatch(tx, a.opts.TableID, defs, a.opts.SpaceID, cutoff, a.opts.Due)
 		return err
 	})
 	if err == nil && res.stuck != nil {

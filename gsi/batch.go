@@ -38,7 +38,10 @@ type target struct {
 // index and any backfill in progress, keeping records whose Time is after
 // cutoff (Unix nanoseconds). It depends only on its arguments and what it
 // reads through tx, so the store may re-run it.
-func runBatch(tx *store.Tx, tableID string, defs []*index.Def, spaceID func(string) string, cutoff int64) (batchResult, error) {
+//
+// due, when not nil, holds back the first record it rejects and every record
+// after it (an index that lags on purpose); the applier's tick retries them.
+func runBatch(tx *store.Tx, tableID string, defs []*index.Def, spaceID func(string) string, cutoff int64, due func(seq uint64, t int64) bool) (batchResult, error) {
 	var res batchResult
 	tsp := tx.Space(tableID)
 	if tsp == nil {
@@ -59,7 +62,7 @@ func runBatch(tx *store.Tx, tableID string, defs []*index.Def, spaceID func(stri
 		from = min(from, wm)
 	}
 	if len(targets) > 0 {
-		n, last, stuck, err := applyLog(tsp, targets, from)
+		n, last, stuck, err := applyLog(tsp, targets, from, due)
 		if err != nil {
 			return res, err
 		}
@@ -96,9 +99,14 @@ func runBatch(tx *store.Tx, tableID string, defs []*index.Def, spaceID func(stri
 // that does not decode ends the batch cleanly before it, reported as stuck,
 // so the records before it still commit; err is a failure that may have left
 // an index half-changed, so the transaction must roll back.
-func applyLog(tsp *store.Space, targets []target, from uint64) (n int, last uint64, stuck, err error) {
+func applyLog(tsp *store.Space, targets []target, from uint64, due func(uint64, int64) bool) (n int, last uint64, stuck, err error) {
 	last = from
 	ascErr := tsp.AscendLog(from, func(seq uint64, raw []byte) bool {
+		if due != nil {
+			if rec, derr := changelog.Decode(raw); derr == nil && !due(seq, rec.Time) {
+				return false
+			}
+		}
 		key, old, new, derr := decodeRecord(seq, raw)
 		if derr != nil {
 			stuck = derr

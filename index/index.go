@@ -148,6 +148,9 @@ type Change struct {
 	OldKey, NewKey   []byte    // nil when the item is absent from the index before/after
 	New              attr.Item // projected item to store under NewKey
 	OldSize, NewSize int       // projected sizes
+	// Unchanged: the entry is the same before and after (same key, same
+	// projected attributes), so the index sees no write at all.
+	Unchanged bool
 }
 
 // Diff computes the index change for an item going from old to new (either may
@@ -165,6 +168,9 @@ func (d *Def) Diff(tkey []byte, old, new attr.Item) Change {
 			c.NewKey, c.NewSize = k, c.New.Size()
 		}
 	}
+	if c.OldKey != nil && c.NewKey != nil && string(c.OldKey) == string(c.NewKey) && c.OldSize == c.NewSize {
+		c.Unchanged = attr.Equal(attr.Map(d.Project(old)), attr.Map(c.New))
+	}
 	return c
 }
 
@@ -173,6 +179,9 @@ func (d *Def) Diff(tkey []byte, old, new attr.Item) Change {
 // is there, adjusting the counters by the stored entries' real sizes, so a
 // backfill may overlap the change log it is later caught up from.
 func (c Change) Apply(sp *store.Space) error {
+	if c.Unchanged {
+		return nil
+	}
 	var items, size int64
 	remove := func(k []byte) error {
 		prev := sp.Get(k)

@@ -69,6 +69,12 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *BatchGetI
 				return Errorf(ResourceNotFoundException, "Requested resource not found")
 			}
 			consistent := tr.req.ConsistentRead != nil && *tr.req.ConsistentRead
+			at := s.readTime(tr.meta, consistent)
+			if at != 0 {
+				if err := s.syncHistory(tx, tr.meta); err != nil {
+					return err
+				}
+			}
 			meters[i] = newMeter(tr.meta.Name, true)
 			items := []attr.Item{}
 			for j, key := range tr.keys {
@@ -78,14 +84,14 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *BatchGetI
 					out.UnprocessedKeys[tr.name] = un
 					break
 				}
-				raw := sp.Get(key)
 				var item attr.Item
-				if raw != nil {
+				if raw := sp.Get(key); raw != nil {
 					var err error
 					if item, err = attr.DecodeBinary(raw); err != nil {
 						return err
 					}
 				}
+				item = s.itemAt(tr.meta, key, item, at)
 				meters[i].addTable(readUnits(item.Size(), consistent))
 				if item == nil {
 					continue
@@ -166,6 +172,14 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWr
 		s.notifyWrite(m)
 	}
 	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
+	for i, mu := range muts {
+		if icm := mu.meta.collectionMetrics(in.ReturnItemCollectionMetrics, results[i]); icm != nil {
+			if out.ItemCollectionMetrics == nil {
+				out.ItemCollectionMetrics = map[string][]*ItemCollectionMetrics{}
+			}
+			out.ItemCollectionMetrics[mu.meta.Name] = append(out.ItemCollectionMetrics[mu.meta.Name], icm)
+		}
+	}
 	if in.ReturnConsumedCapacity == "TOTAL" || in.ReturnConsumedCapacity == "INDEXES" {
 		byTable := map[string]*meter{}
 		for i, mu := range muts {

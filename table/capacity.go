@@ -48,11 +48,12 @@ func writeUnits(oldSize, newSize int) float64 {
 }
 
 // indexWriteUnits is what an index change costs: nothing when the item is in
-// neither image; one write of the larger projected size for an insert, a
+// neither image or its entry does not change (an update of attributes the
+// index does not project); one write of the larger projected size for an insert, a
 // delete or an in-place update; a delete plus a put when the index key changed.
 func indexWriteUnits(c index.Change) float64 {
 	switch {
-	case c.OldKey == nil && c.NewKey == nil:
+	case c.Unchanged, c.OldKey == nil && c.NewKey == nil:
 		return 0
 	case c.OldKey == nil:
 		return writeUnits(0, c.NewSize)

@@ -87,6 +87,9 @@ func (s *Service) newTableMeta(region string, in *CreateTableInput) (*tableMeta,
 	if in.DeletionProtectionEnabled != nil {
 		m.DeletionProtection = *in.DeletionProtectionEnabled
 	}
+	if err := checkTags(in.Tags); err != nil {
+		return nil, err
+	}
 	defined := map[string]string{}
 	for _, d := range in.AttributeDefinitions {
 		if _, dup := defined[d.AttributeName]; dup {
@@ -157,6 +160,7 @@ func (s *Service) newTableMeta(region string, in *CreateTableInput) (*tableMeta,
 	if err := m.setStream(in.StreamSpecification); err != nil {
 		return nil, err
 	}
+	m.derive() // again: the index definitions were added since
 	return m, nil
 }
 

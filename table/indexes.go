@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/ddblocal/ddblocal/gsi"
 	"github.com/ddblocal/ddblocal/index"
@@ -59,8 +60,16 @@ func (s *Service) startApplier(m *tableMeta) *gsi.Applier {
 			return cur.gsis
 		},
 		SpaceID: func(index string) string { return id + "/" + index },
-		Now:     s.opts.Now,
-		Logger:  s.opts.Logger,
+		Retain: func() time.Duration {
+			cur, err := s.catalog.get(s.db, region, name)
+			if err != nil || cur == nil {
+				return 0
+			}
+			return s.retain(cur)
+		},
+		Due:    s.gsiDue(m),
+		Now:    s.opts.Now,
+		Logger: s.opts.Logger,
 	})
 	s.appliers.m[m.ID] = a
 	return a

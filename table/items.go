@@ -231,24 +231,31 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 	if err != nil {
 		return nil, err
 	}
+	consistent := in.ConsistentRead != nil && *in.ConsistentRead
+	at := s.readTime(m, consistent)
 	var item attr.Item
 	err = s.db.View(func(tx *store.Tx) error {
 		sp := tx.Space(m.ID)
 		if sp == nil {
 			return Errorf(ResourceNotFoundException, "Requested resource not found")
 		}
-		raw := sp.Get(key)
-		if raw == nil {
-			return nil
+		if at != 0 {
+			if err := s.syncHistory(tx, m); err != nil {
+				return err
+			}
 		}
-		var err error
-		item, err = attr.DecodeBinary(raw)
-		return err
+		if raw := sp.Get(key); raw != nil {
+			var err error
+			if item, err = attr.DecodeBinary(raw); err != nil {
+				return err
+			}
+		}
+		item = s.itemAt(m, key, item, at)
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	consistent := in.ConsistentRead != nil && *in.ConsistentRead
 	mt := newMeter(m.Name, true)
 	mt.addTable(readUnits(item.Size(), consistent))
 	out := &GetItemOutput{ConsumedCapacity: mt.report(in.ReturnConsumedCapacity)}

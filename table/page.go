@@ -1,6 +1,8 @@
 package table
 
 import (
+	"bytes"
+
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/index"
@@ -36,23 +38,33 @@ type page struct {
 	lastEvaluated attr.Item
 }
 
-// readPage reads one page: items in key order until the range ends, the Limit
-// is reached, or 1 MB has been read. Limit and the 1 MB cap count what was
-// read, before the filter, as DynamoDB does; either one ends the page with a
-// LastEvaluatedKey even when no item matched.
-func readPage(tx *store.Tx, ps pageSpec) (page, error) {
+// shownEntry is an entry an eventually consistent read sees that the current
+// state no longer has (or has differently): its key and decoded entry.
+type shownEntry struct {
+	key   []byte
+	entry attr.Item
+}
+
+// overlay is what an eventually consistent read changes in the current
+// state: entries to skip, and entries to read instead, in key order.
+type overlay struct {
+	hidden map[string]bool
+	shown  []shownEntry
+}
+
+// readPage reads one page: entries in key order until the range ends, the
+// Limit is reached, or 1 MB has been read, with ov (may be nil) merged over
+// the current state. Limit and the 1 MB cap count what was read, before the
+// filter, as DynamoDB does; either one ends the page with a LastEvaluatedKey
+// even when no item matched.
+func readPage(tx *store.Tx, ps pageSpec, ov *overlay) (page, error) {
 	var pg page
 	sp := tx.Space(ps.space)
 	if sp == nil {
 		return pg, Errorf(ResourceNotFoundException, "Requested resource not found")
 	}
 	var visitErr error
-	visit := func(k, v []byte) bool {
-		entry, err := ps.decode(v)
-		if err != nil {
-			visitErr = err
-			return false
-		}
+	process := func(entry attr.Item) bool {
 		pg.scanned++
 		pg.bytes += entry.Size()
 		item := entry
@@ -81,6 +93,56 @@ func readPage(tx *store.Tx, ps pageSpec) (page, error) {
 		}
 		return true
 	}
+	// Shown entries are merged in key order (reversed for a descending read).
+	var shown []shownEntry
+	var hidden map[string]bool
+	if ov != nil {
+		shown, hidden = ov.shown, ov.hidden
+	}
+	next := 0
+	if ps.reverse {
+		next = len(shown) - 1
+	}
+	// emitBefore processes the shown entries that come before key k (all of
+	// them when k is nil); false means the page ended.
+	emitBefore := func(k []byte) bool {
+		for next >= 0 && next < len(shown) {
+			c := bytes.Compare(shown[next].key, k)
+			if k != nil && ((!ps.reverse && c >= 0) || (ps.reverse && c <= 0)) {
+				return true
+			}
+			e := shown[next].entry
+			if ps.reverse {
+				next--
+			} else {
+				next++
+			}
+			if !process(e) {
+				return false
+			}
+		}
+		return true
+	}
+	ended := false
+	visit := func(k, v []byte) bool {
+		if !emitBefore(k) {
+			ended = true
+			return false
+		}
+		if hidden[string(k)] {
+			return true
+		}
+		entry, err := ps.decode(v)
+		if err != nil {
+			visitErr = err
+			return false
+		}
+		if !process(entry) {
+			ended = true
+			return false
+		}
+		return true
+	}
 	var err error
 	if ps.reverse {
 		err = sp.Descend(ps.from, ps.to, visit)
@@ -88,6 +150,10 @@ func readPage(tx *store.Tx, ps pageSpec) (page, error) {
 		err = sp.Ascend(ps.from, ps.to, visit)
 	}
 	if err == nil {
+		err = visitErr
+	}
+	if err == nil && !ended {
+		emitBefore(nil)
 		err = visitErr
 	}
 	return pg, err

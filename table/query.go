@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"math/bits"
+	"sort"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/expressions"
@@ -259,21 +260,34 @@ func (t target) keyRange(kc *expressions.KeyCondition) (from, to []byte, err err
 // of a global index first waits until the index has applied every write
 // acknowledged before the read began.
 func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consistentRead *bool, rcc string) (*ReadOutput, error) {
+	consistent := consistentRead != nil && *consistentRead
+	at := int64(0)
 	if t.index != nil && t.index.Global {
-		if err := s.settleIndexes(ctx, t.meta); err != nil {
+		if err := s.waitIndexes(ctx, t.meta); err != nil {
 			return nil, err
 		}
+	} else {
+		at = s.readTime(t.meta, consistent)
 	}
 	var pg page
 	err := s.db.View(func(tx *store.Tx) error {
+		var ov *overlay
+		if at != 0 {
+			if err := s.syncHistory(tx, t.meta); err != nil {
+				return err
+			}
+			var err error
+			if ov, err = s.overlay(tx, t, ps.from, ps.to, at); err != nil {
+				return err
+			}
+		}
 		var err error
-		pg, err = readPage(tx, ps)
+		pg, err = readPage(tx, ps, ov)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	consistent := consistentRead != nil && *consistentRead
 	mt := newMeter(t.meta.Name, true)
 	if t.index == nil {
 		mt.addTable(readUnits(pg.bytes, consistent))
@@ -405,4 +419,43 @@ func segmentRange(seg, total uint64) (from, to []byte) {
 		return binary.BigEndian.AppendUint64(nil, q)
 	}
 	return bound(seg), bound(seg + 1)
+}
+
+// overlay is what an eventually consistent read of t at time at sees
+// differently from the current state within [from, to): the items changed
+// since, as they were then (for a local index, their entries then).
+func (s *Service) overlay(tx *store.Tx, t target, from, to []byte, at int64) (*overlay, error) {
+	ov := &overlay{hidden: map[string]bool{}}
+	inRange := func(k []byte) bool {
+		return (from == nil || bytes.Compare(k, from) >= 0) && (to == nil || bytes.Compare(k, to) < 0)
+	}
+	if t.index == nil {
+		for _, c := range s.history.Changed(t.meta.ID, from, to, at) {
+			ov.hidden[string(c.Key)] = true
+			if c.Old != nil {
+				ov.shown = append(ov.shown, shownEntry{key: c.Key, entry: c.Old})
+			}
+		}
+		return ov, nil
+	}
+	tsp := tx.Space(t.meta.ID)
+	for _, c := range s.history.Changed(t.meta.ID, nil, nil, at) {
+		if raw := tsp.Get(c.Key); raw != nil {
+			cur, err := attr.DecodeBinary(raw)
+			if err != nil {
+				return nil, err
+			}
+			if k, ok := t.index.Key(cur, c.Key); ok {
+				ov.hidden[string(k)] = true
+			}
+		}
+		if c.Old == nil {
+			continue
+		}
+		if k, ok := t.index.Key(c.Old, c.Key); ok && inRange(k) {
+			ov.shown = append(ov.shown, shownEntry{key: k, entry: t.index.Project(c.Old)})
+		}
+	}
+	sort.Slice(ov.shown, func(i, j int) bool { return bytes.Compare(ov.shown[i].key, ov.shown[j].key) < 0 })
+	return ov, nil
 }

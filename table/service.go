@@ -6,8 +6,10 @@ package table
 import (
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -25,6 +27,12 @@ type Options struct {
 	ItemCollectionLimit int64
 	// Logger receives background errors (index backfills); nil discards them.
 	Logger *slog.Logger
+	// EventualLag is how far eventually consistent reads and global indexes
+	// lag behind writes, unless a table's tags say otherwise (package
+	// consistency). Zero (the default) is read-your-writes.
+	EventualLag consistency.Lag
+	// Seed makes random lags reproducible.
+	Seed uint64
 }
 
 // Service implements DynamoDB's operations over a store. It is safe for
@@ -36,6 +44,9 @@ type Service struct {
 	deleted  *tombstones
 	tokens   *tokenCache // TransactWriteItems ClientRequestTokens (idempotency.go)
 	appliers *appliers
+	policy   *consistency.Policy
+	history  *consistency.History
+	settled  atomic.Int64 // Unix nanoseconds of the last Settle: writes before it are visible everywhere
 	// Background work (backfills) stops when stop is closed; Close closes it
 	// and waits for the work.
 	stop       chan struct{}
@@ -53,7 +64,8 @@ func New(db *store.DB, opts Options) *Service {
 		opts.ItemCollectionLimit = 10 << 30
 	}
 	return &Service{db: db, opts: opts, catalog: newCatalog(opts.ItemCollectionLimit), deleted: newTombstones(),
-		tokens: newTokenCache(), appliers: newAppliers(), stop: make(chan struct{})}
+		tokens: newTokenCache(), appliers: newAppliers(), stop: make(chan struct{}),
+		policy: consistency.NewPolicy(opts.EventualLag, opts.Seed), history: consistency.NewHistory()}
 }
 
 func (s *Service) now() time.Time { return s.opts.Now() }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -79,13 +80,29 @@ func (s *Service) changeTags(ctx context.Context, arn string, fn func(map[string
 	return nil
 }
 
+// checkTags validates tags being set: no aws: prefix, and the ddblocal
+// consistency tags must hold a lag consistency.ParseLag accepts.
+func checkTags(tags []Tag) error {
+	for _, t := range tags {
+		if strings.HasPrefix(strings.ToLower(t.Key), "aws:") {
+			return Errorf(ValidationException, "One or more parameter values were invalid: Tag keys may not begin with aws:")
+		}
+		if t.Key == consistency.EventualLagTag || t.Key == consistency.GSILagTag {
+			if _, err := consistency.ParseLag(t.Value); err != nil {
+				return invalid("Tag %s: %v", t.Key, err)
+			}
+		}
+	}
+	return nil
+}
+
 // TagResource adds or replaces tags on a table.
 func (s *Service) TagResource(ctx context.Context, region string, in *TagResourceInput) (*Empty, error) {
 	err := s.changeTags(ctx, in.ResourceArn, func(tags map[string]string) error {
+		if err := checkTags(in.Tags); err != nil {
+			return err
+		}
 		for _, t := range in.Tags {
-			if strings.HasPrefix(strings.ToLower(t.Key), "aws:") {
-				return Errorf(ValidationException, "One or more parameter values were invalid: Tag keys may not begin with aws:")
-			}
 			tags[t.Key] = t.Value
 		}
 		if len(tags) > maxTagsPerResource {

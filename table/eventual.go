@@ -1,0 +1,136 @@
+package table
+
+import (
+	"context"
+	"time"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/consistency"
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// lags returns the lag of m's eventually consistent reads and of its global
+// indexes, from the server's policy and m's tags.
+func (s *Service) lags(m *tableMeta) (reads, gsi consistency.Lag) {
+	if len(m.Tags) == 0 {
+		return s.policy.Default, s.policy.Default
+	}
+	tags := make(map[string]string, len(m.Tags))
+	for _, t := range m.Tags {
+		tags[t.Key] = t.Value
+	}
+	return s.policy.TableLags(tags)
+}
+
+// retain is how long m's change log and history must keep records: the
+// longest lag any of its readers may have.
+func (s *Service) retain(m *tableMeta) time.Duration {
+	r, g := s.lags(m)
+	return max(r.Max, g.Max)
+}
+
+// readTime is the instant an eventually consistent read of m sees, or 0 when
+// it sees the latest state (strong read, or no lag). Writes made before the
+// last Settle are always visible.
+func (s *Service) readTime(m *tableMeta, consistent bool) int64 {
+	if consistent {
+		return 0
+	}
+	l, _ := s.lags(m)
+	if l.IsZero() {
+		return 0
+	}
+	t := s.now().Add(-s.policy.Draw(l)).UnixNano()
+	return max(t, s.settled.Load())
+}
+
+// syncHistory brings m's history up to the snapshot tx, so a read at readTime
+// can undo the changes made after it.
+func (s *Service) syncHistory(tx *store.Tx, m *tableMeta) error {
+	sp := tx.Space(m.ID)
+	if sp == nil {
+		return Errorf(ResourceNotFoundException, "Requested resource not found")
+	}
+	return s.history.Sync(m.ID, sp, s.now().Add(-s.retain(m)).UnixNano())
+}
+
+// itemAt returns the item at key as an eventually consistent read at time t
+// sees it, given its current state cur.
+func (s *Service) itemAt(m *tableMeta, key []byte, cur attr.Item, t int64) attr.Item {
+	if t == 0 {
+		return cur
+	}
+	if old, changed := s.history.At(m.ID, key, t); changed {
+		return old
+	}
+	return cur
+}
+
+// gsiDue says whether change-log record seq of m, committed at t, may be
+// applied to m's global indexes yet.
+func (s *Service) gsiDue(m *tableMeta) func(seq uint64, t int64) bool {
+	id, region, name := m.ID, m.Region, m.Name
+	return func(seq uint64, t int64) bool {
+		cur, err := s.catalog.get(s.db, region, name)
+		if err != nil || cur == nil || cur.ID != id {
+			return true
+		}
+		_, l := s.lags(cur)
+		if l.IsZero() || t <= s.settled.Load() {
+			return true
+		}
+		// Keyed by name, not the random table ID, so runs are reproducible.
+		return t+int64(s.policy.RecordDelay(l, region+"/"+name, seq)) <= s.now().UnixNano()
+	}
+}
+
+// waitIndexes waits until m's global indexes show what a read now may see:
+// every write acknowledged before the call without lag, or every write whose
+// lag has passed.
+func (s *Service) waitIndexes(ctx context.Context, m *tableMeta) error {
+	_, l := s.lags(m)
+	if l.IsZero() {
+		return s.settleIndexes(ctx, m)
+	}
+	var target uint64
+	err := s.db.View(func(tx *store.Tx) error {
+		if err := s.syncHistory(tx, m); err != nil {
+			return err
+		}
+		target = s.history.DuePrefix(m.ID, s.gsiDue(m))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return s.applier(m).WaitFor(ctx, target)
+}
+
+// Settle makes every write acknowledged so far visible to every read: it
+// ends the lag of earlier writes and waits until every global index has
+// applied them. Tests call it (POST /_ddblocal/settle) instead of sleeping.
+func (s *Service) Settle(ctx context.Context) error {
+	s.settled.Store(s.now().UnixNano())
+	var metas []*tableMeta
+	err := s.db.View(func(tx *store.Tx) error {
+		return tx.CatalogAscend(nil, func(_, v []byte) bool {
+			if m, err := decodeMeta(v); err == nil {
+				metas = append(metas, m)
+			}
+			return true
+		})
+	})
+	if err != nil {
+		return err
+	}
+	for _, m := range metas {
+		cur, err := s.catalog.get(s.db, m.Region, m.Name)
+		if err != nil || cur == nil || len(cur.gsis) == 0 {
+			continue
+		}
+		if err := s.settleIndexes(ctx, cur); err != nil {
+			return err
+		}
+	}
+	return nil
+}
