@@ -1,0 +1,128 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// benchService returns a Service over a fresh in-memory store with table
+// "T" (pk S, sk S) holding one 100-item partition "target" plus others
+// one-item partitions; every item has a 200-byte value and f = i % 100.
+func benchService(b *testing.B, others int) *Service {
+	b.Helper()
+	db, err := store.Open(store.Options{InMemory: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := New(db, Options{})
+	b.Cleanup(func() { s.Close(); db.Close() })
+	ctx := context.Background()
+	_, err = s.CreateTable(ctx, "r", &CreateTableInput{TableName: "T", BillingMode: "PAY_PER_REQUEST",
+		AttributeDefinitions: []AttributeDefinition{{"pk", "S"}, {"sk", "S"}},
+		KeySchema:            []KeySchemaElement{{"pk", "HASH"}, {"sk", "RANGE"}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	value := attr.String(string(make([]byte, 200)))
+	var batch []WriteRequest
+	flush := func() {
+		if len(batch) == 0 {
+			return
+		}
+		if _, err := s.BatchWriteItem(ctx, "r", &BatchWriteItemInput{RequestItems: map[string][]WriteRequest{"T": batch}}); err != nil {
+			b.Fatal(err)
+		}
+		batch = nil
+	}
+	add := func(pk, sk string, i int) {
+		batch = append(batch, WriteRequest{PutRequest: &PutRequest{Item: attr.Item{
+			"pk": attr.String(pk), "sk": attr.String(sk), "v": value, "f": attr.Int(int64(i % 100))}}})
+		if len(batch) == 25 {
+			flush()
+		}
+	}
+	for i := 0; i < 100; i++ {
+		add("target", fmt.Sprintf("s%03d", i), i)
+	}
+	for i := 0; i < others; i++ {
+		add(fmt.Sprintf("p%07d", i), "s", i)
+	}
+	flush()
+	return s
+}
+
+// BenchmarkQueryPartition queries one 100-item partition in tables with 1k
+// and 100k other partitions: the time must not grow with the others.
+//
+//	go test -run XXX -bench QueryPartition -benchmem ./table/
+func BenchmarkQueryPartition(b *testing.B) {
+	for _, others := range []int{1000, 100000} {
+		b.Run(fmt.Sprintf("others=%d", others), func(b *testing.B) {
+			s := benchService(b, others)
+			cond := "pk = :p"
+			in := &QueryInput{TableName: "T", KeyConditionExpression: &cond}
+			in.ExpressionAttributeValues = map[string]attr.Value{":p": attr.String("target")}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				out, err := s.Query(context.Background(), "r", in)
+				if err != nil || out.Count != 100 {
+					b.Fatalf("Query: %v, count %d", err, out.Count)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkScanFiltered scans a 100,000-item table with a 1 % filter,
+// following LastEvaluatedKey, and reports items read per second.
+//
+//	go test -run XXX -bench ScanFiltered -benchmem ./table/
+func BenchmarkScanFiltered(b *testing.B) {
+	s := benchService(b, 100000)
+	filter := "f = :zero"
+	b.ReportAllocs()
+	b.ResetTimer()
+	read := 0
+	for i := 0; i < b.N; i++ {
+		in := &ScanInput{TableName: "T", FilterExpression: &filter}
+		in.ExpressionAttributeValues = map[string]attr.Value{":zero": attr.Int(0)}
+		for {
+			out, err := s.Scan(context.Background(), "r", in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			read += out.ScannedCount
+			if out.LastEvaluatedKey == nil {
+				break
+			}
+			in.ExclusiveStartKey = out.LastEvaluatedKey
+		}
+	}
+	b.ReportMetric(float64(read)/b.Elapsed().Seconds(), "items/s")
+}
+
+// BenchmarkBatchWrite writes 25 new items per BatchWriteItem call.
+//
+//	go test -run XXX -bench BatchWrite -benchmem ./table/
+func BenchmarkBatchWrite(b *testing.B) {
+	s := benchService(b, 0)
+	value := attr.String(string(make([]byte, 200)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		reqs := make([]WriteRequest, 25)
+		for j := range reqs {
+			reqs[j] = WriteRequest{PutRequest: &PutRequest{Item: attr.Item{
+				"pk": attr.String(fmt.Sprintf("b%d", i)), "sk": attr.String(fmt.Sprint(j)), "v": value}}}
+		}
+		if _, err := s.BatchWriteItem(context.Background(), "r", &BatchWriteItemInput{RequestItems: map[string][]WriteRequest{"T": reqs}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(25*b.N)/b.Elapsed().Seconds(), "items/s")
+}
