@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ddblocal/ddblocal/table"
 )
@@ -33,7 +34,11 @@ func authorizationRegion(h string) (string, error) {
 	var haveCred, haveSigned, haveSig bool
 	// Coral splits the parameters on commas and whitespace alike, so a
 	// stray space inside a value yields a pair without '='.
-	for p := range strings.FieldsFuncSeq(params, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+	for rest := params; ; {
+		p := nextField(&rest)
+		if p == "" {
+			break
+		}
 		k, v, ok := strings.Cut(p, "=")
 		if !ok {
 			return "", apiErr(codeIncompleteSignature,
@@ -63,13 +68,48 @@ func authorizationRegion(h string) (string, error) {
 	return credentialRegion(cred)
 }
 
+// nextField returns the next field of *s separated by commas or white
+// space, as strings.FieldsFunc would, and advances *s past it; "" means no
+// field is left. It runs on every request, so ASCII takes a fast path.
+func nextField(s *string) string {
+	str := *s
+	start := -1
+	for i := 0; i < len(str); {
+		c := str[i]
+		size := 1
+		var sep bool
+		if c < utf8.RuneSelf {
+			sep = c == ',' || c == ' ' || ('\t' <= c && c <= '\r')
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(str[i:])
+			sep = unicode.IsSpace(r)
+		}
+		switch {
+		case sep && start >= 0:
+			*s = str[i:]
+			return str[start:i]
+		case !sep && start < 0:
+			start = i
+		}
+		i += size
+	}
+	*s = ""
+	if start < 0 {
+		return ""
+	}
+	return str[start:]
+}
+
 // credentialRegion returns the region element of "keyid/date/region/service/term".
 func credentialRegion(cred string) (string, error) {
-	parts := strings.Split(cred, "/")
-	if len(parts) != 5 {
+	if strings.Count(cred, "/") != 4 {
 		return "", credentialError(cred)
 	}
-	return parts[2], nil
+	_, rest, _ := strings.Cut(cred, "/")
+	_, rest, _ = strings.Cut(rest, "/")
+	region, _, _ := strings.Cut(rest, "/")
+	return region, nil
 }
 
 func credentialError(cred string) *table.Error {

@@ -29,7 +29,7 @@ func readBody(r *http.Request) ([]byte, error) {
 	if r.ContentLength > maxBodyBytes {
 		return nil, errTooLarge()
 	}
-	raw, err := readCapped(r.Body)
+	raw, err := readCapped(r.Body, r.ContentLength)
 	if err != nil {
 		return nil, err
 	}
@@ -55,8 +55,10 @@ func readBody(r *http.Request) ([]byte, error) {
 }
 
 // readCapped reads all of rd, failing with errTooLarge past maxBodyBytes.
-func readCapped(rd io.Reader) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(rd, maxBodyBytes+1))
+// sizeHint (the Content-Length, or -1 when unknown) sizes the buffer so
+// that the usual body is read without regrowing it.
+func readCapped(rd io.Reader, sizeHint int64) ([]byte, error) {
+	b, err := readAll(io.LimitReader(rd, maxBodyBytes+1), sizeHint)
 	if len(b) > maxBodyBytes {
 		return nil, errTooLarge()
 	}
@@ -67,10 +69,33 @@ func readCapped(rd io.Reader) ([]byte, error) {
 	return b, err
 }
 
+// readAll is io.ReadAll starting from a buffer of sizeHint+1 bytes (the
+// extra byte lets the final read see EOF without growing the buffer).
+func readAll(rd io.Reader, sizeHint int64) ([]byte, error) {
+	n := int64(512)
+	if sizeHint > 0 && sizeHint <= maxBodyBytes {
+		n = sizeHint + 1
+	}
+	b := make([]byte, 0, n)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		k, err := rd.Read(b[len(b):cap(b)])
+		b = b[:len(b)+k]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+	}
+}
+
 // decompress reads a decompressing reader to the end, capped.
 func decompress(rc io.ReadCloser, enc string) ([]byte, error) {
 	defer rc.Close()
-	b, err := readCapped(rc)
+	b, err := readCapped(rc, -1)
 	if err != nil {
 		var te *table.Error
 		if errors.As(err, &te) {

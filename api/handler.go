@@ -27,6 +27,7 @@ type server struct {
 	log  *slog.Logger
 	ops  map[string]Handler
 	vd   validator
+	fd   fastDecoder
 	resp responder
 	enc  encoder
 	bufs sync.Pool // *[]byte response buffers, see encodeResult
@@ -99,7 +100,7 @@ func (s *server) call(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	req := &Request{Operation: op, Region: region, RequestID: RequestID(r.Context()), Body: body, vd: &s.vd}
+	req := &Request{Operation: op, Region: region, RequestID: RequestID(r.Context()), Body: body, vd: &s.vd, fd: &s.fd}
 	return h(r.Context(), req)
 }
 

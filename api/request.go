@@ -1,6 +1,9 @@
 package api
 
-import "context"
+import (
+	"context"
+	"reflect"
+)
 
 // Request is one decoded DynamoDB call.
 type Request struct {
@@ -9,7 +12,8 @@ type Request struct {
 	RequestID string // also sent back as x-amzn-RequestId
 	Body      []byte // the JSON body, already decompressed
 
-	vd *validator // the handler's rule cache; nil uses a private one
+	vd *validator   // the handler's rule cache; nil uses a private one
+	fd *fastDecoder // the handler's decode plans; nil decodes with encoding/json only
 }
 
 // Decode unmarshals Body into v (a pointer to a JSON-tagged struct) and then
@@ -20,7 +24,7 @@ type Request struct {
 // attr's own errors unchanged for malformed attribute values. An empty Body
 // decodes as {}.
 func (r *Request) Decode(v any) error {
-	if err := unmarshal(r.Body, v); err != nil {
+	if err := r.unmarshal(v); err != nil {
 		return err
 	}
 	vd := r.vd
@@ -28,6 +32,22 @@ func (r *Request) Decode(v any) error {
 		vd = new(validator)
 	}
 	return vd.validate(v)
+}
+
+// unmarshal decodes Body into v: by the fast path when it can, otherwise
+// (and for every error) by encoding/json from a zeroed v, so that what is
+// decoded and how errors read never depend on which path ran.
+func (r *Request) unmarshal(v any) error {
+	// Only a zero target can be reset for the fallback without losing
+	// what the caller put there.
+	if rv := reflect.ValueOf(v); r.fd != nil && len(r.Body) > 0 &&
+		rv.Kind() == reflect.Pointer && !rv.IsNil() && rv.Elem().IsZero() {
+		if r.fd.decode(r.Body, v) {
+			return nil
+		}
+		rv.Elem().SetZero()
+	}
+	return unmarshal(r.Body, v)
 }
 
 // Handler serves one operation. Its result is JSON-encoded as the response

@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/json"
 	"hash/crc32"
 	"net/http"
 	"strconv"
@@ -14,14 +13,36 @@ import (
 // jsonContentType is the Content-Type of every DynamoDB JSON response.
 const jsonContentType = "application/x-amz-json-1.0"
 
-// encodeResult serializes a handler's result. It is the one place the
-// response encoding happens, so a faster encoder can replace it later.
+// maxPooledBuf is the largest response buffer kept for reuse: a 1 MB
+// Query page fits, while a rare huge BatchGetItem answer is left to the GC.
+const maxPooledBuf = 2 << 20
+
+// encodeResult serializes a handler's result into a pooled buffer; the
+// caller passes the returned *[]byte to releaseBuf once the body is sent.
 // A nil result encodes as {}.
-func encodeResult(v any) ([]byte, error) {
-	if v == nil {
-		return []byte("{}"), nil
+func (s *server) encodeResult(v any) (*[]byte, error) {
+	bp, _ := s.bufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
 	}
-	return json.Marshal(v)
+	if v == nil {
+		*bp = append((*bp)[:0], "{}"...)
+		return bp, nil
+	}
+	b, err := s.enc.appendValue((*bp)[:0], v)
+	*bp = b
+	if err != nil {
+		s.releaseBuf(bp)
+		return nil, err
+	}
+	return bp, nil
+}
+
+// releaseBuf returns a buffer from encodeResult to the pool.
+func (s *server) releaseBuf(bp *[]byte) {
+	if cap(*bp) <= maxPooledBuf {
+		s.bufs.Put(bp)
+	}
 }
 
 // responder writes JSON responses, compressing them when the client asks.

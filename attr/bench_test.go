@@ -110,3 +110,31 @@ func BenchmarkPartitionHash(b *testing.B) {
 		PartitionHash(k)
 	}
 }
+
+// BenchmarkBinaryRead compares the ways a filtered read can look at a
+// stored item: decode all of it, or take its size and one attribute.
+func BenchmarkBinaryRead(b *testing.B) {
+	enc := AppendBinary(nil, benchItem(b))
+	b.Run("DecodeBinary+Size", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			it, err := DecodeBinary(enc)
+			if err != nil || it.Size() == 0 {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("BinarySize+DecodeBinaryNames", func(b *testing.B) {
+		names := []string{"qty"}
+		b.ReportAllocs()
+		for b.Loop() {
+			n, err := BinarySize(enc)
+			if err != nil || n == 0 {
+				b.Fatal(err)
+			}
+			if _, err := DecodeBinaryNames(enc, names); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

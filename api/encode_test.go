@@ -1,0 +1,176 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/table"
+)
+
+// stdJSON is what encoding/json writes for v with HTML escaping off, the
+// reference the encoder must match byte for byte.
+func stdJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatalf("encoding/json: %v", err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+type recursive struct {
+	Name string
+	Next *recursive `json:",omitempty"`
+}
+
+type tagged struct {
+	A      string  `json:"a"`
+	B      int     `json:"b,omitempty"`
+	Skip   string  `json:"-"`
+	Dash   string  `json:"-,"`
+	F32    float32 `json:",omitempty"`
+	F64    float64
+	U      uint16
+	Bytes  []byte
+	Any    any
+	Arr    [2]int
+	hidden int
+}
+
+type embedded struct {
+	tagged
+	Extra string
+}
+
+type withString struct {
+	N int `json:",string"`
+}
+
+func TestEncoderMatchesEncodingJSON(t *testing.T) {
+	item := attr.Item{
+		"pk":   attr.String("p<1>&\u2028\x01\"\\\n"),
+		"sk":   attr.String("s#0001"),
+		"n":    {T: attr.TypeN, S: "-12.5"},
+		"b":    attr.Binary([]byte{0, 1, 2, 250}),
+		"ok":   attr.Bool(true),
+		"null": attr.Null(),
+		"m":    attr.Map(map[string]attr.Value{"z": attr.String("z"), "a": attr.List([]attr.Value{attr.Bool(false)})}),
+		"ss":   {T: attr.TypeSS, SS: []string{"x", "y"}},
+		"ns":   {T: attr.TypeNS, SS: []string{"1", "2"}},
+		"bs":   {T: attr.TypeBS, BS: [][]byte{{1}, {2}}},
+	}
+	items := []attr.Item{item, {"pk": attr.String("only")}}
+	cc := &table.ConsumedCapacity{TableName: "t", CapacityUnits: 0.5}
+	for _, tc := range []struct {
+		name string
+		v    any
+	}{
+		{"nil", nil},
+		{"get empty", &table.GetItemOutput{}},
+		{"get item", &table.GetItemOutput{Item: item, ConsumedCapacity: cc}},
+		{"read", &table.ReadOutput{Items: &items, Count: 2, ScannedCount: 7, LastEvaluatedKey: attr.Item{"pk": attr.String("k")}}},
+		{"read empty items", &table.ReadOutput{Items: &[]attr.Item{}}},
+		{"read count only", &table.ReadOutput{Count: 3}},
+		{"batch get", &table.BatchGetItemOutput{Responses: map[string][]attr.Item{"b": items, "a": nil}}},
+		{"write", &table.WriteOutput{Attributes: item}},
+		{"list tables", &table.ListTablesOutput{TableNames: []string{"a", "b"}}},
+		{"list tables nil", &table.ListTablesOutput{}},
+		{"value", attr.String("v")},
+		{"recursive", &recursive{Name: "a", Next: &recursive{Name: "b"}}},
+		{"tagged", tagged{A: "x", Skip: "no", Dash: "d", F32: 1.1, F64: 1e21, U: 7, Bytes: []byte("hi"), Any: map[string]any{"k": []any{1.5, "s", nil}}, Arr: [2]int{1, 2}}},
+		{"small floats", []float64{1e-7, 123456789, 0, -0.000001, 3.14}},
+		{"float32", []float32{1e-7, 0.1, 1e21}},
+		{"embedded (fallback)", embedded{Extra: "e"}},
+		{"string option (fallback)", withString{N: 5}},
+		{"time (fallback)", struct{ T time.Time }{time.Unix(0, 0).UTC()}},
+		{"map int keys (fallback)", map[int]string{2: "b", 1: "a"}},
+		{"escapes", "\b\f\t\r\x7f\xff<>&\u2029"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var e encoder
+			got, err := e.appendValue(nil, tc.v)
+			if err != nil {
+				t.Fatalf("appendValue: %v", err)
+			}
+			if want := stdJSON(t, tc.v); !bytes.Equal(got, want) {
+				t.Errorf("got  %s\nwant %s", got, want)
+			}
+		})
+	}
+}
+
+func TestEncoderUnsupportedValue(t *testing.T) {
+	var e encoder
+	_, gotErr := e.appendValue(nil, struct{ F float64 }{math.NaN()})
+	_, wantErr := json.Marshal(struct{ F float64 }{math.NaN()})
+	if gotErr == nil || gotErr.Error() != wantErr.Error() {
+		t.Errorf("got %v, want %v", gotErr, wantErr)
+	}
+}
+
+// benchReadOutput is a Query page of 100 ~250-byte items.
+func benchReadOutput() *table.ReadOutput {
+	items := make([]attr.Item, 100)
+	for i := range items {
+		items[i] = attr.Item{
+			"pk": attr.String("p00042"),
+			"sk": attr.String("s" + string(rune('a'+i%26)) + "0001"),
+			"v":  attr.String(string(bytes.Repeat([]byte("x"), 200))),
+			"n":  {T: attr.TypeN, S: "12345"},
+		}
+	}
+	return &table.ReadOutput{Items: &items, Count: 100, ScannedCount: 100}
+}
+
+func BenchmarkEncodeReadOutput(b *testing.B) {
+	out := benchReadOutput()
+	b.Run("encoder", func(b *testing.B) {
+		var e encoder
+		buf := make([]byte, 0, 64<<10)
+		b.ReportAllocs()
+		for b.Loop() {
+			var err error
+			if buf, err = e.appendValue(buf[:0], out); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.SetBytes(int64(len(buf)))
+	})
+	b.Run("encoding_json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := json.Marshal(out); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkEncodeGetItemOutput(b *testing.B) {
+	out := &table.GetItemOutput{Item: (*benchReadOutput().Items)[0]}
+	b.Run("encoder", func(b *testing.B) {
+		var e encoder
+		buf := make([]byte, 0, 4<<10)
+		b.ReportAllocs()
+		for b.Loop() {
+			var err error
+			if buf, err = e.appendValue(buf[:0], out); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding_json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := json.Marshal(out); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

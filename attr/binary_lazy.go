@@ -1,0 +1,190 @@
+package attr
+
+import (
+	"encoding/binary"
+	"slices"
+)
+
+// Reading a stored item without building it. A Scan or Query with a filter
+// decodes every item it reads, but usually needs only the size (for the
+// 1 MB page and capacity) and the one or two attributes the filter names;
+// decoding a whole Item (a map of ~130-byte Values) costs most of the read.
+
+// BinarySize returns the size, as Item.Size counts it, of the item that
+// AppendBinary encoded in b, without decoding it. It returns the same error
+// as DecodeBinary for corrupt input.
+func BinarySize(b []byte) (int, error) {
+	if len(b) == 0 || b[0] != binaryVersion {
+		return 0, errCorrupt()
+	}
+	w := binWalker{b: b, i: 1}
+	n, ok := w.count()
+	if !ok {
+		return 0, errCorrupt()
+	}
+	size := 0
+	for range n {
+		k, ok := w.bytes()
+		if !ok {
+			return 0, errCorrupt()
+		}
+		vs, ok := w.valueSize(0)
+		if !ok {
+			return 0, errCorrupt()
+		}
+		size += len(k) + vs
+	}
+	if w.i != len(w.b) {
+		return 0, errCorrupt()
+	}
+	return size, nil
+}
+
+// DecodeBinaryNames decodes only the top-level attributes of b named in
+// names (absent ones are simply missing from the result); the others are
+// skipped without allocating. Like DecodeBinary, the result does not alias
+// b, and corrupt input anywhere in b yields an error.
+func DecodeBinaryNames(b []byte, names []string) (Item, error) {
+	if len(b) == 0 || b[0] != binaryVersion {
+		return nil, errCorrupt()
+	}
+	w := binWalker{b: b, i: 1}
+	n, ok := w.count()
+	if !ok {
+		return nil, errCorrupt()
+	}
+	it := make(Item, min(len(names), n))
+	for range n {
+		k, ok := w.bytes()
+		if !ok {
+			return nil, errCorrupt()
+		}
+		start := w.i
+		if !w.skip(0) {
+			return nil, errCorrupt()
+		}
+		if !slices.Contains(names, string(k)) {
+			continue
+		}
+		d := binDecoder{s: string(b[start:w.i])}
+		v, ok := d.value(0)
+		if !ok || d.i != len(d.s) {
+			return nil, errCorrupt()
+		}
+		it[string(k)] = v
+	}
+	if w.i != len(w.b) {
+		return nil, errCorrupt()
+	}
+	return it, nil
+}
+
+// binWalker steps through an encoded item in place.
+type binWalker struct {
+	b []byte
+	i int
+}
+
+func (w *binWalker) uvarint() (uint64, bool) {
+	x, n := binary.Uvarint(w.b[w.i:])
+	if n <= 0 {
+		return 0, false
+	}
+	w.i += n
+	return x, true
+}
+
+// count reads an element count, refusing counts larger than the bytes left
+// (each element takes at least one).
+func (w *binWalker) count() (int, bool) {
+	n, ok := w.uvarint()
+	if !ok || n > uint64(len(w.b)-w.i) {
+		return 0, false
+	}
+	return int(n), true
+}
+
+// bytes reads a length-prefixed byte string; the result aliases w.b.
+func (w *binWalker) bytes() ([]byte, bool) {
+	n, ok := w.uvarint()
+	if !ok || n > uint64(len(w.b)-w.i) {
+		return nil, false
+	}
+	s := w.b[w.i : w.i+int(n)]
+	w.i += int(n)
+	return s, true
+}
+
+// skip steps over one value, checking it as binDecoder.value would.
+func (w *binWalker) skip(depth int) bool {
+	_, ok := w.valueSize(depth)
+	return ok
+}
+
+// valueSize steps over one value and returns its Value.Size.
+func (w *binWalker) valueSize(depth int) (int, bool) {
+	if w.i >= len(w.b) {
+		return 0, false
+	}
+	t := Type(w.b[w.i])
+	w.i++
+	switch t {
+	case TypeS, TypeB:
+		s, ok := w.bytes()
+		return len(s), ok
+	case TypeN:
+		s, ok := w.bytes()
+		return numberSize(string(s)), ok
+	case TypeBOOL:
+		if w.i >= len(w.b) || w.b[w.i] > 1 {
+			return 0, false
+		}
+		w.i++
+		return 1, true
+	case TypeNULL:
+		return 1, true
+	case TypeM, TypeL:
+		if depth >= maxBinaryDepth {
+			return 0, false
+		}
+		n, ok := w.count()
+		if !ok {
+			return 0, false
+		}
+		size := 3
+		for range n {
+			if t == TypeM {
+				k, ok := w.bytes()
+				if !ok {
+					return 0, false
+				}
+				size += len(k)
+			}
+			es, ok := w.valueSize(depth + 1)
+			if !ok {
+				return 0, false
+			}
+			size += 1 + es
+		}
+		return size, true
+	case TypeSS, TypeNS, TypeBS:
+		n, ok := w.count()
+		if !ok {
+			return 0, false
+		}
+		size := 0
+		for range n {
+			s, ok := w.bytes()
+			if !ok {
+				return 0, false
+			}
+			if t == TypeNS {
+				size += numberSize(string(s))
+			} else {
+				size += len(s)
+			}
+		}
+		return size, true
+	}
+	return 0, false
+}

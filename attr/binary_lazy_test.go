@@ -1,0 +1,106 @@
+package attr
+
+import (
+	"testing"
+)
+
+func TestBinarySize(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		it   Item
+	}{
+		{"sample", sampleItem()},
+		{"empty", Item{}},
+		{"numbers", Item{"a": num("-0.001"), "b": num("123456789012345678901234567890123456.78")}},
+		{"nested", Item{"m": Map(map[string]Value{"l": List([]Value{Null(), Bool(true), StringSet("x", "yy")})})}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := BinarySize(AppendBinary(nil, tc.it))
+			if want := tc.it.Size(); err != nil || got != want {
+				t.Errorf("got %d, %v; want %d", got, err, want)
+			}
+		})
+	}
+}
+
+func TestDecodeBinaryNames(t *testing.T) {
+	full := sampleItem()
+	b := AppendBinary(nil, full)
+	for _, tc := range []struct {
+		name  string
+		names []string
+	}{
+		{"none", nil},
+		{"one", []string{"sk"}},
+		{"nested and absent", []string{"m", "nope", "bs"}},
+		{"all", []string{"pk", "sk", "empty", "uni", "bin", "nobin", "t", "f", "null", "ss", "ns", "bs", "m"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := DecodeBinaryNames(b, tc.names)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := Item{}
+			for _, n := range tc.names {
+				if v, ok := full[n]; ok {
+					want[n] = v
+				}
+			}
+			if !Equal(Map(got), Map(want)) {
+				t.Errorf("got %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+func TestLazyCorrupt(t *testing.T) {
+	good := AppendBinary(nil, sampleItem())
+	for _, tc := range []struct {
+		name string
+		b    []byte
+	}{
+		{"empty", nil},
+		{"version", []byte{2, 0}},
+		{"truncated", good[:len(good)-1]},
+		{"trailing", append(append([]byte{}, good...), 0)},
+		{"bad bool", []byte{1, 1, 1, 'a', byte(TypeBOOL), 2}},
+		{"bad type", []byte{1, 1, 1, 'a', 99}},
+		{"huge count", []byte{1, 1, 1, 'a', byte(TypeL), 0xff, 0x7f}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := BinarySize(tc.b); err == nil {
+				t.Errorf("BinarySize: got nil error, want one")
+			}
+			if _, err := DecodeBinaryNames(tc.b, []string{"a"}); err == nil {
+				t.Errorf("DecodeBinaryNames: got nil error, want one")
+			}
+		})
+	}
+}
+
+// FuzzBinaryLazy: BinarySize and DecodeBinaryNames fail exactly when
+// DecodeBinary does, and agree with it otherwise.
+func FuzzBinaryLazy(f *testing.F) {
+	f.Add(AppendBinary(nil, sampleItem()), "m")
+	f.Add(AppendBinary(nil, Item{}), "")
+	f.Add([]byte{1, 1, 1, 'a', byte(TypeL), 1, byte(TypeNULL)}, "a")
+	f.Fuzz(func(t *testing.T, b []byte, name string) {
+		it, err := DecodeBinary(b)
+		size, sizeErr := BinarySize(b)
+		part, partErr := DecodeBinaryNames(b, []string{name})
+		if (err == nil) != (sizeErr == nil) || (err == nil) != (partErr == nil) {
+			t.Fatalf("errors: DecodeBinary %v, BinarySize %v, DecodeBinaryNames %v", err, sizeErr, partErr)
+		}
+		if err != nil {
+			return
+		}
+		// A crafted input may repeat a name, which the map keeps once.
+		if n, _ := (&binWalker{b: b, i: 1}).count(); n == len(it) && size != it.Size() {
+			t.Fatalf("BinarySize = %d, want %d", size, it.Size())
+		}
+		v, ok := it[name]
+		if got, gotOK := part[name]; ok != gotOK || len(part) > 1 || (ok && !Equal(got, v)) {
+			t.Fatalf("DecodeBinaryNames(%q) = %v, want %v", name, part, v)
+		}
+	})
+}
