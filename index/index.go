@@ -230,6 +230,16 @@ func EntrySize(b []byte) (int, error) {
 	return int(n), nil
 }
 
+// SplitEntry returns the projected item size recorded in an index entry and
+// the length of that header; the item's binary encoding follows it.
+func SplitEntry(b []byte) (size, header int, err error) {
+	n, w := binary.Uvarint(b)
+	if w <= 0 {
+		return 0, 0, errCorruptEntry
+	}
+	return int(n), w, nil
+}
+
 // DecodeEntry returns the projected item of an index entry.
 func DecodeEntry(b []byte) (attr.Item, error) {
 	_, w := binary.Uvarint(b)

@@ -98,6 +98,14 @@ func (m *tableMeta) lookupKey(key attr.Item) ([]byte, error) {
 	return storageKey(ks, pk, &sk), nil
 }
 
+// keyNames returns the names of the key attributes.
+func (m *tableMeta) keyNames() []string {
+	if m.schema.SK == "" {
+		return []string{m.schema.PK}
+	}
+	return []string{m.schema.PK, m.schema.SK}
+}
+
 // keyOf returns the key attributes of item.
 func (m *tableMeta) keyOf(item attr.Item) attr.Item {
 	k := attr.Item{m.schema.PK: item[m.schema.PK]}

@@ -21,7 +21,10 @@ type pageSpec struct {
 	filter   *expressions.Condition
 	project  *expressions.Projection
 	count    bool // Select COUNT: return no items
-	decode   func(v []byte) (attr.Item, error)
+	// index: the space holds index entries (a size header, then the item)
+	// rather than items.
+	index    bool
+	keyNames []string // attributes a LastEvaluatedKey carries
 	keyOf    func(item attr.Item) attr.Item
 	// fetch, for local index reads that need attributes the index does not
 	// project, returns the whole item from the table and its size.
@@ -52,23 +55,59 @@ type overlay struct {
 	shown  []shownEntry
 }
 
+// lazyEntry is one stored entry, decoded only as far as the page needs: its
+// size, the attributes the filter names, and in full only when it is returned.
+type lazyEntry struct {
+	body []byte    // attr binary encoding; nil when item is set
+	item attr.Item // the whole entry, once decoded
+	size int
+}
+
+// get returns the attributes names of the entry (all of them for nil).
+func (e *lazyEntry) get(names []string) (attr.Item, error) {
+	if e.item != nil {
+		return e.item, nil
+	}
+	if names == nil {
+		item, err := attr.DecodeBinary(e.body)
+		e.item = item
+		return item, err
+	}
+	return attr.DecodeBinaryNames(e.body, names)
+}
+
 // readPage reads one page: entries in key order until the range ends, the
 // Limit is reached, or 1 MB has been read, with ov (may be nil) merged over
 // the current state. Limit and the 1 MB cap count what was read, before the
 // filter, as DynamoDB does; either one ends the page with a LastEvaluatedKey
-// even when no item matched.
+// even when no item matched. Entries are decoded lazily: a filter that
+// rejects an item only decodes the attributes it names.
 func readPage(tx *store.Tx, ps pageSpec, ov *overlay) (page, error) {
 	var pg page
 	sp := tx.Space(ps.space)
 	if sp == nil {
 		return pg, Errorf(ResourceNotFoundException, "Requested resource not found")
 	}
+	var filterNames, projectNames []string
+	if ps.filter != nil {
+		filterNames = ps.filter.TopLevelNames()
+	}
+	if ps.project != nil {
+		projectNames = ps.project.TopLevelNames()
+	}
 	var visitErr error
-	process := func(entry attr.Item) bool {
+	process := func(e *lazyEntry) bool {
 		pg.scanned++
-		pg.bytes += entry.Size()
-		item := entry
-		if ps.fetch != nil {
+		pg.bytes += e.size
+		var item attr.Item // what the filter and projection see
+		var err error
+		switch {
+		case ps.fetch != nil:
+			entry, err := e.get(nil)
+			if err != nil {
+				visitErr = err
+				return false
+			}
 			full, size, err := ps.fetch(tx, entry)
 			if err != nil {
 				visitErr = err
@@ -76,19 +115,41 @@ func readPage(tx *store.Tx, ps pageSpec, ov *overlay) (page, error) {
 			}
 			item = full
 			pg.fetched = append(pg.fetched, size)
+		case ps.filter != nil:
+			item, err = e.get(filterNames)
+		}
+		if err != nil {
+			visitErr = err
+			return false
 		}
 		if ps.filter == nil || ps.filter.Eval(item) {
 			pg.count++
 			if !ps.count {
 				out := item
+				if ps.fetch == nil {
+					if ps.project != nil {
+						out, err = e.get(projectNames)
+					} else {
+						out, err = e.get(nil)
+					}
+				}
+				if err != nil {
+					visitErr = err
+					return false
+				}
 				if ps.project != nil {
-					out = ps.project.Apply(item)
+					out = ps.project.Apply(out)
 				}
 				pg.items = append(pg.items, out)
 			}
 		}
 		if (ps.limit > 0 && pg.scanned >= ps.limit) || pg.bytes >= maxPageBytes {
-			pg.lastEvaluated = ps.keyOf(entry)
+			keys, err := e.get(ps.keyNames)
+			if err != nil {
+				visitErr = err
+				return false
+			}
+			pg.lastEvaluated = ps.keyOf(keys)
 			return false
 		}
 		return true
@@ -117,7 +178,7 @@ func readPage(tx *store.Tx, ps pageSpec, ov *overlay) (page, error) {
 			} else {
 				next++
 			}
-			if !process(e) {
+			if !process(&lazyEntry{item: e, size: e.Size()}) {
 				return false
 			}
 		}
@@ -132,12 +193,20 @@ func readPage(tx *store.Tx, ps pageSpec, ov *overlay) (page, error) {
 		if hidden[string(k)] {
 			return true
 		}
-		entry, err := ps.decode(v)
+		e := lazyEntry{body: v}
+		var err error
+		if ps.index {
+			var w int
+			e.size, w, err = index.SplitEntry(v)
+			e.body = v[w:]
+		} else {
+			e.size, err = attr.BinarySize(v)
+		}
 		if err != nil {
 			visitErr = err
 			return false
 		}
-		if !process(entry) {
+		if !process(&e) {
 			ended = true
 			return false
 		}

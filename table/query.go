@@ -100,14 +100,14 @@ func (t target) spec(c *expressions.Compiled, sel string, limit *int32) (pageSpe
 		return pageSpec{}, err
 	}
 	ps := pageSpec{space: t.space, filter: c.Filter, project: c.Projection, count: countOnly,
-		decode: attr.DecodeBinary, keyOf: t.meta.keyOf}
+		keyNames: t.meta.keyNames(), keyOf: t.meta.keyOf}
 	if limit != nil {
 		ps.limit = int(*limit)
 	}
 	if t.index == nil {
 		return ps, nil
 	}
-	ps.decode, ps.keyOf = index.DecodeEntry, t.index.KeyOf
+	ps.index, ps.keyNames, ps.keyOf = true, t.index.KeyNames(), t.index.KeyOf
 	if t.index.Global || t.index.ProjectionType == "ALL" {
 		return ps, nil
 	}
