@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/ddblocal/ddblocal/attr"
 )
@@ -169,7 +168,7 @@ func encodeFloat(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
 }
 
 func encodeString(_ *encoder, dst []byte, v reflect.Value) ([]byte, error) {
-	return appendString(dst, v.String()), nil
+	return attr.AppendJSONString(dst, v.String()), nil
 }
 
 func encodeBytes(_ *encoder, dst []byte, v reflect.Value) ([]byte, error) {
@@ -251,7 +250,7 @@ func newMapPlan(t reflect.Type) encodeFunc {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, k)
+			dst = attr.AppendJSONString(dst, k)
 			dst = append(dst, ':')
 			if dst, err = f(e, dst, vals[k]); err != nil {
 				return dst, err
@@ -364,59 +363,3 @@ func isEmpty(v reflect.Value) bool {
 	return false
 }
 
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string, escaped as encoding/json does
-// with SetEscapeHTML(false): short escapes for \b \f \n \r \t " \, \u00XX for
-// other control characters, \u2028 and \u2029, invalid UTF-8 as \ufffd.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}

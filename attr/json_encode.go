@@ -24,10 +24,10 @@ func AppendJSON(dst []byte, v Value) []byte {
 	switch v.T {
 	case TypeS:
 		dst = append(dst, `{"S":`...)
-		dst = appendJSONString(dst, v.S)
+		dst = AppendJSONString(dst, v.S)
 	case TypeN:
 		dst = append(dst, `{"N":`...)
-		dst = appendJSONString(dst, v.S)
+		dst = AppendJSONString(dst, v.S)
 	case TypeB:
 		dst = append(dst, `{"B":`...)
 		dst = appendBase64(dst, v.B)
@@ -60,7 +60,7 @@ func AppendJSON(dst []byte, v Value) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendJSONString(dst, s)
+			dst = AppendJSONString(dst, s)
 		}
 		dst = append(dst, ']')
 	case TypeBS:
@@ -93,7 +93,7 @@ func AppendItemJSON(dst []byte, it Item) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendJSONString(dst, k)
+		dst = AppendJSONString(dst, k)
 		dst = append(dst, ':')
 		dst = AppendJSON(dst, it[k])
 	}
@@ -108,11 +108,12 @@ func appendBase64(dst []byte, b []byte) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString appends s as a JSON string. Like encoding/json it escapes
-// control characters, U+2028 and U+2029 (which break JavaScript), and turns
-// invalid UTF-8 into U+FFFD; unlike it, it leaves <, > and & alone, since the
-// output is never embedded in HTML.
-func appendJSONString(dst []byte, s string) []byte {
+// AppendJSONString appends s as a JSON string, escaped exactly as
+// encoding/json does with SetEscapeHTML(false): short escapes for \b \f \n
+// \r \t " and \, \u00XX for other control characters, \u2028 and \u2029
+// (which break JavaScript), and invalid UTF-8 as \ufffd. It leaves <, > and
+// & alone, since the output is never embedded in HTML.
+func AppendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -126,6 +127,10 @@ func appendJSONString(dst []byte, s string) []byte {
 			switch c {
 			case '"', '\\':
 				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
 			case '\n':
 				dst = append(dst, '\\', 'n')
 			case '\r':

@@ -67,16 +67,7 @@ func (s *Service) PutItem(ctx context.Context, region string, in *PutItemInput) 
 	mu := &mutation{meta: m, key: key, cond: c.Condition,
 		next:               func(attr.Item) (attr.Item, error) { return item, nil },
 		returnOldOnFailure: in.ReturnValuesOnConditionCheckFailure == "ALL_OLD"}
-	w, err := s.commit(ctx, mu)
-	if err != nil {
-		return nil, err
-	}
-	out := &WriteOutput{ConsumedCapacity: s.writeMeter(m, w).report(in.ReturnConsumedCapacity),
-		ItemCollectionMetrics: m.collectionMetrics(in.ReturnItemCollectionMetrics, w)}
-	if in.ReturnValues == "ALL_OLD" {
-		out.Attributes = w.old
-	}
-	return out, nil
+	return s.writeOne(ctx, mu, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics, allOld(in.ReturnValues))
 }
 
 // DeleteItem deletes one item by key; deleting an absent item succeeds.
@@ -102,16 +93,7 @@ func (s *Service) DeleteItem(ctx context.Context, region string, in *DeleteItemI
 	mu := &mutation{meta: m, key: key, cond: c.Condition,
 		next:               func(attr.Item) (attr.Item, error) { return nil, nil },
 		returnOldOnFailure: in.ReturnValuesOnConditionCheckFailure == "ALL_OLD"}
-	w, err := s.commit(ctx, mu)
-	if err != nil {
-		return nil, err
-	}
-	out := &WriteOutput{ConsumedCapacity: s.writeMeter(m, w).report(in.ReturnConsumedCapacity),
-		ItemCollectionMetrics: m.collectionMetrics(in.ReturnItemCollectionMetrics, w)}
-	if in.ReturnValues == "ALL_OLD" {
-		out.Attributes = w.old
-	}
-	return out, nil
+	return s.writeOne(ctx, mu, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics, allOld(in.ReturnValues))
 }
 
 // UpdateItem edits an item's attributes, creating the item when it is absent.
@@ -133,60 +115,56 @@ func (s *Service) UpdateItem(ctx context.Context, region string, in *UpdateItemI
 		return nil, err
 	}
 	upd := c.Update
-	if upd != nil {
-		for _, name := range upd.TopLevelNames() {
-			if name == m.schema.PK || name == m.schema.SK {
-				return nil, Errorf(ValidationException, "One or more parameter values were invalid: Cannot update attribute %s. This attribute is part of the key", name)
+	next, err := m.updateNext(in.Key, upd)
+	if err != nil {
+		return nil, err
+	}
+	mu := &mutation{meta: m, key: key, cond: c.Condition, next: next,
+		returnOldOnFailure: in.ReturnValuesOnConditionCheckFailure == "ALL_OLD"}
+	return s.writeOne(ctx, mu, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics, func(w written) attr.Item {
+		switch in.ReturnValues {
+		case "ALL_OLD":
+			return w.old
+		case "ALL_NEW":
+			return w.new
+		case "UPDATED_OLD", "UPDATED_NEW":
+			src := w.old
+			if in.ReturnValues == "UPDATED_NEW" {
+				src = w.new
+			}
+			if upd != nil && src != nil {
+				return expressions.ProjectPaths(src, upd.Paths())
 			}
 		}
-	}
-	keyItem := in.Key
-	mu := &mutation{meta: m, key: key, cond: c.Condition,
-		returnOldOnFailure: in.ReturnValuesOnConditionCheckFailure == "ALL_OLD",
-		next: func(old attr.Item) (attr.Item, error) {
-			base := old
-			if base == nil {
-				if upd != nil && !upd.CreatesItem() {
-					return nil, nil
-				}
-				base = keyItem
-			}
-			if upd == nil {
-				return base, nil
-			}
-			next, err := upd.Apply(base)
-			if err != nil {
-				return nil, err
-			}
-			if err := m.checkItem(next, true); err != nil {
-				return nil, err
-			}
-			return next, nil
-		}}
+		return nil
+	})
+}
+
+// writeOne commits one validated single-item write and renders its response:
+// capacity for ReturnConsumedCapacity rcc, item collection metrics for
+// ReturnItemCollectionMetrics icm, and the Attributes that returned picks from
+// what the write did (omitted when empty).
+func (s *Service) writeOne(ctx context.Context, mu *mutation, rcc, icm string, returned func(written) attr.Item) (*WriteOutput, error) {
 	w, err := s.commit(ctx, mu)
 	if err != nil {
 		return nil, err
 	}
-	out := &WriteOutput{ConsumedCapacity: s.writeMeter(m, w).report(in.ReturnConsumedCapacity),
-		ItemCollectionMetrics: m.collectionMetrics(in.ReturnItemCollectionMetrics, w)}
-	switch in.ReturnValues {
-	case "ALL_OLD":
-		out.Attributes = w.old
-	case "ALL_NEW":
-		out.Attributes = w.new
-	case "UPDATED_OLD", "UPDATED_NEW":
-		src := w.old
-		if in.ReturnValues == "UPDATED_NEW" {
-			src = w.new
-		}
-		if upd != nil && src != nil {
-			out.Attributes = expressions.ProjectPaths(src, upd.Paths())
-		}
-	}
-	if len(out.Attributes) == 0 {
-		out.Attributes = nil
+	out := &WriteOutput{ConsumedCapacity: s.writeMeter(mu.meta, w).report(rcc),
+		ItemCollectionMetrics: mu.meta.collectionMetrics(icm, w)}
+	if a := returned(w); len(a) > 0 {
+		out.Attributes = a
 	}
 	return out, nil
+}
+
+// allOld is the ReturnValues of PutItem and DeleteItem: the old item for ALL_OLD.
+func allOld(rv string) func(written) attr.Item {
+	return func(w written) attr.Item {
+		if rv == "ALL_OLD" {
+			return w.old
+		}
+		return nil
+	}
 }
 
 // writeMeter charges a committed write: the larger of old and new item size.
@@ -264,4 +242,39 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 	}
 	out.Item = item
 	return out, nil
+}
+
+// updateNext validates an update (no key attribute may change) and returns
+// UpdateItem's pure step: apply upd to the old item, or to the key alone when
+// the item is absent (an upsert, except for an AttributeUpdates of only
+// DELETEs), then check the result's size and index keys. A nil upd writes
+// the item unchanged (or creates it with only its key).
+func (m *tableMeta) updateNext(keyItem attr.Item, upd *expressions.Update) (func(attr.Item) (attr.Item, error), error) {
+	if upd != nil {
+		for _, name := range upd.TopLevelNames() {
+			if name == m.schema.PK || name == m.schema.SK {
+				return nil, Errorf(ValidationException, "One or more parameter values were invalid: Cannot update attribute %s. This attribute is part of the key", name)
+			}
+		}
+	}
+	return func(old attr.Item) (attr.Item, error) {
+		base := old
+		if base == nil {
+			if upd != nil && !upd.CreatesItem() {
+				return nil, nil
+			}
+			base = keyItem
+		}
+		if upd == nil {
+			return base, nil
+		}
+		next, err := upd.Apply(base)
+		if err != nil {
+			return nil, err
+		}
+		if err := m.checkItem(next, true); err != nil {
+			return nil, err
+		}
+		return next, nil
+	}, nil
 }

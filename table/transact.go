@@ -194,32 +194,6 @@ func compileTx(cond, update *string, p exprParams) (*expressions.Compiled, error
 		Names: p.ExpressionAttributeNames, Values: p.ExpressionAttributeValues})
 }
 
-// updateNext is UpdateItem's pure step for a transaction's Update action:
-// it refuses updates of key attributes up front, then applies upd to the
-// old item (or to the key alone when the item is absent) and checks the
-// result's size and index keys.
-func (m *tableMeta) updateNext(keyItem attr.Item, upd *expressions.Update) (func(attr.Item) (attr.Item, error), error) {
-	for _, name := range upd.TopLevelNames() {
-		if name == m.schema.PK || name == m.schema.SK {
-			return nil, Errorf(ValidationException, "One or more parameter values were invalid: Cannot update attribute %s. This attribute is part of the key", name)
-		}
-	}
-	return func(old attr.Item) (attr.Item, error) {
-		base := old
-		if base == nil {
-			base = keyItem
-		}
-		next, err := upd.Apply(base)
-		if err != nil {
-			return nil, err
-		}
-		if err := m.checkItem(next, true); err != nil {
-			return nil, err
-		}
-		return next, nil
-	}, nil
-}
-
 // runTransactWrite performs validated actions in one store transaction and
 // reports the capacity and item collection sizes of what they did.
 func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
