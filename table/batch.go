@@ -78,12 +78,6 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *BatchGetI
 			meters[i] = newMeter(tr.meta.Name, true)
 			items := []attr.Item{}
 			for j, key := range tr.keys {
-				if size >= maxBatchGetBytes {
-					un := tr.req
-					un.Keys = append([]attr.Item(nil), tr.req.Keys[j:]...)
-					out.UnprocessedKeys[tr.name] = un
-					break
-				}
 				var item attr.Item
 				if raw := sp.Get(key); raw != nil {
 					var err error
@@ -92,6 +86,13 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *BatchGetI
 					}
 				}
 				item = s.itemAt(tr.meta, key, item, at)
+				if size+item.Size() > maxBatchGetBytes {
+					// The response would pass 16 MB: this key and the rest wait.
+					un := tr.req
+					un.Keys = append([]attr.Item(nil), tr.req.Keys[j:]...)
+					out.UnprocessedKeys[tr.name] = un
+					break
+				}
 				meters[i].addTable(readUnits(item.Size(), consistent))
 				if item == nil {
 					continue

@@ -34,6 +34,9 @@ type tableMeta struct {
 	SSE                    *SSESpecification    `json:",omitempty"`
 	TableClass             string               `json:",omitempty"`
 	DeletionProtection     bool                 `json:",omitempty"`
+	// DeletingIndexes are global indexes deleted within TransientDelay:
+	// DescribeTable reports them DELETING until then.
+	DeletingIndexes []deletingIndex `json:",omitempty"`
 	Tags                   []Tag                `json:",omitempty"`
 
 	schema keySchema
@@ -51,6 +54,12 @@ type indexMeta struct {
 	ReadCapacity  int64 `json:",omitempty"`
 	WriteCapacity int64 `json:",omitempty"`
 	Created       int64
+}
+
+// deletingIndex is a deleted global index still reported as DELETING.
+type deletingIndex struct {
+	indexMeta
+	Until int64 // Unix nanoseconds
 }
 
 // keySchema is a table's primary key in the form the item path needs.

@@ -99,6 +99,15 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *TableDesc
 		}
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, gd)
 	}
+	for _, ix := range m.DeletingIndexes {
+		if now < ix.Until {
+			d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, IndexDescription{
+				IndexName: ix.Name, KeySchema: ix.KeySchema, Projection: ix.Projection, IndexStatus: "DELETING",
+				IndexArn:              m.arn() + "/index/" + ix.Name,
+				ProvisionedThroughput: &ProvisionedThroughputDescription{ReadCapacityUnits: ix.ReadCapacity, WriteCapacityUnits: ix.WriteCapacity},
+			})
+		}
+	}
 	return d
 }
 

@@ -27,11 +27,24 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 		return nil, err
 	}
 	next.derive()
+	created, deleted := indexChanges(m, &next)
+	next.DeletingIndexes = nil
+	for _, d := range m.DeletingIndexes {
+		if d.Until > next.Updated && next.gsiPosition(d.Name) < 0 {
+			next.DeletingIndexes = append(next.DeletingIndexes, d)
+		}
+	}
+	if s.opts.TransientDelay > 0 {
+		for _, name := range deleted {
+			next.DeletingIndexes = append(next.DeletingIndexes, deletingIndex{
+				indexMeta: m.GlobalSecondaryIndexes[m.gsiPosition(name)],
+				Until:     next.Updated + s.opts.TransientDelay.Nanoseconds()})
+		}
+	}
 	val, err := json.Marshal(&next)
 	if err != nil {
 		return nil, err
 	}
-	created, deleted := indexChanges(m, &next)
 	key := catalogKey(region, m.Name)
 	err = s.db.Update(ctx, func(tx *store.Tx) error {
 		cur := tx.CatalogGet(key)
