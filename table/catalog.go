@@ -37,7 +37,7 @@ type tableMeta struct {
 	// DeletingIndexes are global indexes deleted within TransientDelay:
 	// DescribeTable reports them DELETING until then.
 	DeletingIndexes []deletingIndex `json:",omitempty"`
-	Tags                   []Tag                `json:",omitempty"`
+	Tags            []Tag           `json:",omitempty"`
 
 	schema keySchema
 	lsis   []*index.Def // derived from LocalSecondaryIndexes
