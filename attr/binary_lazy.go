@@ -1,9 +1,6 @@
 package attr
 
-import (
-	"encoding/binary"
-	"slices"
-)
+import "encoding/binary"
 
 // Reading a stored item without building it. A Scan or Query with a filter
 // decodes every item it reads, but usually needs only the size (for the
@@ -40,6 +37,54 @@ func BinarySize(b []byte) (int, error) {
 	return size, nil
 }
 
+// BinarySizeNames returns what BinarySize returns and, in the same pass,
+// replaces the contents of into (unless nil) with the top-level attributes
+// of b named in names, as DecodeBinaryNames decodes them. A filter that
+// reads one or two attributes of every item can so reuse one map for all of
+// them instead of allocating one per item. On error into's contents are
+// unspecified.
+func BinarySizeNames(b []byte, names []string, into Item) (int, error) {
+	if len(b) == 0 || b[0] != binaryVersion {
+		return 0, errCorrupt()
+	}
+	clear(into)
+	w := binWalker{b: b, i: 1}
+	n, ok := w.count()
+	if !ok {
+		return 0, errCorrupt()
+	}
+	size := 0
+	for range n {
+		k, ok := w.bytes()
+		if !ok {
+			return 0, errCorrupt()
+		}
+		start := w.i
+		vs, ok := w.valueSize(0)
+		if !ok {
+			return 0, errCorrupt()
+		}
+		size += len(k) + vs
+		if into == nil {
+			continue
+		}
+		name, found := findName(names, k)
+		if !found {
+			continue
+		}
+		d := binDecoder{s: string(b[start:w.i])}
+		v, ok := d.value(0)
+		if !ok || d.i != len(d.s) {
+			return 0, errCorrupt()
+		}
+		into[name] = v
+	}
+	if w.i != len(w.b) {
+		return 0, errCorrupt()
+	}
+	return size, nil
+}
+
 // DecodeBinaryNames decodes only the top-level attributes of b named in
 // names (absent ones are simply missing from the result); the others are
 // skipped without allocating. Like DecodeBinary, the result does not alias
@@ -63,7 +108,8 @@ func DecodeBinaryNames(b []byte, names []string) (Item, error) {
 		if !w.skip(0) {
 			return nil, errCorrupt()
 		}
-		if !slices.Contains(names, string(k)) {
+		name, found := findName(names, k)
+		if !found {
 			continue
 		}
 		d := binDecoder{s: string(b[start:w.i])}
@@ -71,12 +117,23 @@ func DecodeBinaryNames(b []byte, names []string) (Item, error) {
 		if !ok || d.i != len(d.s) {
 			return nil, errCorrupt()
 		}
-		it[string(k)] = v
+		it[name] = v
 	}
 	if w.i != len(w.b) {
 		return nil, errCorrupt()
 	}
 	return it, nil
+}
+
+// findName returns the member of names equal to k, without converting k
+// (a new string per attribute of every item read).
+func findName(names []string, k []byte) (string, bool) {
+	for _, n := range names {
+		if n == string(k) {
+			return n, true
+		}
+	}
+	return "", false
 }
 
 // binWalker steps through an encoded item in place.
@@ -117,12 +174,17 @@ func (w *binWalker) bytes() ([]byte, bool) {
 
 // skip steps over one value, checking it as binDecoder.value would.
 func (w *binWalker) skip(depth int) bool {
-	_, ok := w.valueSize(depth)
+	_, ok := w.walkValue(depth, false)
 	return ok
 }
 
 // valueSize steps over one value and returns its Value.Size.
-func (w *binWalker) valueSize(depth int) (int, bool) {
+func (w *binWalker) valueSize(depth int) (int, bool) { return w.walkValue(depth, true) }
+
+// walkValue steps over one value, checking it as binDecoder.value would,
+// and returns its Value.Size when sized (0 otherwise: sizing numbers means
+// parsing them).
+func (w *binWalker) walkValue(depth int, sized bool) (int, bool) {
 	if w.i >= len(w.b) {
 		return 0, false
 	}
@@ -134,6 +196,9 @@ func (w *binWalker) valueSize(depth int) (int, bool) {
 		return len(s), ok
 	case TypeN:
 		s, ok := w.bytes()
+		if !sized {
+			return 0, ok
+		}
 		return numberSize(string(s)), ok
 	case TypeBOOL:
 		if w.i >= len(w.b) || w.b[w.i] > 1 {
@@ -160,7 +225,7 @@ func (w *binWalker) valueSize(depth int) (int, bool) {
 				}
 				size += len(k)
 			}
-			es, ok := w.valueSize(depth + 1)
+			es, ok := w.walkValue(depth+1, sized)
 			if !ok {
 				return 0, false
 			}
@@ -179,7 +244,9 @@ func (w *binWalker) valueSize(depth int) (int, bool) {
 				return 0, false
 			}
 			if t == TypeNS {
-				size += numberSize(string(s))
+				if sized {
+					size += numberSize(string(s))
+				}
 			} else {
 				size += len(s)
 			}

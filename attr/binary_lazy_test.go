@@ -88,11 +88,16 @@ func FuzzBinaryLazy(f *testing.F) {
 		it, err := DecodeBinary(b)
 		size, sizeErr := BinarySize(b)
 		part, partErr := DecodeBinaryNames(b, []string{name})
-		if (err == nil) != (sizeErr == nil) || (err == nil) != (partErr == nil) {
-			t.Fatalf("errors: DecodeBinary %v, BinarySize %v, DecodeBinaryNames %v", err, sizeErr, partErr)
+		into := Item{"stale": Null()}
+		size2, size2Err := BinarySizeNames(b, []string{name}, into)
+		if (err == nil) != (sizeErr == nil) || (err == nil) != (partErr == nil) || (err == nil) != (size2Err == nil) {
+			t.Fatalf("errors: DecodeBinary %v, BinarySize %v, DecodeBinaryNames %v, BinarySizeNames %v", err, sizeErr, partErr, size2Err)
 		}
 		if err != nil {
 			return
+		}
+		if size2 != size || !Equal(Map(into), Map(part)) {
+			t.Fatalf("BinarySizeNames = %d, %v; want %d, %v", size2, into, size, part)
 		}
 		// A crafted input may repeat a name, which the map keeps once.
 		if n, _ := (&binWalker{b: b, i: 1}).count(); n == len(it) && size != it.Size() {
@@ -103,4 +108,25 @@ func FuzzBinaryLazy(f *testing.F) {
 			t.Fatalf("DecodeBinaryNames(%q) = %v, want %v", name, part, v)
 		}
 	})
+}
+
+func TestBinarySizeNames(t *testing.T) {
+	full := sampleItem()
+	b := AppendBinary(nil, full)
+	into := Item{"left over": Null()}
+	for _, names := range [][]string{{"sk"}, {"m", "nope", "bs"}, nil} {
+		size, err := BinarySizeNames(b, names, into)
+		want := Item{}
+		for _, n := range names {
+			if v, ok := full[n]; ok {
+				want[n] = v
+			}
+		}
+		if err != nil || size != full.Size() || !Equal(Map(into), Map(want)) {
+			t.Errorf("names %v: got %d, %v, %v; want %d, %v", names, size, into, err, full.Size(), want)
+		}
+	}
+	if size, err := BinarySizeNames(b, []string{"sk"}, nil); err != nil || size != full.Size() {
+		t.Errorf("nil into: got %d, %v; want %d", size, err, full.Size())
+	}
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -10,6 +11,10 @@ import (
 // maxBatch bounds how many Update calls share one bbolt transaction, so that a
 // failing call (which forces the others to be re-run) costs a bounded amount.
 const maxBatch = 1024
+
+// gatherRounds is how many times the committer yields to gather more
+// requests into a batch before running it.
+const gatherRounds = 2
 
 // Request states: the committer claims a pending request before running it;
 // a caller whose context ends abandons a request that is still pending.
@@ -74,6 +79,22 @@ func (q *queue) take() []*request {
 	return batch
 }
 
+// takeMore appends to batch, without blocking, requests queued since, up
+// to maxBatch in all.
+func (q *queue) takeMore(batch []*request) []*request {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := min(len(q.reqs), maxBatch-len(batch))
+	if n <= 0 {
+		return batch
+	}
+	batch = append(batch, q.reqs[:n]...)
+	rest := copy(q.reqs, q.reqs[n:])
+	clear(q.reqs[rest:])
+	q.reqs = q.reqs[:rest]
+	return batch
+}
+
 func (q *queue) close() {
 	q.mu.Lock()
 	q.closing = true
@@ -128,6 +149,15 @@ func (db *DB) commitLoop() {
 		batch := db.queue.take()
 		if batch == nil {
 			return
+		}
+		// Let the goroutines that are about to call Update (other requests
+		// being decoded) run before committing: a commit costs about the
+		// same for one write as for many, so gathering them is most of
+		// group commit's gain. Gosched returns at once when nothing else is
+		// runnable, so a lone writer does not wait.
+		for range gatherRounds {
+			runtime.Gosched()
+			batch = db.queue.takeMore(batch)
 		}
 		db.runBatch(batch)
 	}

@@ -92,8 +92,9 @@ func TestBatchWithFailures(t *testing.T) {
 				return nil
 			})
 		})
+		// Queue the calls in index order, so call 0 is ahead of the failures.
+		waitQueued(db, i+1)
 	}
-	waitQueued(db, len(calls))
 	release()
 	wg.Wait()
 

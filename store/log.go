@@ -20,6 +20,17 @@ func seqKey(seq uint64) []byte {
 // reused even after TrimLog. It copies rec. It returns ErrReadOnly or
 // ErrTxClosed.
 func (s *Space) AppendLog(rec []byte) (seq uint64, err error) {
+	return s.appendLog(append(make([]byte, 0, len(rec)), rec...))
+}
+
+// AppendLogOwned is AppendLog without the copy of rec, for a record the
+// caller has just built for this purpose: rec must not be modified
+// afterwards. It returns what AppendLog returns.
+func (s *Space) AppendLogOwned(rec []byte) (seq uint64, err error) {
+	return s.appendLog(rec)
+}
+
+func (s *Space) appendLog(rec []byte) (seq uint64, err error) {
 	if err := s.tx.write(); err != nil {
 		return 0, err
 	}
@@ -28,7 +39,7 @@ func (s *Space) AppendLog(rec []byte) (seq uint64, err error) {
 	if err != nil {
 		return 0, mapErr(err)
 	}
-	if err := putCopy(l, seqKey(seq), rec); err != nil {
+	if err := putOwned(l, seqKey(seq), rec); err != nil {
 		return 0, err
 	}
 	return seq, nil

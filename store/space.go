@@ -61,6 +61,17 @@ func (s *Space) Put(key, val []byte) error {
 	return putCopy(s.dataB(), key, val)
 }
 
+// PutOwned is Put without the copy of val, for a val the caller has just
+// built for this purpose: val must not be modified afterwards (bbolt reads
+// it until the transaction commits, which with group commit is after fn has
+// returned). key is copied. It returns the errors Put returns.
+func (s *Space) PutOwned(key, val []byte) error {
+	if err := s.tx.write(); err != nil {
+		return err
+	}
+	return putOwned(s.dataB(), key, val)
+}
+
 // Delete removes key; removing an absent key is not an error. It returns
 // ErrReadOnly or ErrTxClosed.
 func (s *Space) Delete(key []byte) error {

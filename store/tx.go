@@ -148,12 +148,21 @@ func (tx *Tx) SpaceIDs(fn func(id string) bool) error {
 // and may have reused its buffer. The copy is never nil, so an empty value
 // reads back as present.
 func putCopy(b *bolt.Bucket, key, val []byte) error {
+	v := make([]byte, len(val))
+	copy(v, val)
+	return putOwned(b, key, v)
+}
+
+// putOwned stores val itself, which nobody may modify afterwards; a nil val
+// is stored as empty. bbolt copies key.
+func putOwned(b *bolt.Bucket, key, val []byte) error {
 	if len(key) == 0 {
 		return ErrKeyRequired
 	}
-	v := make([]byte, len(val))
-	copy(v, val)
-	return mapErr(b.Put(key, v))
+	if val == nil {
+		val = []byte{}
+	}
+	return mapErr(b.Put(key, val))
 }
 
 // ascend calls fn for keys in [from, to) in ascending order (nil from = first,

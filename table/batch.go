@@ -157,14 +157,15 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWr
 	results := make([]written, len(muts))
 	err := s.db.Update(ctx, func(tx *store.Tx) error {
 		now := s.now().UnixNano()
+		sw := &spaceWrites{spaces: map[string]*store.Space{}, stats: map[string]*[2]int64{}}
 		for i, mu := range muts {
-			w, err := mu.apply(tx, now)
+			w, err := mu.applyIn(tx, now, sw)
 			if err != nil {
 				return err
 			}
 			results[i] = w
 		}
-		return nil
+		return sw.flush()
 	})
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ddblocal/ddblocal/attr"
@@ -27,7 +28,7 @@ func benchService(b *testing.B, others int) *Service {
 	if err != nil {
 		b.Fatal(err)
 	}
-	value := attr.String(string(make([]byte, 200)))
+	value := attr.String(strings.Repeat("v", 200))
 	var batch []WriteRequest
 	flush := func() {
 		if len(batch) == 0 {
@@ -111,7 +112,7 @@ func BenchmarkScanFiltered(b *testing.B) {
 //	go test -run XXX -bench BatchWrite -benchmem ./table/
 func BenchmarkBatchWrite(b *testing.B) {
 	s := benchService(b, 0)
-	value := attr.String(string(make([]byte, 200)))
+	value := attr.String(strings.Repeat("v", 200))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -2,6 +2,7 @@ package table
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/expressions"
@@ -33,7 +34,9 @@ type pageSpec struct {
 
 // page is what a pageSpec read.
 type page struct {
-	items         []attr.Item
+	// items is the JSON of the returned items, comma-separated: written
+	// straight from the stored bytes, since the response needs nothing else.
+	items         []byte
 	count         int
 	scanned       int
 	bytes         int   // bytes read from the space
@@ -61,6 +64,9 @@ type lazyEntry struct {
 	body []byte    // attr binary encoding; nil when item is set
 	item attr.Item // the whole entry, once decoded
 	size int
+	// filtered, when not nil, holds the attributes the filter names, decoded
+	// with the size; it is reused for the next entry once the filter ran.
+	filtered attr.Item
 }
 
 // get returns the attributes names of the entry (all of them for nil).
@@ -74,6 +80,31 @@ func (e *lazyEntry) get(names []string) (attr.Item, error) {
 		return item, err
 	}
 	return attr.DecodeBinaryNames(e.body, names)
+}
+
+// appendJSON appends the JSON of what the page returns for the entry: the
+// projection of fetched (the whole item fetched from the table, or nil), or
+// else of the entry itself. Without a projection a stored entry is
+// transcoded without being decoded.
+func (e *lazyEntry) appendJSON(dst []byte, fetched attr.Item, project *expressions.Projection, projectNames []string) ([]byte, error) {
+	out := fetched
+	if out == nil {
+		switch {
+		case project == nil && e.item == nil:
+			return attr.AppendBinaryJSON(dst, e.body)
+		case project == nil:
+			out = e.item
+		default:
+			var err error
+			if out, err = e.get(projectNames); err != nil {
+				return dst, err
+			}
+		}
+	}
+	if project != nil {
+		out = project.Apply(out)
+	}
+	return attr.AppendItemJSON(dst, out), nil
 }
 
 // readPage reads one page: entries in key order until the range ends, the
@@ -115,6 +146,8 @@ func readPage(tx *store.Tx, ps pageSpec, ov *overlay) (page, error) {
 			}
 			item = full
 			pg.fetched = append(pg.fetched, size)
+		case e.filtered != nil:
+			item = e.filtered
 		case ps.filter != nil:
 			item, err = e.get(filterNames)
 		}
@@ -123,25 +156,25 @@ func readPage(tx *store.Tx, ps pageSpec, ov *overlay) (page, error) {
 			return false
 		}
 		if ps.filter == nil || ps.filter.Eval(item) {
-			pg.count++
 			if !ps.count {
-				out := item
-				if ps.fetch == nil {
-					if ps.project != nil {
-						out, err = e.get(projectNames)
-					} else {
-						out, err = e.get(nil)
-					}
+				if pg.count > 0 {
+					pg.items = append(pg.items, ',')
 				}
-				if err != nil {
+				var fetched attr.Item
+				if ps.fetch != nil {
+					fetched = item
+				}
+				if pg.items, err = e.appendJSON(pg.items, fetched, ps.project, projectNames); err != nil {
 					visitErr = err
 					return false
 				}
-				if ps.project != nil {
-					out = ps.project.Apply(out)
+				if pg.count == 0 && ps.limit > 1 {
+					// Room for Limit items like the first saves regrowing a
+					// page of similar items several times.
+					pg.items = slices.Grow(pg.items, min((len(pg.items)+1)*(ps.limit-1), maxPageBytes*2))
 				}
-				pg.items = append(pg.items, out)
 			}
+			pg.count++
 		}
 		if (ps.limit > 0 && pg.scanned >= ps.limit) || pg.bytes >= maxPageBytes {
 			keys, err := e.get(ps.keyNames)
@@ -184,6 +217,12 @@ func readPage(tx *store.Tx, ps pageSpec, ov *overlay) (page, error) {
 		}
 		return true
 	}
+	// scratch receives the filter's attributes of each stored entry: one map
+	// for the page rather than one per entry read.
+	var scratch attr.Item
+	if ps.filter != nil && ps.fetch == nil {
+		scratch = make(attr.Item, len(filterNames))
+	}
 	ended := false
 	visit := func(k, v []byte) bool {
 		if !emitBefore(k) {
@@ -193,14 +232,17 @@ func readPage(tx *store.Tx, ps pageSpec, ov *overlay) (page, error) {
 		if hidden[string(k)] {
 			return true
 		}
-		e := lazyEntry{body: v}
+		e := lazyEntry{body: v, filtered: scratch}
 		var err error
 		if ps.index {
 			var w int
 			e.size, w, err = index.SplitEntry(v)
 			e.body = v[w:]
+			if err == nil && scratch != nil {
+				_, err = attr.BinarySizeNames(e.body, filterNames, scratch)
+			}
 		} else {
-			e.size, err = attr.BinarySize(v)
+			e.size, err = attr.BinarySizeNames(v, filterNames, scratch)
 		}
 		if err != nil {
 			visitErr = err

@@ -300,11 +300,10 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 	out := &ReadOutput{Count: pg.count, ScannedCount: pg.scanned, LastEvaluatedKey: pg.lastEvaluated,
 		ConsumedCapacity: mt.report(rcc)}
 	if !ps.count {
-		items := pg.items
-		if items == nil {
-			items = []attr.Item{}
+		out.itemsJSON = pg.items
+		if out.itemsJSON == nil {
+			out.itemsJSON = []byte{}
 		}
-		out.Items = &items
 	}
 	return out, nil
 }

@@ -1,6 +1,10 @@
 package table
 
 import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/expressions"
 )
@@ -44,13 +48,92 @@ type ScanInput struct {
 	exprParams
 }
 
-// ReadOutput is the response of Query and Scan.
+// ReadOutput is the response of Query and Scan. Query and Scan leave Items
+// nil and keep the items as the JSON they were transcoded to from storage,
+// which AppendJSON and MarshalJSON write in their place (ItemList decodes
+// them); a ReadOutput built with Items set is written from Items.
 type ReadOutput struct {
-	Items            *[]attr.Item `json:",omitempty"` // nil only for Select COUNT
+	Items            *[]attr.Item `json:",omitempty"` // nil for Select COUNT, or see itemsJSON
 	Count            int
 	ScannedCount     int
 	LastEvaluatedKey attr.Item         `json:",omitempty"`
 	ConsumedCapacity *ConsumedCapacity `json:",omitempty"`
+	// itemsJSON is the JSON of the items, comma-separated, when Items is nil;
+	// nil for Select COUNT.
+	itemsJSON []byte
+}
+
+// AppendJSON appends o's JSON to dst and returns the extended slice: what
+// encoding/json writes for the struct (without HTML escaping), with the
+// items taken from the read's JSON when Items is nil.
+func (o ReadOutput) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, '{')
+	switch {
+	case o.Items != nil:
+		dst = append(dst, `"Items":`...)
+		if *o.Items == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = append(dst, '[')
+			for i, it := range *o.Items {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				dst = attr.AppendItemJSON(dst, it)
+			}
+			dst = append(dst, ']')
+		}
+		dst = append(dst, ',')
+	case o.itemsJSON != nil:
+		dst = append(dst, `"Items":[`...)
+		dst = append(dst, o.itemsJSON...)
+		dst = append(dst, "],"...)
+	}
+	dst = append(dst, `"Count":`...)
+	dst = strconv.AppendInt(dst, int64(o.Count), 10)
+	dst = append(dst, `,"ScannedCount":`...)
+	dst = strconv.AppendInt(dst, int64(o.ScannedCount), 10)
+	if len(o.LastEvaluatedKey) > 0 {
+		dst = append(dst, `,"LastEvaluatedKey":`...)
+		dst = attr.AppendItemJSON(dst, o.LastEvaluatedKey)
+	}
+	if o.ConsumedCapacity != nil {
+		// Rare, small and not on the hot path: encoding/json writes it.
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(o.ConsumedCapacity); err != nil {
+			return dst, err
+		}
+		dst = append(dst, `,"ConsumedCapacity":`...)
+		dst = append(dst, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+	}
+	return append(dst, '}'), nil
+}
+
+// MarshalJSON returns o's JSON (see AppendJSON).
+func (o ReadOutput) MarshalJSON() ([]byte, error) {
+	return o.AppendJSON(make([]byte, 0, 64+len(o.itemsJSON)))
+}
+
+// ItemList returns the items of the page: *Items when set, else the items
+// decoded from the read's JSON; nil for Select COUNT.
+func (o *ReadOutput) ItemList() ([]attr.Item, error) {
+	if o.Items != nil {
+		return *o.Items, nil
+	}
+	if o.itemsJSON == nil {
+		return nil, nil
+	}
+	var items []attr.Item
+	b := append(append(append(make([]byte, 0, len(o.itemsJSON)+2), '['), o.itemsJSON...), ']')
+	if err := json.Unmarshal(b, &items); err != nil {
+		return nil, err
+	}
+	if items == nil {
+		items = []attr.Item{}
+	}
+	return items, nil
 }
 
 // KeysAndAttributes is one table's part of a BatchGetItem request.

@@ -41,9 +41,48 @@ type written struct {
 // the item collection size, and append to the change log. Global indexes
 // follow from the change log. It changes nothing when it returns an error.
 func (mu *mutation) apply(tx *store.Tx, now int64) (written, error) {
+	return mu.applyIn(tx, now, nil)
+}
+
+// spaceWrites carries what the writes of one BatchWriteItem share within its
+// transaction: each table's space, opened once, and its counter changes,
+// added to the store once at the end (flush) rather than once per item.
+type spaceWrites struct {
+	spaces map[string]*store.Space
+	stats  map[string]*[2]int64 // items, bytes
+}
+
+// space returns the space of table id, opening it on first use.
+func (sw *spaceWrites) space(tx *store.Tx, id string) *store.Space {
+	sp, ok := sw.spaces[id]
+	if !ok {
+		sp = tx.Space(id)
+		sw.spaces[id] = sp
+	}
+	return sp
+}
+
+// flush adds the gathered counter changes to the store.
+func (sw *spaceWrites) flush() error {
+	for id, st := range sw.stats {
+		if err := sw.spaces[id].AddStats(st[0], st[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// applyIn is apply, with the space and counters taken from sw when it is
+// not nil (the caller then flushes sw before its transaction ends).
+func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, error) {
 	w := written{collection: -1}
 	m := mu.meta
-	sp := tx.Space(m.ID)
+	var sp *store.Space
+	if sw != nil {
+		sp = sw.space(tx, m.ID)
+	} else {
+		sp = tx.Space(m.ID)
+	}
 	if sp == nil {
 		return w, Errorf(ResourceNotFoundException, "Requested resource not found")
 	}
@@ -97,8 +136,10 @@ func (mu *mutation) apply(tx *store.Tx, now int64) (written, error) {
 
 	var newBytes []byte
 	if next != nil {
-		newBytes = attr.AppendBinary(nil, next)
-		if err := sp.Put(mu.key, newBytes); err != nil {
+		// Sized for the usual item (short names and values) so that the
+		// encoding does not regrow; the store keeps it without a copy.
+		newBytes = attr.AppendBinary(make([]byte, 0, w.newSize+4*len(next)+8), next)
+		if err := sp.PutOwned(mu.key, newBytes); err != nil {
 			return w, err
 		}
 	} else if err := sp.Delete(mu.key); err != nil {
@@ -111,7 +152,15 @@ func (mu *mutation) apply(tx *store.Tx, now int64) (written, error) {
 	case next == nil:
 		items = -1
 	}
-	if err := sp.AddStats(items, int64(w.newSize-w.oldSize)); err != nil {
+	if sw != nil {
+		st := sw.stats[m.ID]
+		if st == nil {
+			st = new([2]int64)
+			sw.stats[m.ID] = st
+		}
+		st[0] += items
+		st[1] += int64(w.newSize - w.oldSize)
+	} else if err := sp.AddStats(items, int64(w.newSize-w.oldSize)); err != nil {
 		return w, err
 	}
 	for i, d := range m.lsis {
@@ -128,8 +177,9 @@ func (mu *mutation) apply(tx *store.Tx, now int64) (written, error) {
 			return w, err
 		}
 	}
-	rec := changelog.Append(nil, changelog.Record{Time: now, Key: mu.key, Old: raw, New: newBytes})
-	if _, err := sp.AppendLog(rec); err != nil {
+	rec := changelog.Append(make([]byte, 0, 48+len(mu.key)+len(raw)+len(newBytes)),
+		changelog.Record{Time: now, Key: mu.key, Old: raw, New: newBytes})
+	if _, err := sp.AppendLogOwned(rec); err != nil {
 		return w, err
 	}
 	return w, nil
