@@ -251,88 +251,73 @@ func (d *jsonDecoder) attributeMap(depth int) (map[string]Value, error) {
 	}
 }
 
-// list parses the contents of an L.
-func (d *jsonDecoder) list(depth int) ([]Value, error) {
+// array parses a JSON array, calling elem with the decoder at each element.
+func (d *jsonDecoder) array(elem func() error) error {
 	if d.peek() != '[' {
-		return nil, d.mismatch(kindList)
+		return d.mismatch(kindList)
 	}
 	d.i++
-	l := []Value{}
 	for first := true; ; first = false {
 		d.ws()
 		if d.peek() == ']' {
 			d.i++
-			return l, nil
+			return nil
 		}
 		if !first {
 			if err := d.expect(','); err != nil {
-				return nil, err
+				return err
 			}
 			d.ws()
 		}
-		v, err := d.attributeValue(depth)
-		if err != nil {
-			return nil, err
+		if err := elem(); err != nil {
+			return err
 		}
-		l = append(l, v)
 	}
+}
+
+// list parses the contents of an L.
+func (d *jsonDecoder) list(depth int) ([]Value, error) {
+	l := []Value{}
+	err := d.array(func() error {
+		v, err := d.attributeValue(depth)
+		l = append(l, v)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
 }
 
 // stringList parses the members of an SS or NS.
 func (d *jsonDecoder) stringList() ([]string, error) {
-	if d.peek() != '[' {
-		return nil, d.mismatch(kindList)
-	}
-	d.i++
 	var l []string
-	for first := true; ; first = false {
-		d.ws()
-		if d.peek() == ']' {
-			d.i++
-			return l, nil
-		}
-		if !first {
-			if err := d.expect(','); err != nil {
-				return nil, err
-			}
-			d.ws()
-		}
+	err := d.array(func() error {
 		s, err := d.setMemberString()
-		if err != nil {
-			return nil, err
-		}
 		l = append(l, s)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return l, nil
 }
 
 // binaryList parses the members of a BS.
 func (d *jsonDecoder) binaryList() ([][]byte, error) {
-	if d.peek() != '[' {
-		return nil, d.mismatch(kindList)
-	}
-	d.i++
 	var l [][]byte
-	for first := true; ; first = false {
-		d.ws()
-		if d.peek() == ']' {
-			d.i++
-			return l, nil
-		}
-		if !first {
-			if err := d.expect(','); err != nil {
-				return nil, err
-			}
-			d.ws()
-		}
+	err := d.array(func() error {
 		if d.peek() == 'n' {
-			return nil, &SerializationError{msgNullInSet}
+			return &SerializationError{msgNullInSet}
 		}
 		b, err := d.base64()
-		if err != nil {
-			return nil, err
-		}
 		l = append(l, b)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return l, nil
 }
 
 func (d *jsonDecoder) setMemberString() (string, error) {
