@@ -113,11 +113,16 @@ func (t target) spec(c *expressions.Compiled, sel string, limit *int32) (pageSpe
 	}
 	// A local index fetches what it does not project from the table.
 	need := all
-	for _, names := range [][]string{topNames(c.Projection), topNames(c.Filter)} {
-		for _, n := range names {
-			if !t.index.Projects(n) {
-				need = true
-			}
+	var names []string
+	if c.Projection != nil {
+		names = append(names, c.Projection.TopLevelNames()...)
+	}
+	if c.Filter != nil {
+		names = append(names, c.Filter.TopLevelNames()...)
+	}
+	for _, n := range names {
+		if !t.index.Projects(n) {
+			need = true
 		}
 	}
 	if need {
@@ -136,20 +141,6 @@ func (t target) spec(c *expressions.Compiled, sel string, limit *int32) (pageSpe
 		}
 	}
 	return ps, nil
-}
-
-func topNames(x interface{ TopLevelNames() []string }) []string {
-	switch v := x.(type) {
-	case *expressions.Projection:
-		if v == nil {
-			return nil
-		}
-	case *expressions.Condition:
-		if v == nil {
-			return nil
-		}
-	}
-	return x.TopLevelNames()
 }
 
 // Query reads one partition of a table or index, in sort-key order, a page at a time.
