@@ -156,6 +156,15 @@ func (a *Applier) step() (batchResult, error) {
 	defs := a.opts.Indexes()
 	cutoff := a.opts.Now().Add(-a.opts.Retain()).UnixNano()
 	var res batchResult
+	// A read-only look first: an idle table (most of them, most of the time)
+	// must not cost a write transaction, let alone an fsync, every tick.
+	var work bool
+	if err := a.opts.DB.View(func(tx *store.Tx) error {
+		work = hasWork(tx, a.opts.TableID, defs, a.opts.SpaceID, cutoff, a.opts.Due)
+		return nil
+	}); err != nil || !work {
+		return res, err
+	}
 	err := a.opts.DB.Update(context.Background(), func(tx *store.Tx) error {
 		var err error
 		res, err = runBatch(tx, a.opts.TableID, defs, a.opts.SpaceID, cutoff, a.opts.Due)

@@ -190,3 +190,50 @@ func trimLog(tsp *store.Space, floor uint64, cutoff int64) (int, error) {
 	}
 	return n, tsp.TrimLog(upTo)
 }
+
+// hasWork reports whether runBatch would change anything: an index with a
+// watermark whose next record is due, or log records it could trim. It only
+// reads.
+func hasWork(tx *store.Tx, tableID string, defs []*index.Def, spaceID func(string) string, cutoff int64, due func(uint64, int64) bool) bool {
+	tsp := tx.Space(tableID)
+	if tsp == nil {
+		return false
+	}
+	last := tsp.LastLogSeq()
+	floor := last
+	for _, def := range defs {
+		wm, ok := readWatermark(tsp, def.Name)
+		if !ok || tx.Space(spaceID(def.Name)) == nil {
+			continue
+		}
+		floor = min(floor, wm)
+		if wm < last && firstDue(tsp, wm, due) {
+			return true
+		}
+	}
+	for _, bf := range readBackfills(tsp) {
+		floor = min(floor, bf.start)
+	}
+	trim := false
+	tsp.AscendLog(0, func(seq uint64, raw []byte) bool {
+		rec, err := changelog.Decode(raw)
+		trim = seq <= floor && (err != nil || rec.Time <= cutoff)
+		return false
+	})
+	return trim
+}
+
+// firstDue reports whether the first record after seq may be applied now.
+func firstDue(tsp *store.Space, after uint64, due func(uint64, int64) bool) bool {
+	if due == nil {
+		return true
+	}
+	ok := true
+	tsp.AscendLog(after, func(seq uint64, raw []byte) bool {
+		if rec, err := changelog.Decode(raw); err == nil {
+			ok = due(seq, rec.Time)
+		}
+		return false
+	})
+	return ok
+}
