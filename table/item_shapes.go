@@ -13,11 +13,9 @@ type exprParams struct {
 	ExpressionAttributeValues map[string]attr.Value `json:",omitempty"`
 }
 
-// PutItemInput is PutItem's request.
-type PutItemInput struct {
-	TableName                           string    `ddb:"required;len=1..1024"`
-	Item                                attr.Item `ddb:"required"`
-	ConditionExpression                 *string   `json:",omitempty"`
+// writeParams are the members PutItem, DeleteItem and UpdateItem share.
+type writeParams struct {
+	ConditionExpression                 *string `json:",omitempty"`
 	Expected                            map[string]expressions.ExpectedAttributeValue
 	ConditionalOperator                 *string `json:",omitempty" ddb:"enum=AND|OR"`
 	ReturnValues                        string  `json:",omitempty" ddb:"enum=NONE|ALL_OLD|UPDATED_OLD|ALL_NEW|UPDATED_NEW"`
@@ -25,36 +23,29 @@ type PutItemInput struct {
 	ReturnItemCollectionMetrics         string  `json:",omitempty" ddb:"enum=SIZE|NONE"`
 	ReturnValuesOnConditionCheckFailure string  `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`
 	exprParams
+}
+
+// PutItemInput is PutItem's request.
+type PutItemInput struct {
+	TableName string    `ddb:"required;len=1..1024"`
+	Item      attr.Item `ddb:"required"`
+	writeParams
 }
 
 // DeleteItemInput is DeleteItem's request.
 type DeleteItemInput struct {
-	TableName                           string    `ddb:"required;len=1..1024"`
-	Key                                 attr.Item `ddb:"required"`
-	ConditionExpression                 *string   `json:",omitempty"`
-	Expected                            map[string]expressions.ExpectedAttributeValue
-	ConditionalOperator                 *string `json:",omitempty" ddb:"enum=AND|OR"`
-	ReturnValues                        string  `json:",omitempty" ddb:"enum=NONE|ALL_OLD|UPDATED_OLD|ALL_NEW|UPDATED_NEW"`
-	ReturnConsumedCapacity              string  `json:",omitempty" ddb:"enum=INDEXES|TOTAL|NONE"`
-	ReturnItemCollectionMetrics         string  `json:",omitempty" ddb:"enum=SIZE|NONE"`
-	ReturnValuesOnConditionCheckFailure string  `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`
-	exprParams
+	TableName string    `ddb:"required;len=1..1024"`
+	Key       attr.Item `ddb:"required"`
+	writeParams
 }
 
 // UpdateItemInput is UpdateItem's request.
 type UpdateItemInput struct {
-	TableName                           string    `ddb:"required;len=1..1024"`
-	Key                                 attr.Item `ddb:"required"`
-	UpdateExpression                    *string   `json:",omitempty"`
-	ConditionExpression                 *string   `json:",omitempty"`
-	AttributeUpdates                    map[string]expressions.AttributeValueUpdate
-	Expected                            map[string]expressions.ExpectedAttributeValue
-	ConditionalOperator                 *string `json:",omitempty" ddb:"enum=AND|OR"`
-	ReturnValues                        string  `json:",omitempty" ddb:"enum=NONE|ALL_OLD|UPDATED_OLD|ALL_NEW|UPDATED_NEW"`
-	ReturnConsumedCapacity              string  `json:",omitempty" ddb:"enum=INDEXES|TOTAL|NONE"`
-	ReturnItemCollectionMetrics         string  `json:",omitempty" ddb:"enum=SIZE|NONE"`
-	ReturnValuesOnConditionCheckFailure string  `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`
-	exprParams
+	TableName        string    `ddb:"required;len=1..1024"`
+	Key              attr.Item `ddb:"required"`
+	UpdateExpression *string   `json:",omitempty"`
+	AttributeUpdates map[string]expressions.AttributeValueUpdate
+	writeParams
 }
 
 // GetItemInput is GetItem's request.
