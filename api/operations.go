@@ -16,6 +16,8 @@ func Operations(svc *table.Service) map[string]Handler {
 		"ListTagsOfResource":        Op(svc.ListTagsOfResource),
 		"DescribeLimits":            Op(svc.DescribeLimits),
 		"DescribeContinuousBackups": Op(svc.DescribeContinuousBackups),
+		"DescribeTimeToLive":        Op(svc.DescribeTimeToLive),
+		"UpdateTimeToLive":          Op(svc.UpdateTimeToLive),
 		"PutItem":                   Op(svc.PutItem),
 		"GetItem":                   Op(svc.GetItem),
 		"DeleteItem":                Op(svc.DeleteItem),

@@ -38,6 +38,7 @@ type tableMeta struct {
 	// DescribeTable reports them DELETING until then.
 	DeletingIndexes []deletingIndex `json:",omitempty"`
 	Tags            []Tag           `json:",omitempty"`
+	TTLAttribute    string          `json:",omitempty"` // Time to Live attribute, "" when disabled
 
 	schema keySchema
 	lsis   []*index.Def // derived from LocalSecondaryIndexes
