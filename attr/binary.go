@@ -7,7 +7,8 @@ import (
 
 // The storage codec. Layout (uvarint = encoding/binary's unsigned varint):
 //
-//	item   = version:byte count:uvarint { name:bytes value }
+//	item   = 2:byte size:uvarint count:uvarint { name:bytes value }
+//	         (version 1, still read: 1:byte count:uvarint { name:bytes value })
 //	value  = type:byte payload
 //	S N B  = bytes                      (N holds the canonical text)
 //	BOOL   = 0 | 1                      NULL = nothing
@@ -16,8 +17,32 @@ import (
 //	SS NS BS = count:uvarint { bytes }
 //	bytes  = length:uvarint raw
 //
-// The version byte lets a future layout coexist with stored data.
-const binaryVersion = 1
+// The version byte lets layouts coexist with stored data. Version 2 records
+// the item's size (Item.Size) up front, so a Scan that needs only sizes and
+// a filter's attributes never walks the rest.
+const (
+	binaryVersion1 = 1
+	binaryVersion  = 2
+)
+
+// binaryBody returns where the attributes of an encoded item start and, for
+// version 2, its recorded size (sized false for version 1).
+func binaryBody(b []byte) (start, size int, sized, ok bool) {
+	if len(b) == 0 {
+		return 0, 0, false, false
+	}
+	switch b[0] {
+	case binaryVersion1:
+		return 1, 0, false, true
+	case binaryVersion:
+		n, w := binary.Uvarint(b[1:])
+		if w <= 0 || n > 1<<40 {
+			return 0, 0, false, false
+		}
+		return 1 + w, int(n), true, true
+	}
+	return 0, 0, false, false
+}
 
 // maxBinaryDepth bounds container nesting while decoding, so corrupt input
 // cannot recurse without limit; valid items nest at most MaxNestingDepth.
@@ -29,7 +54,14 @@ func errCorrupt() error { return errors.New("attr: corrupt item encoding") }
 // returns the extended slice. Attribute order is map order, so two
 // encodings of one item may differ byte for byte; DecodeBinary reads either.
 func AppendBinary(dst []byte, it Item) []byte {
+	return AppendBinarySized(dst, it, it.Size())
+}
+
+// AppendBinarySized is AppendBinary for a caller that already knows
+// it.Size(), which the encoding records; size must be exactly that.
+func AppendBinarySized(dst []byte, it Item, size int) []byte {
 	dst = append(dst, binaryVersion)
+	dst = binary.AppendUvarint(dst, uint64(size))
 	dst = binary.AppendUvarint(dst, uint64(len(it)))
 	for k, v := range it {
 		dst = appendBytes(dst, k)
@@ -86,11 +118,12 @@ func appendBinaryValue(dst []byte, v Value) []byte {
 // store transaction). It never panics: corrupt or truncated input yields an
 // error. An empty item decodes as a non-nil empty Item.
 func DecodeBinary(b []byte) (Item, error) {
-	if len(b) == 0 || b[0] != binaryVersion {
+	start, _, _, ok := binaryBody(b)
+	if !ok {
 		return nil, errCorrupt()
 	}
 	// One copy for the whole item; names and strings are slices of it.
-	d := binDecoder{s: string(b[1:])}
+	d := binDecoder{s: string(b[start:])}
 	n, ok := d.count()
 	if !ok {
 		return nil, errCorrupt()

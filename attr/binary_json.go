@@ -18,11 +18,12 @@ import (
 // An encoding that repeats a name, which AppendBinary never writes, is
 // written with the name repeated.
 func AppendBinaryJSON(dst []byte, b []byte) ([]byte, error) {
-	if len(b) == 0 || b[0] != binaryVersion {
+	start, _, _, ok := binaryBody(b)
+	if !ok {
 		return dst, errCorrupt()
 	}
-	w := binWalker{b: b, i: 1}
-	dst, ok := w.appendMapJSON(dst, 0)
+	w := binWalker{b: b, i: start}
+	dst, ok = w.appendMapJSON(dst, 0)
 	if !ok || w.i != len(w.b) {
 		return dst, errCorrupt()
 	}

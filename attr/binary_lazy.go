@@ -8,18 +8,23 @@ import "encoding/binary"
 // decoding a whole Item (a map of ~130-byte Values) costs most of the read.
 
 // BinarySize returns the size, as Item.Size counts it, of the item that
-// AppendBinary encoded in b, without decoding it. It returns the same error
-// as DecodeBinary for corrupt input.
+// AppendBinary encoded in b, without decoding it. For the current encoding
+// it reads the recorded size and checks only the header; for version 1 it
+// walks the item and returns the same error as DecodeBinary for corrupt input.
 func BinarySize(b []byte) (int, error) {
-	if len(b) == 0 || b[0] != binaryVersion {
+	start, size, sized, ok := binaryBody(b)
+	if !ok {
 		return 0, errCorrupt()
 	}
-	w := binWalker{b: b, i: 1}
+	if sized {
+		return size, nil
+	}
+	w := binWalker{b: b, i: start}
 	n, ok := w.count()
 	if !ok {
 		return 0, errCorrupt()
 	}
-	size := 0
+	size = 0
 	for range n {
 		k, ok := w.bytes()
 		if !ok {
@@ -44,11 +49,12 @@ func BinarySize(b []byte) (int, error) {
 // them instead of allocating one per item. On error into's contents are
 // unspecified.
 func BinarySizeNames(b []byte, names []string, into Item) (int, error) {
-	if len(b) == 0 || b[0] != binaryVersion {
+	body, recorded, sized, ok := binaryBody(b)
+	if !ok {
 		return 0, errCorrupt()
 	}
 	clear(into)
-	w := binWalker{b: b, i: 1}
+	w := binWalker{b: b, i: body}
 	n, ok := w.count()
 	if !ok {
 		return 0, errCorrupt()
@@ -60,7 +66,9 @@ func BinarySizeNames(b []byte, names []string, into Item) (int, error) {
 			return 0, errCorrupt()
 		}
 		start := w.i
-		vs, ok := w.valueSize(0)
+		// With a recorded size, values are only stepped over (sizing a
+		// number means parsing it).
+		vs, ok := w.walkValue(0, !sized)
 		if !ok {
 			return 0, errCorrupt()
 		}
@@ -82,6 +90,9 @@ func BinarySizeNames(b []byte, names []string, into Item) (int, error) {
 	if w.i != len(w.b) {
 		return 0, errCorrupt()
 	}
+	if sized {
+		return recorded, nil
+	}
 	return size, nil
 }
 
@@ -90,10 +101,11 @@ func BinarySizeNames(b []byte, names []string, into Item) (int, error) {
 // skipped without allocating. Like DecodeBinary, the result does not alias
 // b, and corrupt input anywhere in b yields an error.
 func DecodeBinaryNames(b []byte, names []string) (Item, error) {
-	if len(b) == 0 || b[0] != binaryVersion {
+	start, _, _, ok := binaryBody(b)
+	if !ok {
 		return nil, errCorrupt()
 	}
-	w := binWalker{b: b, i: 1}
+	w := binWalker{b: b, i: start}
 	n, ok := w.count()
 	if !ok {
 		return nil, errCorrupt()

@@ -92,7 +92,11 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 		if err != nil {
 			return w, err
 		}
-		w.old, w.oldSize = old, old.Size()
+		size, err := attr.BinarySize(raw) // recorded in the encoding: no walk
+		if err != nil {
+			return w, err
+		}
+		w.old, w.oldSize = old, size
 	}
 	if mu.cond != nil && !mu.cond.Eval(w.old) {
 		e := Errorf(ConditionalCheckFailedException, "The conditional request failed")
@@ -138,7 +142,7 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 	if next != nil {
 		// Sized for the usual item (short names and values) so that the
 		// encoding does not regrow; the store keeps it without a copy.
-		newBytes = attr.AppendBinary(make([]byte, 0, w.newSize+4*len(next)+8), next)
+		newBytes = attr.AppendBinarySized(make([]byte, 0, w.newSize+4*len(next)+8), next, w.newSize)
 		if err := sp.PutOwned(mu.key, newBytes); err != nil {
 			return w, err
 		}
