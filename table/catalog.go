@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
@@ -206,3 +207,36 @@ func tableName(s string) string {
 }
 
 func epochSeconds(nanos int64) float64 { return float64(nanos) / float64(time.Second) }
+
+// replaceTable commits next as the new definition of table m, in one store
+// transaction that also runs extra (may be nil), and caches it. It fails with
+// notFound when the table was deleted, or deleted and re-created, since m
+// was read, so a change is never applied to the wrong incarnation.
+func (s *Service) replaceTable(ctx context.Context, m, next *tableMeta, notFound *Error, extra func(tx *store.Tx) error) error {
+	next.derive()
+	val, err := json.Marshal(next)
+	if err != nil {
+		return err
+	}
+	key := catalogKey(m.Region, m.Name)
+	err = s.db.Update(ctx, func(tx *store.Tx) error {
+		cur := tx.CatalogGet(key)
+		if cur == nil {
+			return notFound
+		}
+		if now, err := decodeMeta(cur); err != nil || now.ID != m.ID {
+			return notFound
+		}
+		if extra != nil {
+			if err := extra(tx); err != nil {
+				return err
+			}
+		}
+		return tx.CatalogPut(key, val)
+	})
+	if err != nil {
+		return err
+	}
+	s.catalog.set(m.Region, m.Name, next)
+	return nil
+}

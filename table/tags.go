@@ -2,11 +2,9 @@ package table
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/ddblocal/ddblocal/consistency"
-	"github.com/ddblocal/ddblocal/store"
 )
 
 // Tag limits from DynamoDB's documentation ("Tagging restrictions").
@@ -60,24 +58,7 @@ func (s *Service) changeTags(ctx context.Context, arn string, fn func(map[string
 		next.Tags = append(next.Tags, Tag{Key: k, Value: v})
 	}
 	next.Tags = sortTags(next.Tags)
-	next.derive()
-	val, err := json.Marshal(&next)
-	if err != nil {
-		return err
-	}
-	key := catalogKey(m.Region, m.Name)
-	err = s.db.Update(ctx, func(tx *store.Tx) error {
-		cur := tx.CatalogGet(key)
-		if cur == nil {
-			return Errorf(ResourceNotFoundException, "Requested resource not found: ResourcArn: %s not found", arn)
-		}
-		return tx.CatalogPut(key, val)
-	})
-	if err != nil {
-		return err
-	}
-	s.catalog.set(m.Region, m.Name, &next)
-	return nil
+	return s.replaceTable(ctx, m, &next, Errorf(ResourceNotFoundException, "Requested resource not found: ResourcArn: %s not found", arn), nil)
 }
 
 // checkTags validates tags being set: no aws: prefix, and the ddblocal

@@ -2,9 +2,6 @@ package table
 
 import (
 	"context"
-	"encoding/json"
-
-	"github.com/ddblocal/ddblocal/store"
 )
 
 // TimeToLiveSpecification enables or disables Time to Live on one attribute.
@@ -71,25 +68,9 @@ func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *Updat
 	default:
 		next.TTLAttribute = ""
 	}
-	next.derive()
-	val, err := json.Marshal(&next)
-	if err != nil {
+	notFound := Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name)
+	if err := s.replaceTable(ctx, m, &next, notFound, nil); err != nil {
 		return nil, err
 	}
-	key := catalogKey(region, m.Name)
-	err = s.db.Update(ctx, func(tx *store.Tx) error {
-		cur := tx.CatalogGet(key)
-		if cur == nil {
-			return Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name)
-		}
-		if now, err := decodeMeta(cur); err != nil || now.ID != m.ID {
-			return Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name)
-		}
-		return tx.CatalogPut(key, val)
-	})
-	if err != nil {
-		return nil, err
-	}
-	s.catalog.set(region, m.Name, &next)
 	return &UpdateTimeToLiveOutput{TimeToLiveSpecification: spec}, nil
 }

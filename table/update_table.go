@@ -2,7 +2,6 @@ package table
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/ddblocal/ddblocal/gsi"
@@ -41,19 +40,8 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 				Until:     next.Updated + s.opts.TransientDelay.Nanoseconds()})
 		}
 	}
-	val, err := json.Marshal(&next)
-	if err != nil {
-		return nil, err
-	}
-	key := catalogKey(region, m.Name)
-	err = s.db.Update(ctx, func(tx *store.Tx) error {
-		cur := tx.CatalogGet(key)
-		if cur == nil {
-			return Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name)
-		}
-		if now, err := decodeMeta(cur); err != nil || now.ID != m.ID {
-			return Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name)
-		}
+	notFound := Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name)
+	err = s.replaceTable(ctx, m, &next, notFound, func(tx *store.Tx) error {
 		for _, name := range created {
 			if err := tx.CreateSpace(indexSpaceID(m, name)); err != nil {
 				return err
@@ -67,12 +55,11 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 				return err
 			}
 		}
-		return tx.CatalogPut(key, val)
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.catalog.set(region, m.Name, &next)
 	for _, d := range next.gsis {
 		for _, name := range created {
 			if d.Name == name {
