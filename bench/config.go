@@ -20,6 +20,7 @@ type config struct {
 	valueSize     int
 	pid           int
 	ceiling       bool
+	cpuProfile    string
 	workloads     []string
 }
 
@@ -52,6 +53,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.valueSize, "value-size", 200, "bytes in attribute v")
 	fs.IntVar(&c.pid, "pid", 0, "server process ID: report its CPU time per op (utime+stime from /proc/PID/stat, USER_HZ=100) and VmRSS")
 	fs.BoolVar(&c.ceiling, "ceiling", false, "after the workloads, run the ceiling workload (GetItem against an in-process handler answering {})")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write the load generator's own CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}

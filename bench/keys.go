@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // keyspace knows the shape of the data setup loads, so the other workloads
@@ -54,18 +52,15 @@ func randomValue(r *rand.Rand, n int) string {
 }
 
 // key builds the primary key attribute map.
-func key(pk, sk string) map[string]types.AttributeValue {
-	return map[string]types.AttributeValue{
-		"pk": &types.AttributeValueMemberS{Value: pk},
-		"sk": &types.AttributeValueMemberS{Value: sk},
-	}
+func key(pk, sk string) item {
+	return item{"pk": {S: pk}, "sk": {S: sk}}
 }
 
 // item builds a full item: key, "v" a random string of valueSize bytes and
 // "f" a number in 0..99 (f = 0 selects 1 % of a loaded table).
-func (k keyspace) item(r *rand.Rand, pk, sk string, f int) map[string]types.AttributeValue {
+func (k keyspace) item(r *rand.Rand, pk, sk string, f int) item {
 	it := key(pk, sk)
-	it["v"] = &types.AttributeValueMemberS{Value: randomValue(r, k.valueSize)}
-	it["f"] = &types.AttributeValueMemberN{Value: strconv.Itoa(f)}
+	it["v"] = value{S: randomValue(r, k.valueSize)}
+	it["f"] = value{N: strconv.Itoa(f)}
 	return it
 }

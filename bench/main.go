@@ -17,10 +17,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
 )
 
 func main() {
@@ -43,6 +42,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg, err := parseConfig(args, stderr)
 	if err != nil {
 		return err
+	}
+	if cfg.cpuProfile != "" {
+		f, err := os.Create(cfg.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	b := &bench{cfg: cfg, out: stdout}
 	defer b.close()
@@ -76,8 +86,8 @@ func (b *bench) close() {
 // put after a batchwrite in the same run writes different keys.
 func (b *bench) workersFor(endpoint string) workers {
 	return workers{
-		client: newClient(endpoint, b.cfg.region, b.cfg.concurrency),
-		table:  aws.String(b.cfg.table),
+		client: newWireClient(endpoint, b.cfg.region, b.cfg.concurrency),
+		table:  b.cfg.table,
 		keys:   keyspace{items: b.cfg.items, partitionSize: b.cfg.partitionSize, valueSize: b.cfg.valueSize},
 		seed:   newSeed(),
 	}
@@ -108,7 +118,7 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 	}
 
 	t0 := time.Now()
-	if err := recreateTable(ctx, w.client, b.cfg.table); err != nil {
+	if err := recreateTable(ctx, newClient(endpoint, b.cfg.region), b.cfg.table); err != nil {
 		return err
 	}
 	fmt.Fprintf(b.out, "== setup: table %s recreated in %s\n", b.cfg.table, time.Since(t0).Round(time.Millisecond))

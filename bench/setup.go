@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -101,10 +102,10 @@ func (w workers) loadOps(cancel context.CancelFunc) func(worker int) op {
 				return 0, errExhausted
 			}
 			end := min(start+batchSize, w.keys.items)
-			reqs := make([]types.WriteRequest, 0, end-start)
+			reqs := make([]writeRequest, 0, end-start)
 			for i := start; i < end; i++ {
 				pk, sk := w.keys.keyOf(i)
-				reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: w.keys.item(r, pk, sk, i%100)}})
+				reqs = append(reqs, writeRequest{PutRequest: putRequest{Item: w.keys.item(r, pk, sk, i%100)}})
 			}
 			if err := w.writeAll(ctx, reqs); err != nil {
 				cancel()
@@ -118,15 +119,14 @@ func (w workers) loadOps(cancel context.CancelFunc) func(worker int) op {
 // writeAll sends reqs with BatchWriteItem, resending UnprocessedItems and
 // throttled or transient failures with exponential backoff, as DynamoDB's
 // documentation advises.
-func (w workers) writeAll(ctx context.Context, reqs []types.WriteRequest) error {
+func (w workers) writeAll(ctx context.Context, reqs []writeRequest) error {
 	backoff := 10 * time.Millisecond
 	var lastErr error
 	for range batchAttempts {
-		out, err := w.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
-			RequestItems: map[string][]types.WriteRequest{*w.table: reqs},
-		})
+		var out batchWriteOutput
+		err := w.client.call(ctx, "BatchWriteItem", mustJSON(batchWriteInput{RequestItems: map[string][]writeRequest{w.table: reqs}}), &out)
 		if err == nil {
-			reqs = out.UnprocessedItems[*w.table]
+			reqs = out.UnprocessedItems[w.table]
 			if len(reqs) == 0 {
 				return nil
 			}
@@ -147,10 +147,14 @@ func (w workers) writeAll(ctx context.Context, reqs []types.WriteRequest) error 
 	return fmt.Errorf("BatchWriteItem gave up after %d attempts: %w", batchAttempts, lastErr)
 }
 
-// retryable reports whether the SDK's standard retryer would retry err
-// (throttling, 5xx, connection resets); a bad request or an unknown
-// operation fails the load at once instead.
+// retryable reports whether err may be retried: throttling, server errors,
+// and failures of the connection itself (the answer never arrived). A bad
+// request or an unknown operation fails the load at once instead.
 func retryable(err error) bool {
-	return retry.IsErrorRetryables(retry.DefaultRetryables).IsErrorRetryable(err) == aws.TrueTernary ||
-		retry.IsErrorThrottles(retry.DefaultThrottles).IsErrorThrottle(err) == aws.TrueTernary
+	var api *apiError
+	if errors.As(err, &api) {
+		return api.retryable()
+	}
+	var netErr net.Error
+	return errors.As(err, &netErr) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
 }

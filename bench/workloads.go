@@ -4,10 +4,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // batchSize is BatchWriteItem's maximum number of requests per call.
@@ -16,8 +12,8 @@ const batchSize = 25
 // workers makes the per-worker operations of the timed workloads. Each worker
 // gets its own random source, so choosing keys needs no locking.
 type workers struct {
-	client *dynamodb.Client
-	table  *string
+	client *wireClient
+	table  string
 	keys   keyspace
 	seed   uint64
 }
@@ -48,7 +44,8 @@ func (w workers) newOp(name string) func(worker int) op {
 
 func (w workers) get(r *rand.Rand) op {
 	return func(ctx context.Context) (int, error) {
-		out, err := w.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: w.table, Key: key(w.keys.existingKey(r))})
+		var out getItemOutput
+		err := w.client.call(ctx, "GetItem", mustJSON(getItemInput{TableName: w.table, Key: key(w.keys.existingKey(r))}), &out)
 		if err != nil || out.Item == nil {
 			return 0, err
 		}
@@ -59,7 +56,7 @@ func (w workers) get(r *rand.Rand) op {
 func (w workers) put(r *rand.Rand) op {
 	return func(ctx context.Context) (int, error) {
 		pk, sk := w.keys.newKey(r)
-		_, err := w.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: w.table, Item: w.keys.item(r, pk, sk, r.IntN(100))})
+		err := w.client.call(ctx, "PutItem", mustJSON(putItemInput{TableName: w.table, Item: w.keys.item(r, pk, sk, r.IntN(100))}), nil)
 		if err != nil {
 			return 0, err
 		}
@@ -69,16 +66,17 @@ func (w workers) put(r *rand.Rand) op {
 
 func (w workers) query(r *rand.Rand) op {
 	return func(ctx context.Context) (int, error) {
-		out, err := w.client.Query(ctx, &dynamodb.QueryInput{
+		var out pageOutput
+		err := w.client.call(ctx, "Query", mustJSON(queryInput{
 			TableName:                 w.table,
-			KeyConditionExpression:    aws.String("pk = :p"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: w.keys.randomPartition(r)}},
-			Limit:                     aws.Int32(100),
-		})
+			KeyConditionExpression:    "pk = :p",
+			ExpressionAttributeValues: item{":p": {S: w.keys.randomPartition(r)}},
+			Limit:                     100,
+		}), &out)
 		if err != nil {
 			return 0, err
 		}
-		return int(out.Count), nil
+		return out.Count, nil
 	}
 }
 
@@ -86,20 +84,21 @@ func (w workers) query(r *rand.Rand) op {
 // after the last page; items are the page's ScannedCount (items read, before
 // the 1 % filter).
 func (w workers) scan() op {
-	var next map[string]types.AttributeValue
+	var next item
 	return func(ctx context.Context) (int, error) {
-		out, err := w.client.Scan(ctx, &dynamodb.ScanInput{
+		var out pageOutput
+		err := w.client.call(ctx, "Scan", mustJSON(scanInput{
 			TableName:                 w.table,
-			FilterExpression:          aws.String("f = :zero"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{":zero": &types.AttributeValueMemberN{Value: "0"}},
+			FilterExpression:          "f = :zero",
+			ExpressionAttributeValues: item{":zero": {N: "0"}},
 			ExclusiveStartKey:         next,
-		})
+		}), &out)
 		if err != nil {
 			next = nil // start over rather than repeat a failing page
 			return 0, err
 		}
 		next = out.LastEvaluatedKey
-		return int(out.ScannedCount), nil
+		return out.ScannedCount, nil
 	}
 }
 
@@ -107,18 +106,17 @@ func (w workers) scan() op {
 // (UnprocessedItems are counted as not written, not retried).
 func (w workers) batchWrite(r *rand.Rand) op {
 	return func(ctx context.Context) (int, error) {
-		reqs := make([]types.WriteRequest, batchSize)
+		reqs := make([]writeRequest, batchSize)
 		for i := range reqs {
 			pk, sk := w.keys.newKey(r)
-			reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: w.keys.item(r, pk, sk, r.IntN(100))}}
+			reqs[i] = writeRequest{PutRequest: putRequest{Item: w.keys.item(r, pk, sk, r.IntN(100))}}
 		}
-		out, err := w.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
-			RequestItems: map[string][]types.WriteRequest{*w.table: reqs},
-		})
+		var out batchWriteOutput
+		err := w.client.call(ctx, "BatchWriteItem", mustJSON(batchWriteInput{RequestItems: map[string][]writeRequest{w.table: reqs}}), &out)
 		if err != nil {
 			return 0, err
 		}
-		return batchSize - len(out.UnprocessedItems[*w.table]), nil
+		return batchSize - len(out.UnprocessedItems[w.table]), nil
 	}
 }
 
