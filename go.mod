@@ -10,6 +10,7 @@ require (
 	github.com/aws/smithy-go v1.28.9
 	github.com/cockroachdb/apd/v3 v3.2.3
 	github.com/go-chi/chi/v5 v5.5.0
+	github.com/tidwall/btree v1.8.2
 	go.etcd.io/bbolt v1.5.0
 )
 

@@ -5,7 +5,9 @@ import (
 	"testing"
 )
 
-func TestCatalog(t *testing.T) {
+func TestCatalog(t *testing.T) { forEngines(t, testCatalog) }
+
+func testCatalog(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	keys := []string{"us-east-1/Zebra", "eu-west-1/b", "us-east-1/Apple", "eu-west-1/a", "us-east-1/apple", "\x00first"}
 	mustUpdate(t, db, func(tx *Tx) error {

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 )
 
-// maxBatch bounds how many Update calls share one bbolt transaction, so that a
+// maxBatch bounds how many Update calls share one transaction, so that a
 // failing call (which forces the others to be re-run) costs a bounded amount.
 const maxBatch = 1024
 
@@ -182,14 +182,14 @@ func (db *DB) runBatch(batch []*request) {
 
 	results := make([]error, len(live))
 	for len(live) > 0 {
-		btx, err := db.bolt.Begin(true)
+		t, err := db.eng.begin(true)
 		if err != nil {
-			finishAll(live, mapErr(err))
+			finishAll(live, err)
 			return
 		}
 		failed := -1
 		for i, r := range live {
-			tx := &Tx{btx: btx}
+			tx := &Tx{t: t}
 			dirty, err := runFn(r.fn, tx)
 			if err != nil && dirty {
 				failed = i
@@ -199,12 +199,12 @@ func (db *DB) runBatch(batch []*request) {
 			results[i] = err
 		}
 		if failed >= 0 {
-			_ = btx.Rollback()
+			t.rollback()
 			live = append(live[:failed], live[failed+1:]...)
 			results = results[:len(live)]
 			continue
 		}
-		if err := btx.Commit(); err != nil {
+		if err := t.commit(); err != nil {
 			finishAll(live, fmt.Errorf("store: commit: %w", err))
 			return
 		}

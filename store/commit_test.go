@@ -47,7 +47,9 @@ func waitQueued(db *DB, n int) {
 	}
 }
 
-func TestBatchWithFailures(t *testing.T) {
+func TestBatchWithFailures(t *testing.T) { forEngines(t, testBatchWithFailures) }
+
+func testBatchWithFailures(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "t")
 	errDirty := errors.New("failed after writing")
@@ -143,7 +145,9 @@ func TestBatchWithFailures(t *testing.T) {
 	})
 }
 
-func TestPanicAlone(t *testing.T) {
+func TestPanicAlone(t *testing.T) { forEngines(t, testPanicAlone) }
+
+func testPanicAlone(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "t")
 	err := db.Update(t.Context(), func(tx *Tx) error {
@@ -168,7 +172,9 @@ func TestPanicAlone(t *testing.T) {
 	}
 }
 
-func TestConcurrentCounter(t *testing.T) {
+func TestConcurrentCounter(t *testing.T) { forEngines(t, testConcurrentCounter) }
+
+func testConcurrentCounter(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "t")
 	const workers, perWorker = 64, 20
@@ -200,7 +206,9 @@ func TestConcurrentCounter(t *testing.T) {
 	})
 }
 
-func TestContextCancel(t *testing.T) {
+func TestContextCancel(t *testing.T) { forEngines(t, testContextCancel) }
+
+func testContextCancel(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 
 	t.Run("already cancelled", func(t *testing.T) {

@@ -3,8 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"os"
-	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -15,8 +13,8 @@ import (
 // Options configures Open.
 type Options struct {
 	Path     string // bbolt file; ignored when InMemory
-	InMemory bool   // same code path, no durability: a temp file removed on Close, NoSync
-	NoSync   bool   // durable mode off (tests)
+	InMemory bool   // no file at all: the memory engine, gone on Close
+	NoSync   bool   // bbolt without fsync (tests)
 }
 
 // lockTimeout bounds how long Open waits for another process's file lock, so
@@ -37,8 +35,7 @@ const initialMmapSize = 1 << (20 + 10*(strconv.IntSize/64)) // 1 GiB on 64-bit, 
 
 // DB is an open store. It is safe for concurrent use.
 type DB struct {
-	bolt    *bolt.DB
-	tmpPath string // file to remove on Close (InMemory only)
+	eng engine
 
 	// mu guards closed; inflight counts Update and View calls admitted before
 	// Close so that Close can wait for them.
@@ -58,22 +55,26 @@ type DB struct {
 // InMemory is false, and an error wrapping ErrLocked when another process has
 // the file open for more than about a second.
 func Open(opts Options) (*DB, error) {
-	path := opts.Path
-	noSync := opts.NoSync || opts.InMemory
+	var eng engine
 	if opts.InMemory {
-		f, err := os.CreateTemp("", "ddblocal-mem-*.db")
+		eng = newMemEngine()
+	} else {
+		if opts.Path == "" {
+			return nil, ErrPathRequired
+		}
+		b, err := openBolt(opts.Path, opts.NoSync)
 		if err != nil {
-			return nil, fmt.Errorf("store: create in-memory file: %w", err)
+			return nil, err
 		}
-		path = f.Name()
-		if err := f.Close(); err != nil {
-			_ = os.Remove(path)
-			return nil, fmt.Errorf("store: create in-memory file: %w", err)
-		}
-	} else if path == "" {
-		return nil, ErrPathRequired
+		eng = b
 	}
+	db := &DB{eng: eng, queue: newQueue(), committerDone: make(chan struct{})}
+	go db.commitLoop()
+	return db, nil
+}
 
+// openBolt opens the bbolt file at path and creates its root buckets.
+func openBolt(path string, noSync bool) (boltEngine, error) {
 	bdb, err := bolt.Open(path, 0o600, &bolt.Options{
 		Timeout:         lockTimeout,
 		NoFreelistSync:  true,
@@ -83,27 +84,11 @@ func Open(opts Options) (*DB, error) {
 		InitialMmapSize: initialMmapSize,
 	})
 	if err != nil {
-		if opts.InMemory {
-			_ = os.Remove(path)
-		}
 		if errors.Is(err, bolt.ErrTimeout) {
-			return nil, fmt.Errorf("%w: %s", ErrLocked, path)
+			return boltEngine{}, fmt.Errorf("%w: %s", ErrLocked, path)
 		}
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return boltEngine{}, fmt.Errorf("store: open %s: %w", path, err)
 	}
-
-	db := &DB{bolt: bdb, queue: newQueue(), committerDone: make(chan struct{})}
-	if opts.InMemory {
-		// On Unix the open descriptor keeps the data alive, so unlinking now
-		// means not even a crash leaves the file behind. Windows cannot unlink
-		// an open file; Close removes it there.
-		if runtime.GOOS == "windows" {
-			db.tmpPath = path
-		} else {
-			_ = os.Remove(path)
-		}
-	}
-
 	if err := bdb.Update(func(btx *bolt.Tx) error {
 		for _, name := range []string{catalogBucket, spacesBucket} {
 			if _, err := btx.CreateBucketIfNotExists([]byte(name)); err != nil {
@@ -113,14 +98,9 @@ func Open(opts Options) (*DB, error) {
 		return nil
 	}); err != nil {
 		_ = bdb.Close()
-		if db.tmpPath != "" {
-			_ = os.Remove(db.tmpPath)
-		}
-		return nil, fmt.Errorf("store: initialise %s: %w", path, err)
+		return boltEngine{}, fmt.Errorf("store: initialise %s: %w", path, err)
 	}
-
-	go db.commitLoop()
-	return db, nil
+	return boltEngine{bdb}, nil
 }
 
 // enter admits one Update or View call; it returns false once Close has begun.
@@ -149,12 +129,7 @@ func (db *DB) Close() error {
 		db.queue.close()
 		<-db.committerDone
 
-		db.closeErr = db.bolt.Close()
-		if db.tmpPath != "" {
-			if err := os.Remove(db.tmpPath); err != nil && !errors.Is(err, os.ErrNotExist) && db.closeErr == nil {
-				db.closeErr = err
-			}
-		}
+		db.closeErr = db.eng.close()
 	})
 	return db.closeErr
 }
@@ -169,11 +144,11 @@ func (db *DB) View(fn func(tx *Tx) error) (err error) {
 	}
 	defer db.inflight.Done()
 
-	btx, err := db.bolt.Begin(false)
+	t, err := db.eng.begin(false)
 	if err != nil {
-		return mapErr(err)
+		return err
 	}
-	defer func() { _ = btx.Rollback() }()
-	_, err = runFn(fn, &Tx{btx: btx})
+	defer t.rollback()
+	_, err = runFn(fn, &Tx{t: t})
 	return err
 }

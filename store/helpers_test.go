@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 )
 
@@ -51,4 +52,26 @@ func withSpace(t testing.TB, db *DB, id string, keys ...string) {
 		}
 		return nil
 	})
+}
+
+// openBoltTemp opens a bbolt store without fsync in a temporary directory,
+// closed when the test ends.
+func openBoltTemp(t testing.TB) *DB {
+	t.Helper()
+	db, err := Open(Options{Path: filepath.Join(t.TempDir(), "test.db"), NoSync: true})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return db
+}
+
+// forEngines runs test once per engine: both must behave the same.
+func forEngines(t *testing.T, test func(t *testing.T, open func(testing.TB) *DB)) {
+	t.Run("memory", func(t *testing.T) { test(t, openMem) })
+	t.Run("bbolt", func(t *testing.T) { test(t, openBoltTemp) })
 }

@@ -35,9 +35,9 @@ func (s *Space) appendLog(rec []byte) (seq uint64, err error) {
 		return 0, err
 	}
 	l := s.logB()
-	seq, err = l.NextSequence()
+	seq, err = l.nextSequence()
 	if err != nil {
-		return 0, mapErr(err)
+		return 0, err
 	}
 	if err := putOwned(l, seqKey(seq), rec); err != nil {
 		return 0, err
@@ -55,7 +55,7 @@ func (s *Space) AscendLog(after uint64, fn func(seq uint64, rec []byte) bool) er
 	if after == math.MaxUint64 {
 		return nil
 	}
-	ascend(s.logB().Cursor(), seqKey(after+1), nil, func(k, v []byte) bool {
+	s.logB().ascend(seqKey(after+1), nil, func(k, v []byte) bool {
 		return fn(binary.BigEndian.Uint64(k), v)
 	})
 	return nil
@@ -67,7 +67,7 @@ func (s *Space) LastLogSeq() uint64 {
 	if s.tx.done {
 		return 0
 	}
-	return s.logB().Sequence()
+	return s.logB().sequence()
 }
 
 // TrimLog deletes the log records with sequence <= upTo. It returns
@@ -76,12 +76,20 @@ func (s *Space) TrimLog(upTo uint64) error {
 	if err := s.tx.write(); err != nil {
 		return err
 	}
-	c := s.logB().Cursor()
-	// Restart from First after each delete: bbolt's Cursor.Next may skip a
-	// key after Cursor.Delete.
-	for k, _ := c.First(); k != nil && binary.BigEndian.Uint64(k) <= upTo; k, _ = c.First() {
-		if err := c.Delete(); err != nil {
-			return mapErr(err)
+	// Collect first: deleting while iterating is undefined in both engines.
+	l := s.logB()
+	var to []byte // nil: no upper bound
+	if upTo < math.MaxUint64 {
+		to = seqKey(upTo + 1)
+	}
+	var doomed [][]byte
+	l.ascend(nil, to, func(k, _ []byte) bool {
+		doomed = append(doomed, append([]byte(nil), k...))
+		return true
+	})
+	for _, k := range doomed {
+		if err := l.delete(k); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -23,7 +23,9 @@ func logSeqs(t *testing.T, db *DB, after uint64, limit int) []uint64 {
 	return got
 }
 
-func TestLog(t *testing.T) {
+func TestLog(t *testing.T) { forEngines(t, testLog) }
+
+func testLog(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "t")
 	withSpace(t, db, "other")

@@ -29,7 +29,7 @@ func (s *Space) Stats() (items, bytes int64) {
 	if s.tx.done {
 		return 0, 0
 	}
-	v := s.metaB().Get([]byte(statsKey))
+	v := s.metaB().get([]byte(statsKey))
 	if len(v) != 16 {
 		return 0, 0
 	}
@@ -42,7 +42,7 @@ func (s *Space) GetMeta(name string) []byte {
 	if s.tx.done {
 		return nil
 	}
-	return s.metaB().Get([]byte(metaPrefix + name))
+	return s.metaB().get([]byte(metaPrefix + name))
 }
 
 // PutMeta stores val under name, in the same transaction as the data. It

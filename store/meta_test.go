@@ -5,7 +5,9 @@ import (
 	"testing"
 )
 
-func TestStats(t *testing.T) {
+func TestStats(t *testing.T) { forEngines(t, testStats) }
+
+func testStats(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "t")
 	tests := []struct {
@@ -52,7 +54,9 @@ func TestStats(t *testing.T) {
 	})
 }
 
-func TestMeta(t *testing.T) {
+func TestMeta(t *testing.T) { forEngines(t, testMeta) }
+
+func testMeta(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "t")
 	mustUpdate(t, db, func(tx *Tx) error {

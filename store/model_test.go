@@ -10,7 +10,9 @@ import (
 // TestRangeModel compares Ascend and Descend with a sorted-slice model over
 // random keys and random bounds drawn from a tiny alphabet, so that bounds
 // often equal, prefix or fall between stored keys.
-func TestRangeModel(t *testing.T) {
+func TestRangeModel(t *testing.T) { forEngines(t, testRangeModel) }
+
+func testRangeModel(t *testing.T, openMem func(testing.TB) *DB) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	randKey := func() []byte {
 		k := make([]byte, rng.IntN(4))

@@ -7,7 +7,9 @@ import (
 
 // TestOwnedWrites: PutOwned and AppendLogOwned store exactly what they are
 // given, nil as a present empty value, like Put and AppendLog.
-func TestOwnedWrites(t *testing.T) {
+func TestOwnedWrites(t *testing.T) { forEngines(t, testOwnedWrites) }
+
+func testOwnedWrites(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "s")
 	for _, tc := range []struct {

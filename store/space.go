@@ -1,42 +1,31 @@
 package store
 
-import (
-	bolt "go.etcd.io/bbolt"
-)
-
-// Sub-bucket names inside a space.
-const (
-	dataBucket = "d"
-	logBucket  = "l"
-	metaBucket = "m"
-)
-
 // Space is one ordered keyspace (a table or an index) seen through a Tx. It is
 // valid only as long as its Tx; a Space from View is read-only.
 type Space struct {
 	tx *Tx
-	b  *bolt.Bucket
-	// Sub-buckets, opened on first use: most calls touch only one of them.
-	data, log, meta *bolt.Bucket
+	s  spaceTxn
+	// Sub-keyspaces, opened on first use: most calls touch only one of them.
+	data, log, meta bucket
 }
 
-func (s *Space) dataB() *bolt.Bucket {
+func (s *Space) dataB() bucket {
 	if s.data == nil {
-		s.data = s.b.Bucket([]byte(dataBucket))
+		s.data = s.s.sub(subData)
 	}
 	return s.data
 }
 
-func (s *Space) logB() *bolt.Bucket {
+func (s *Space) logB() bucket {
 	if s.log == nil {
-		s.log = s.b.Bucket([]byte(logBucket))
+		s.log = s.s.sub(subLog)
 	}
 	return s.log
 }
 
-func (s *Space) metaB() *bolt.Bucket {
+func (s *Space) metaB() bucket {
 	if s.meta == nil {
-		s.meta = s.b.Bucket([]byte(metaBucket))
+		s.meta = s.s.sub(subMeta)
 	}
 	return s.meta
 }
@@ -48,7 +37,7 @@ func (s *Space) Get(key []byte) []byte {
 	if s.tx.done || len(key) == 0 {
 		return nil
 	}
-	return s.dataB().Get(key)
+	return s.dataB().get(key)
 }
 
 // Put stores val under key, replacing any previous value. It copies key and
@@ -78,7 +67,7 @@ func (s *Space) Delete(key []byte) error {
 	if err := s.tx.write(); err != nil {
 		return err
 	}
-	return mapErr(s.dataB().Delete(key))
+	return s.dataB().delete(key)
 }
 
 // Ascend calls fn for each key in [from, to) in ascending order, where a nil
@@ -90,7 +79,7 @@ func (s *Space) Ascend(from, to []byte, fn func(k, v []byte) bool) error {
 	if s.tx.done {
 		return ErrTxClosed
 	}
-	ascend(s.dataB().Cursor(), from, to, fn)
+	s.dataB().ascend(from, to, fn)
 	return nil
 }
 
@@ -103,6 +92,6 @@ func (s *Space) Descend(from, to []byte, fn func(k, v []byte) bool) error {
 	if s.tx.done {
 		return ErrTxClosed
 	}
-	descend(s.dataB().Cursor(), from, to, fn)
+	s.dataB().descend(from, to, fn)
 	return nil
 }

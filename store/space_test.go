@@ -8,7 +8,9 @@ import (
 	"testing"
 )
 
-func TestSpaceCRUD(t *testing.T) {
+func TestSpaceCRUD(t *testing.T) { forEngines(t, testSpaceCRUD) }
+
+func testSpaceCRUD(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "t1")
 
@@ -60,7 +62,9 @@ func TestSpaceCRUD(t *testing.T) {
 	}
 }
 
-func TestPutCopiesBuffers(t *testing.T) {
+func TestPutCopiesBuffers(t *testing.T) { forEngines(t, testPutCopiesBuffers) }
+
+func testPutCopiesBuffers(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "t")
 	mustUpdate(t, db, func(tx *Tx) error {
@@ -86,7 +90,9 @@ func TestPutCopiesBuffers(t *testing.T) {
 	})
 }
 
-func TestEmptyValueIsPresent(t *testing.T) {
+func TestEmptyValueIsPresent(t *testing.T) { forEngines(t, testEmptyValueIsPresent) }
+
+func testEmptyValueIsPresent(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "t")
 	mustUpdate(t, db, func(tx *Tx) error {
@@ -107,7 +113,9 @@ func TestEmptyValueIsPresent(t *testing.T) {
 	})
 }
 
-func TestWriteErrors(t *testing.T) {
+func TestWriteErrors(t *testing.T) { forEngines(t, testWriteErrors) }
+
+func testWriteErrors(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "t")
 	tests := []struct {
@@ -170,7 +178,9 @@ func TestWriteErrors(t *testing.T) {
 	})
 }
 
-func TestAscendDescend(t *testing.T) {
+func TestAscendDescend(t *testing.T) { forEngines(t, testAscendDescend) }
+
+func testAscendDescend(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "t", "a", "b", "ba", "bb", "bz", "c", "d")
 	withSpace(t, db, "empty")
@@ -239,7 +249,9 @@ func keyList(keys string) []string { return strings.Fields(keys) }
 // bk is shorthand for []byte(k).
 func bk(k string) []byte { return []byte(k) }
 
-func TestDropSpace(t *testing.T) {
+func TestDropSpace(t *testing.T) { forEngines(t, testDropSpace) }
+
+func testDropSpace(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "t", "a", "b")
 	withSpace(t, db, "t/idx", "x")

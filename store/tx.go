@@ -1,38 +1,30 @@
 package store
 
-import (
-	"bytes"
-	"errors"
-
-	bolt "go.etcd.io/bbolt"
-)
-
 // Tx is a transaction handed to an Update or View function. It is valid only
 // until that function returns; afterwards writes return ErrTxClosed and reads
 // return nothing. A Tx is not safe for concurrent use.
 type Tx struct {
-	btx   *bolt.Tx
+	t     txn
 	dirty bool // a write was attempted: a failing fn then needs a rollback
 	done  bool // the function that received this Tx has returned
 }
 
 // Writable reports whether tx came from Update.
-func (tx *Tx) Writable() bool { return tx.btx.Writable() }
+func (tx *Tx) Writable() bool { return tx.t.writable() }
 
 // write marks tx dirty before a mutation, or returns why it may not mutate.
 func (tx *Tx) write() error {
 	if tx.done {
 		return ErrTxClosed
 	}
-	if !tx.btx.Writable() {
+	if !tx.t.writable() {
 		return ErrReadOnly
 	}
 	tx.dirty = true
 	return nil
 }
 
-func (tx *Tx) catalog() *bolt.Bucket { return tx.btx.Bucket([]byte(catalogBucket)) }
-func (tx *Tx) spaces() *bolt.Bucket  { return tx.btx.Bucket([]byte(spacesBucket)) }
+func (tx *Tx) catalog() bucket { return tx.t.catalog() }
 
 // CatalogGet returns the catalog record stored under key, or nil if there is
 // none. The slice is valid until the transaction ends and must not be modified.
@@ -40,7 +32,7 @@ func (tx *Tx) CatalogGet(key []byte) []byte {
 	if tx.done {
 		return nil
 	}
-	return tx.catalog().Get(key)
+	return tx.catalog().get(key)
 }
 
 // CatalogPut stores val under key in the catalog. It copies key and val, so
@@ -59,7 +51,7 @@ func (tx *Tx) CatalogDelete(key []byte) error {
 	if err := tx.write(); err != nil {
 		return err
 	}
-	return mapErr(tx.catalog().Delete(key))
+	return tx.catalog().delete(key)
 }
 
 // CatalogAscend calls fn for each catalog record with key >= from (nil from
@@ -69,7 +61,7 @@ func (tx *Tx) CatalogAscend(from []byte, fn func(k, v []byte) bool) error {
 	if tx.done {
 		return ErrTxClosed
 	}
-	ascend(tx.catalog().Cursor(), from, nil, fn)
+	tx.catalog().ascend(from, nil, fn)
 	return nil
 }
 
@@ -83,16 +75,7 @@ func (tx *Tx) CreateSpace(id string) error {
 	if id == "" {
 		return ErrSpaceIDRequired
 	}
-	b, err := tx.spaces().CreateBucket([]byte(id))
-	if err != nil {
-		return mapErr(err)
-	}
-	for _, sub := range []string{dataBucket, logBucket, metaBucket} {
-		if _, err := b.CreateBucket([]byte(sub)); err != nil {
-			return mapErr(err)
-		}
-	}
-	return nil
+	return tx.t.createSpace(id)
 }
 
 // DropSpace removes the space named id with all its data, log and metadata.
@@ -105,11 +88,7 @@ func (tx *Tx) DropSpace(id string) error {
 	if id == "" {
 		return nil
 	}
-	err := tx.spaces().DeleteBucket([]byte(id))
-	if errors.Is(err, bolt.ErrBucketNotFound) {
-		return nil
-	}
-	return mapErr(err)
+	return tx.t.dropSpace(id)
 }
 
 // Space returns the space named id, or nil if it does not exist (or tx has
@@ -118,11 +97,11 @@ func (tx *Tx) Space(id string) *Space {
 	if tx.done || id == "" {
 		return nil
 	}
-	b := tx.spaces().Bucket([]byte(id))
-	if b == nil {
+	sp := tx.t.space(id)
+	if sp == nil {
 		return nil
 	}
-	return &Space{tx: tx, b: b}
+	return &Space{tx: tx, s: sp}
 }
 
 // SpaceIDs calls fn with the id of each space, in ascending byte order, until
@@ -131,81 +110,28 @@ func (tx *Tx) SpaceIDs(fn func(id string) bool) error {
 	if tx.done {
 		return ErrTxClosed
 	}
-	c := tx.spaces().Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if v != nil {
-			continue // not a bucket; never written by this package
-		}
-		if !fn(string(k)) {
-			break
-		}
-	}
+	tx.t.spaceIDs(fn)
 	return nil
 }
 
-// putCopy stores a private copy of val: bbolt keeps a reference to the value
-// until commit, which with group commit is after the caller's fn has returned
-// and may have reused its buffer. The copy is never nil, so an empty value
-// reads back as present.
-func putCopy(b *bolt.Bucket, key, val []byte) error {
+// putCopy stores a private copy of val: engines keep a reference to the
+// value (bbolt until commit, which with group commit is after the caller's fn
+// has returned and may have reused its buffer; memory for good). The copy is
+// never nil, so an empty value reads back as present.
+func putCopy(b bucket, key, val []byte) error {
 	v := make([]byte, len(val))
 	copy(v, val)
 	return putOwned(b, key, v)
 }
 
 // putOwned stores val itself, which nobody may modify afterwards; a nil val
-// is stored as empty. bbolt copies key.
-func putOwned(b *bolt.Bucket, key, val []byte) error {
+// is stored as empty. Engines copy key.
+func putOwned(b bucket, key, val []byte) error {
 	if len(key) == 0 {
 		return ErrKeyRequired
 	}
 	if val == nil {
 		val = []byte{}
 	}
-	return mapErr(b.Put(key, val))
-}
-
-// ascend calls fn for keys in [from, to) in ascending order (nil from = first,
-// nil to = no upper bound) until fn returns false.
-func ascend(c *bolt.Cursor, from, to []byte, fn func(k, v []byte) bool) {
-	var k, v []byte
-	if from == nil {
-		k, v = c.First()
-	} else {
-		k, v = c.Seek(from)
-	}
-	for ; k != nil; k, v = c.Next() {
-		if to != nil && bytes.Compare(k, to) >= 0 {
-			return
-		}
-		if !fn(k, v) {
-			return
-		}
-	}
-}
-
-// descend calls fn for keys in [from, to) in descending order, starting at the
-// largest key < to (nil to = the last key) and stopping below from (nil from =
-// no lower bound), until fn returns false.
-func descend(c *bolt.Cursor, from, to []byte, fn func(k, v []byte) bool) {
-	var k, v []byte
-	if to == nil {
-		k, v = c.Last()
-	} else {
-		// Seek lands on the first key >= to, or past the end; the key we want
-		// is just before it.
-		if k, _ = c.Seek(to); k == nil {
-			k, v = c.Last()
-		} else {
-			k, v = c.Prev()
-		}
-	}
-	for ; k != nil; k, v = c.Prev() {
-		if from != nil && bytes.Compare(k, from) < 0 {
-			return
-		}
-		if !fn(k, v) {
-			return
-		}
-	}
+	return b.put(key, val)
 }

@@ -1,0 +1,352 @@
+package store
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/tidwall/btree"
+)
+
+// errNoSequence is returned for a sequence of the catalog, which has none
+// (only space logs are numbered).
+var errNoSequence = errors.New("store: the catalog has no sequence")
+
+// memDegree is the B-tree degree of every in-memory keyspace: nodes hold up
+// to 2*memDegree-1 entries, and a write copies each node on its path once per
+// transaction, so smaller nodes make commits cheaper at little cost to reads.
+const memDegree = 16
+
+// kvMap is one ordered keyspace in memory. Published maps are never
+// modified: a write transaction mutates a Copy (copy-on-write, O(1) until a
+// node is touched), and readers keep whichever version they started with.
+type kvMap = btree.Map[string, []byte]
+
+// memSpace is one space's keyspaces and log sequence. Like a kvMap, a
+// published memSpace is never modified.
+type memSpace struct {
+	kv  [subCount]*kvMap
+	seq uint64
+}
+
+// memRoot is one committed state of the whole store.
+type memRoot struct {
+	catalog *kvMap
+	spaces  *btree.Map[string, *memSpace]
+}
+
+// memEngine keeps everything in memory. Commit publishes a new root
+// atomically; readers load the current root and never block.
+type memEngine struct {
+	cur    atomic.Pointer[memRoot]
+	writer sync.Mutex // one writable transaction at a time
+}
+
+func newMemEngine() *memEngine {
+	e := &memEngine{}
+	e.cur.Store(&memRoot{catalog: btree.NewMap[string, []byte](memDegree), spaces: btree.NewMap[string, *memSpace](memDegree)})
+	return e
+}
+
+func (e *memEngine) begin(writable bool) (txn, error) {
+	if writable {
+		e.writer.Lock()
+	}
+	root := e.cur.Load()
+	return &memTxn{e: e, rw: writable, catalogMap: root.catalog, spaces: root.spaces}, nil
+}
+
+func (e *memEngine) close() error { return nil }
+
+// memTxn is a transaction over a memEngine. A write transaction copies what
+// it changes, the first time it changes it: the catalog, the spaces map,
+// each space, and each of a space's keyspaces.
+type memTxn struct {
+	e          *memEngine
+	rw         bool
+	finished   bool
+	changed    bool
+	catalogMap *kvMap
+	spaces     *btree.Map[string, *memSpace]
+
+	ownCatalog, ownSpaces bool
+	owned                 map[string]*ownedSpace // spaces copied by this transaction
+}
+
+// ownedSpace is a space this transaction has copied, and which of its
+// keyspaces it has copied too.
+type ownedSpace struct {
+	sp     *memSpace
+	copied [subCount]bool
+}
+
+func (t *memTxn) writable() bool { return t.rw }
+
+func (t *memTxn) commit() error {
+	if t.finished {
+		return ErrTxClosed
+	}
+	t.finished = true
+	if t.changed {
+		t.e.cur.Store(&memRoot{catalog: t.catalogMap, spaces: t.spaces})
+	}
+	if t.rw {
+		t.e.writer.Unlock()
+	}
+	return nil
+}
+
+func (t *memTxn) rollback() {
+	if t.finished {
+		return
+	}
+	t.finished = true
+	if t.rw {
+		t.e.writer.Unlock()
+	}
+}
+
+func (t *memTxn) catalog() bucket { return &memBucket{t: t, catalog: true} }
+
+func (t *memTxn) space(id string) spaceTxn {
+	if _, ok := t.spaces.Get(id); !ok {
+		return nil
+	}
+	return memSpaceTxn{t: t, id: id}
+}
+
+func (t *memTxn) createSpace(id string) error {
+	if !t.rw {
+		return ErrReadOnly
+	}
+	if _, ok := t.spaces.Get(id); ok {
+		return ErrSpaceExists
+	}
+	sp := &memSpace{}
+	for i := range sp.kv {
+		sp.kv[i] = btree.NewMap[string, []byte](memDegree)
+	}
+	t.ownSpacesMap()
+	t.spaces.Set(id, sp)
+	t.ownedSpaces()[id] = &ownedSpace{sp: sp, copied: [subCount]bool{true, true, true}}
+	return nil
+}
+
+func (t *memTxn) dropSpace(id string) error {
+	if !t.rw {
+		return ErrReadOnly
+	}
+	if _, ok := t.spaces.Get(id); !ok {
+		return nil
+	}
+	t.ownSpacesMap()
+	t.spaces.Delete(id)
+	delete(t.owned, id)
+	return nil
+}
+
+func (t *memTxn) spaceIDs(fn func(id string) bool) {
+	t.spaces.Scan(func(id string, _ *memSpace) bool { return fn(id) })
+}
+
+func (t *memTxn) ownSpacesMap() {
+	t.changed = true
+	if !t.ownSpaces {
+		t.spaces = t.spaces.Copy()
+		t.ownSpaces = true
+	}
+}
+
+func (t *memTxn) ownedSpaces() map[string]*ownedSpace {
+	if t.owned == nil {
+		t.owned = make(map[string]*ownedSpace)
+	}
+	return t.owned
+}
+
+// spaceFor returns the space id as this transaction sees it, or nil.
+func (t *memTxn) spaceFor(id string) *memSpace {
+	if o := t.owned[id]; o != nil {
+		return o.sp
+	}
+	sp, _ := t.spaces.Get(id)
+	return sp
+}
+
+// writableMap returns keyspace which of space id, copied for this
+// transaction if it was not yet; nil if the space does not exist.
+func (t *memTxn) writableMap(id string, which int) *kvMap {
+	t.changed = true
+	o := t.owned[id]
+	if o == nil {
+		sp, ok := t.spaces.Get(id)
+		if !ok {
+			return nil
+		}
+		cp := *sp
+		o = &ownedSpace{sp: &cp}
+		t.ownSpacesMap()
+		t.spaces.Set(id, o.sp)
+		t.ownedSpaces()[id] = o
+	}
+	if !o.copied[which] {
+		o.sp.kv[which] = o.sp.kv[which].Copy()
+		o.copied[which] = true
+	}
+	return o.sp.kv[which]
+}
+
+type memSpaceTxn struct {
+	t  *memTxn
+	id string
+}
+
+func (s memSpaceTxn) sub(which int) bucket { return &memBucket{t: s.t, id: s.id, which: which} }
+
+// memBucket is a keyspace seen through a memTxn. It resolves its map on
+// every call, so that two handles on the same keyspace in one write
+// transaction see each other's writes.
+type memBucket struct {
+	t       *memTxn
+	catalog bool
+	id      string
+	which   int
+}
+
+// read returns the map as the transaction sees it (nil if the space has
+// been dropped).
+func (b *memBucket) read() *kvMap {
+	if b.catalog {
+		return b.t.catalogMap
+	}
+	sp := b.t.spaceFor(b.id)
+	if sp == nil {
+		return nil
+	}
+	return sp.kv[b.which]
+}
+
+// write returns the map, copied for this transaction if needed.
+func (b *memBucket) write() (*kvMap, error) {
+	if !b.t.rw {
+		return nil, ErrReadOnly
+	}
+	if b.catalog {
+		b.t.changed = true
+		if !b.t.ownCatalog {
+			b.t.catalogMap = b.t.catalogMap.Copy()
+			b.t.ownCatalog = true
+		}
+		return b.t.catalogMap, nil
+	}
+	m := b.t.writableMap(b.id, b.which)
+	if m == nil {
+		return nil, ErrTxClosed // the space was dropped in this transaction
+	}
+	return m, nil
+}
+
+// view returns s as a string without copying, for lookups that do not keep it.
+func view(s []byte) string { return unsafe.String(unsafe.SliceData(s), len(s)) }
+
+// bytesOf returns the bytes of a stored key; callers must not modify them.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+func (b *memBucket) get(key []byte) []byte {
+	m := b.read()
+	if m == nil {
+		return nil
+	}
+	v, ok := m.Get(view(key))
+	if !ok {
+		return nil
+	}
+	return v
+}
+
+func (b *memBucket) put(key, val []byte) error {
+	switch {
+	case len(key) == 0:
+		return ErrKeyRequired
+	case len(key) > MaxKeySize:
+		return ErrKeyTooLarge
+	case len(val) > MaxValueSize:
+		return ErrValueTooLarge
+	}
+	m, err := b.write()
+	if err != nil {
+		return err
+	}
+	m.Set(string(key), val)
+	return nil
+}
+
+func (b *memBucket) delete(key []byte) error {
+	m, err := b.write()
+	if err != nil {
+		return err
+	}
+	m.Delete(view(key))
+	return nil
+}
+
+func (b *memBucket) nextSequence() (uint64, error) {
+	if b.catalog {
+		return 0, errNoSequence
+	}
+	if _, err := b.write(); err != nil {
+		return 0, err
+	}
+	sp := b.t.owned[b.id].sp
+	sp.seq++
+	return sp.seq, nil
+}
+
+func (b *memBucket) sequence() uint64 {
+	if sp := b.t.spaceFor(b.id); sp != nil {
+		return sp.seq
+	}
+	return 0
+}
+
+func (b *memBucket) ascend(from, to []byte, fn func(k, v []byte) bool) {
+	m := b.read()
+	if m == nil {
+		return
+	}
+	visit := func(k string, v []byte) bool {
+		if to != nil && k >= view(to) {
+			return false
+		}
+		return fn(bytesOf(k), v)
+	}
+	if from == nil {
+		m.Scan(visit)
+	} else {
+		m.Ascend(view(from), visit)
+	}
+}
+
+func (b *memBucket) descend(from, to []byte, fn func(k, v []byte) bool) {
+	m := b.read()
+	if m == nil {
+		return
+	}
+	visit := func(k string, v []byte) bool {
+		if from != nil && k < view(from) {
+			return false
+		}
+		return fn(bytesOf(k), v)
+	}
+	if to == nil {
+		m.Reverse(visit)
+		return
+	}
+	m.Descend(view(to), func(k string, v []byte) bool {
+		if k == view(to) {
+			return true // descend is [from, to): skip to itself
+		}
+		return visit(k, v)
+	})
+}
