@@ -127,3 +127,70 @@ func BenchmarkAscend1000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRandom measures Gets and 25-key Updates at random keys of a space
+// holding 200,000 keys (the shape of BatchWriteItem into a loaded table), per
+// engine: with this many keys, searches are dominated by cache misses.
+func BenchmarkRandom(b *testing.B) {
+	const keys = 200_000
+	val := make([]byte, 250)
+	key := func(i uint64) []byte { return fmt.Appendf(nil, "p%06d\x00\x01s%08d\x00\x01", i%2000, i) }
+	for _, engine := range []string{"memory", "bbolt"} {
+		b.Run(engine, func(b *testing.B) {
+			db := openForBench(b, engine)
+			for start := 0; start < keys; start += 1000 {
+				mustUpdate(b, db, func(tx *Tx) error {
+					for i := start; i < start+1000; i++ {
+						if err := tx.Space("t").Put(key(uint64(i)*7919%keys), val); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+			}
+			b.Run("get", func(b *testing.B) {
+				var n uint64
+				for b.Loop() {
+					n++
+					_ = db.View(func(tx *Tx) error {
+						if tx.Space("t").Get(key(n*104729%keys)) == nil {
+							b.Fatal("missing key")
+						}
+						return nil
+					})
+				}
+			})
+			b.Run("put25", func(b *testing.B) {
+				var n uint64
+				b.ReportAllocs()
+				for b.Loop() {
+					mustUpdate(b, db, func(tx *Tx) error {
+						sp := tx.Space("t")
+						for range 25 {
+							n++
+							if err := sp.Put(key(n*104729%(2*keys)), val); err != nil {
+								return err
+							}
+						}
+						return nil
+					})
+				}
+			})
+		})
+	}
+}
+
+func openForBench(b *testing.B, engine string) *DB {
+	b.Helper()
+	opts := Options{InMemory: true}
+	if engine == "bbolt" {
+		opts = Options{Path: filepath.Join(b.TempDir(), "bench.db"), NoSync: true}
+	}
+	db, err := Open(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	withSpace(b, db, "t")
+	return db
+}

@@ -1,10 +1,11 @@
 package store
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/tidwall/btree"
 )
@@ -21,7 +22,42 @@ const memDegree = 16
 // kvMap is one ordered keyspace in memory. Published maps are never
 // modified: a write transaction mutates a Copy (copy-on-write, O(1) until a
 // node is touched), and readers keep whichever version they started with.
-type kvMap = btree.Map[string, []byte]
+type kvMap = btree.BTreeG[memEntry]
+
+// memEntry is one key and value, kept in a single allocation (fewer objects
+// for the GC to trace). pre holds the key's first 8 bytes, zero-padded and
+// big-endian, so that most comparisons in a search are decided without
+// following the pointer to the key: a cache miss per comparison otherwise.
+type memEntry struct {
+	pre  uint64
+	kv   []byte // key ‖ value
+	klen int
+}
+
+func (e memEntry) key() []byte { return e.kv[:e.klen:e.klen] }
+func (e memEntry) val() []byte { return e.kv[e.klen:] }
+
+// prefixOf returns key's first 8 bytes as a big-endian number, zero-padded:
+// prefixOf(a) < prefixOf(b) implies a < b in byte order.
+func prefixOf(key []byte) uint64 {
+	var b [8]byte
+	copy(b[:], key)
+	return binary.BigEndian.Uint64(b[:])
+}
+
+// probe is the entry to search for key; it does not copy key.
+func probe(key []byte) memEntry { return memEntry{pre: prefixOf(key), kv: key, klen: len(key)} }
+
+func lessEntry(a, b memEntry) bool {
+	if a.pre != b.pre {
+		return a.pre < b.pre
+	}
+	return bytes.Compare(a.key(), b.key()) < 0
+}
+
+func newKVMap() *kvMap {
+	return btree.NewBTreeGOptions(lessEntry, btree.Options{Degree: memDegree, NoLocks: true})
+}
 
 // memSpace is one space's keyspaces and log sequence. Like a kvMap, a
 // published memSpace is never modified.
@@ -45,7 +81,7 @@ type memEngine struct {
 
 func newMemEngine() *memEngine {
 	e := &memEngine{}
-	e.cur.Store(&memRoot{catalog: btree.NewMap[string, []byte](memDegree), spaces: btree.NewMap[string, *memSpace](memDegree)})
+	e.cur.Store(&memRoot{catalog: newKVMap(), spaces: btree.NewMap[string, *memSpace](memDegree)})
 	return e
 }
 
@@ -125,7 +161,7 @@ func (t *memTxn) createSpace(id string) error {
 	}
 	sp := &memSpace{}
 	for i := range sp.kv {
-		sp.kv[i] = btree.NewMap[string, []byte](memDegree)
+		sp.kv[i] = newKVMap()
 	}
 	t.ownSpacesMap()
 	t.spaces.Set(id, sp)
@@ -247,22 +283,16 @@ func (b *memBucket) write() (*kvMap, error) {
 	return m, nil
 }
 
-// view returns s as a string without copying, for lookups that do not keep it.
-func view(s []byte) string { return unsafe.String(unsafe.SliceData(s), len(s)) }
-
-// bytesOf returns the bytes of a stored key; callers must not modify them.
-func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
-
 func (b *memBucket) get(key []byte) []byte {
 	m := b.read()
 	if m == nil {
 		return nil
 	}
-	v, ok := m.Get(view(key))
+	e, ok := m.Get(probe(key))
 	if !ok {
 		return nil
 	}
-	return v
+	return e.val()
 }
 
 func (b *memBucket) put(key, val []byte) error {
@@ -278,7 +308,10 @@ func (b *memBucket) put(key, val []byte) error {
 	if err != nil {
 		return err
 	}
-	m.Set(string(key), val)
+	kv := make([]byte, len(key)+len(val))
+	copy(kv, key)
+	copy(kv[len(key):], val)
+	m.Set(memEntry{pre: prefixOf(key), kv: kv, klen: len(key)})
 	return nil
 }
 
@@ -287,7 +320,7 @@ func (b *memBucket) delete(key []byte) error {
 	if err != nil {
 		return err
 	}
-	m.Delete(view(key))
+	m.Delete(probe(key))
 	return nil
 }
 
@@ -315,16 +348,16 @@ func (b *memBucket) ascend(from, to []byte, fn func(k, v []byte) bool) {
 	if m == nil {
 		return
 	}
-	visit := func(k string, v []byte) bool {
-		if to != nil && k >= view(to) {
+	visit := func(e memEntry) bool {
+		if to != nil && bytes.Compare(e.key(), to) >= 0 {
 			return false
 		}
-		return fn(bytesOf(k), v)
+		return fn(e.key(), e.val())
 	}
 	if from == nil {
 		m.Scan(visit)
 	} else {
-		m.Ascend(view(from), visit)
+		m.Ascend(probe(from), visit)
 	}
 }
 
@@ -333,20 +366,20 @@ func (b *memBucket) descend(from, to []byte, fn func(k, v []byte) bool) {
 	if m == nil {
 		return
 	}
-	visit := func(k string, v []byte) bool {
-		if from != nil && k < view(from) {
+	visit := func(e memEntry) bool {
+		if from != nil && bytes.Compare(e.key(), from) < 0 {
 			return false
 		}
-		return fn(bytesOf(k), v)
+		return fn(e.key(), e.val())
 	}
 	if to == nil {
 		m.Reverse(visit)
 		return
 	}
-	m.Descend(view(to), func(k string, v []byte) bool {
-		if k == view(to) {
+	m.Descend(probe(to), func(e memEntry) bool {
+		if bytes.Equal(e.key(), to) {
 			return true // descend is [from, to): skip to itself
 		}
-		return visit(k, v)
+		return visit(e)
 	})
 }
