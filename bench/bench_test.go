@@ -3,13 +3,31 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"os/signal"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 )
+
+// TestMain lets the test binary stand in for the bench program when
+// startCeiling runs it as the ceiling server.
+func TestMain(m *testing.M) {
+	if os.Getenv(serveCeilingEnv) == "1" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		if err := serveCeiling(ctx, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	os.Exit(m.Run())
+}
 
 // TestCeilingEndToEnd runs the ceiling workload for 200 ms against the
 // in-process handler, through the real SDK client and HTTP.
@@ -31,7 +49,7 @@ func TestCeilingEndToEnd(t *testing.T) {
 	if got, want := m[2], "0"; got != want {
 		t.Errorf("errors = %s, want %s\n%s", got, want, text)
 	}
-	for _, want := range []string{"== ceiling", "latency p50 ", "p99 ", "client CPU"} {
+	for _, want := range []string{"== ceiling", "latency p50 ", "p99 ", "client CPU", "server CPU µs/op"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}

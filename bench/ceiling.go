@@ -1,9 +1,16 @@
 package main
 
 import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
+	"strings"
 )
 
 // ceilingHandler is the cheapest possible "DynamoDB": it reads the request
@@ -19,24 +26,56 @@ func ceilingHandler(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.WriteString(w, "{}")
 }
 
-// startCeiling serves ceilingHandler on a free port of 127.0.0.1 and returns
-// its URL and a function that stops it.
-func startCeiling() (url string, stop func(), err error) {
+// serveCeilingEnv, set to 1 in the environment, makes this program serve the
+// ceiling handler instead of running workloads: startCeiling's child.
+const serveCeilingEnv = "DDBLOCAL_BENCH_SERVE_CEILING"
+
+// serveCeiling serves ceilingHandler on a free port of 127.0.0.1, writes its
+// URL as one line to out, and serves until ctx ends. It is what the child
+// process started by startCeiling runs.
+func serveCeiling(ctx context.Context, out io.Writer) error {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return "", nil, err
+		return err
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(ceilingHandler)}
-	done := make(chan struct{})
 	go func() {
-		defer close(done)
-		// Serve returns ErrServerClosed on stop; any other failure shows up
-		// as connection errors in the client's report.
-		_ = srv.Serve(ln)
-	}()
-	stop = func() {
+		<-ctx.Done()
 		_ = srv.Close()
-		<-done
+	}()
+	fmt.Fprintf(out, "http://%s\n", ln.Addr())
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
 	}
-	return "http://" + ln.Addr().String(), stop, nil
+	return nil
+}
+
+// startCeiling runs the ceiling server in a child process (this program with
+// serveCeilingEnv set), so that its CPU time can be read like any server's. It
+// returns the server's URL and PID and a function that stops it.
+func startCeiling() (url string, pid int, stop func(), err error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", 0, nil, err
+	}
+	cmd := exec.Command(self)
+	cmd.Env = append(os.Environ(), serveCeilingEnv+"=1")
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", 0, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", 0, nil, err
+	}
+	stop = func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		stop()
+		return "", 0, nil, fmt.Errorf("ceiling server did not start: %w", err)
+	}
+	return strings.TrimSpace(line), cmd.Process.Pid, stop, nil
 }

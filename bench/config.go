@@ -30,7 +30,8 @@ var workloadNames = []string{"setup", "put", "get", "query", "scan", "batchwrite
 const usageText = `usage: go run ./bench [flags] WORKLOAD...
 WORKLOAD: setup | put | get | query | scan | batchwrite | mixed | ceiling
 Workloads run one after another in the order given; -ceiling appends a run of the
-ceiling workload (an in-process HTTP handler answering {}) with the same -c and -d.
+ceiling workload (a trivial net/http handler answering {}, run as a child process so
+its CPU per request is reported like the server's) with the same -c and -d.
 flags:
 `
 
@@ -52,7 +53,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.partitionSize, "partition-size", 100, "items per partition key")
 	fs.IntVar(&c.valueSize, "value-size", 200, "bytes in attribute v")
 	fs.IntVar(&c.pid, "pid", 0, "server process ID: report its CPU time per op (utime+stime from /proc/PID/stat, USER_HZ=100) and VmRSS")
-	fs.BoolVar(&c.ceiling, "ceiling", false, "after the workloads, run the ceiling workload (GetItem against an in-process handler answering {})")
+	fs.BoolVar(&c.ceiling, "ceiling", false, "after the workloads, run the ceiling workload (GetItem against a trivial handler answering {}, in a child process)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write the load generator's own CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return c, err

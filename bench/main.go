@@ -25,7 +25,12 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	var err error
+	if os.Getenv(serveCeilingEnv) == "1" {
+		err = serveCeiling(ctx, os.Stdout)
+	} else {
+		err = run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	}
 	switch {
 	case err == nil:
 	case errors.Is(err, flag.ErrHelp):
@@ -68,12 +73,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // bench runs workloads against the configured endpoint and, on demand,
-// against the in-process ceiling handler.
+// against the ceiling server (a child process).
 type bench struct {
 	cfg         config
 	out         io.Writer
 	stopCeiling func()
 	ceilingURL  string
+	ceilingPID  int
 }
 
 func (b *bench) close() {
@@ -100,15 +106,15 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 	}
 	if name == "ceiling" {
 		if b.stopCeiling == nil {
-			url, stop, err := startCeiling()
+			url, cpid, stop, err := startCeiling()
 			if err != nil {
 				return err
 			}
-			b.ceilingURL, b.stopCeiling = url, stop
+			b.ceilingURL, b.ceilingPID, b.stopCeiling = url, cpid, stop
 		}
-		// The ceiling server lives in this process: its CPU is the
-		// client CPU line, and -pid would describe an unrelated server.
-		endpoint, pid = b.ceilingURL, ""
+		// The ceiling server is a child process: report its figures, not
+		// those of the server given by -pid.
+		endpoint, pid = b.ceilingURL, strconv.Itoa(b.ceilingPID)
 	}
 	w := b.workersFor(endpoint)
 	if name != "setup" {
