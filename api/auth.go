@@ -16,7 +16,7 @@ const msgMissingAuth = "Request is missing Authentication Token"
 // from the Authorization header or, for presigned requests, the
 // X-Amz-Credential query parameter. The signature is not verified.
 func regionOf(r *http.Request) (string, error) {
-	h := r.Header.Get("Authorization")
+	h := header(r.Header, hdrAuthorization)
 	if h == "" {
 		if c := r.URL.Query().Get("X-Amz-Credential"); c != "" {
 			return credentialRegion(c)
@@ -70,35 +70,54 @@ func authorizationRegion(h string) (string, error) {
 
 // nextField returns the next field of *s separated by commas or white
 // space, as strings.FieldsFunc would, and advances *s past it; "" means no
-// field is left. It runs on every request, so ASCII takes a fast path.
+// field is left. It runs on every request over a header of some 250
+// bytes, so printable ASCII, the whole of a usual header, takes a tight
+// loop; anything else is decoded as a rune.
 func nextField(s *string) string {
 	str := *s
-	start := -1
-	for i := 0; i < len(str); {
-		c := str[i]
-		size := 1
-		var sep bool
-		if c < utf8.RuneSelf {
-			sep = c == ',' || c == ' ' || ('\t' <= c && c <= '\r')
-		} else {
-			var r rune
-			r, size = utf8.DecodeRuneInString(str[i:])
-			sep = unicode.IsSpace(r)
+	i := 0
+	for i < len(str) {
+		if c := str[i]; c < utf8.RuneSelf {
+			if !asciiSep(c) {
+				break
+			}
+			i++
+			continue
 		}
-		switch {
-		case sep && start >= 0:
-			*s = str[i:]
-			return str[start:i]
-		case !sep && start < 0:
-			start = i
+		r, size := utf8.DecodeRuneInString(str[i:])
+		if !unicode.IsSpace(r) {
+			break
 		}
 		i += size
 	}
-	*s = ""
-	if start < 0 {
-		return ""
+	start := i
+	for i < len(str) {
+		c := str[i]
+		if c > ' ' && c < utf8.RuneSelf && c != ',' {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			if asciiSep(c) {
+				break
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(str[i:])
+		if unicode.IsSpace(r) {
+			break
+		}
+		i += size
 	}
-	return str[start:]
+	*s = str[i:]
+	return str[start:i]
+}
+
+// asciiSep reports whether the ASCII byte c separates Authorization
+// parameters: a comma or what unicode.IsSpace calls space.
+func asciiSep(c byte) bool {
+	return c == ',' || c == ' ' || ('\t' <= c && c <= '\r')
 }
 
 // credentialRegion returns the region element of "keyid/date/region/service/term".

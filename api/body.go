@@ -33,7 +33,11 @@ func readBody(r *http.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding")))
+	enc := header(r.Header, hdrContentEncoding)
+	if enc == "" {
+		return raw, nil
+	}
+	enc = strings.ToLower(strings.TrimSpace(enc))
 	switch enc {
 	case "", "identity":
 		return raw, nil
@@ -58,7 +62,7 @@ func readBody(r *http.Request) ([]byte, error) {
 // sizeHint (the Content-Length, or -1 when unknown) sizes the buffer so
 // that the usual body is read without regrowing it.
 func readCapped(rd io.Reader, sizeHint int64) ([]byte, error) {
-	b, err := readAll(io.LimitReader(rd, maxBodyBytes+1), sizeHint)
+	b, err := readAll(rd, sizeHint)
 	if len(b) > maxBodyBytes {
 		return nil, errTooLarge()
 	}
@@ -69,19 +73,23 @@ func readCapped(rd io.Reader, sizeHint int64) ([]byte, error) {
 	return b, err
 }
 
-// readAll is io.ReadAll starting from a buffer of sizeHint+1 bytes (the
-// extra byte lets the final read see EOF without growing the buffer).
+// readAll is io.ReadAll of at most maxBodyBytes+1 bytes (enough to tell
+// an oversized body), starting from a buffer of sizeHint+1 bytes (the
+// extra byte lets the final read see EOF without growing the buffer). It
+// caps the read itself rather than through io.LimitReader, which cost an
+// allocation per request.
 func readAll(rd io.Reader, sizeHint int64) ([]byte, error) {
+	const limit = maxBodyBytes + 1
 	n := int64(512)
 	if sizeHint > 0 && sizeHint <= maxBodyBytes {
 		n = sizeHint + 1
 	}
 	b := make([]byte, 0, n)
-	for {
+	for len(b) < limit {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
 		}
-		k, err := rd.Read(b[len(b):cap(b)])
+		k, err := rd.Read(b[len(b):min(cap(b), limit)])
 		b = b[:len(b)+k]
 		if err != nil {
 			if err == io.EOF {
@@ -90,6 +98,7 @@ func readAll(rd io.Reader, sizeHint int64) ([]byte, error) {
 			return b, err
 		}
 	}
+	return b, nil
 }
 
 // decompress reads a decompressing reader to the end, capped.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
@@ -20,17 +21,22 @@ const targetPrefix = "DynamoDB_20120810."
 // msgUnknownOperation is DynamoDB's text for an operation it does not have.
 const msgUnknownOperation = "Unknown operation exception"
 
-// server is the state behind one NewHandler: its configuration, operation
-// table, validation rule cache, response encoder and buffer pools.
+// server is the state behind one NewHandler: its configuration, request
+// id generator, router, operation table, validation rule cache, response
+// encoder and buffer pools. It is the handler NewHandler returns (see
+// ServeHTTP in middleware.go).
 type server struct {
-	cfg  Config
-	log  *slog.Logger
-	ops  map[string]Handler
-	vd   validator
-	fd   fastDecoder
-	resp responder
-	enc  encoder
-	bufs sync.Pool // *[]byte response buffers, see encodeResult
+	cfg     Config
+	corsAny bool // cfg.CORSOrigins holds "*"
+	log     *slog.Logger
+	ids     *idGen
+	router  http.Handler // every route but the hot `POST /`
+	ops     map[string]Handler
+	vd      validator
+	fd      fastDecoder
+	resp    responder
+	enc     encoder
+	bufs    sync.Pool // *[]byte response buffers, see encodeResult
 }
 
 // NewHandler returns the HTTP handler of the DynamoDB API: `POST /` with
@@ -39,16 +45,22 @@ type server struct {
 // DynamoDB's health text; `GET /_ddblocal/health` reports cfg.Ready as JSON
 // (200 or 503). ops is copied; it is not modified.
 func NewHandler(cfg Config, ops map[string]Handler) http.Handler {
-	s := &server{cfg: cfg, log: cfg.logger(), ops: maps.Clone(ops)}
+	s := &server{cfg: cfg, corsAny: slices.Contains(cfg.CORSOrigins, "*"), log: cfg.logger(),
+		ids: newIDGen(), ops: maps.Clone(ops)}
 	r := chi.NewRouter()
-	r.Use(s.base, s.limitHeaders, s.cors)
-	r.Post("/", s.dispatch)
+	// ServeHTTP sends `POST /` to dispatch before the router sees it; the
+	// route is here so that the router's 404 and 405 answers stay right.
+	r.Post("/", func(w http.ResponseWriter, r *http.Request) {
+		x := &exchange{sw: statusWriter{ResponseWriter: w}, ctx: reqCtx{Context: r.Context(), id: RequestID(r.Context())}}
+		s.dispatch(x, r)
+	})
 	r.Get("/", s.healthText)
 	r.Get("/_ddblocal/health", s.readiness)
 	if cfg.Settle != nil {
 		r.Post("/_ddblocal/settle", s.settle)
 	}
-	return r
+	s.router = r
+	return s
 }
 
 // settle serves POST /_ddblocal/settle: 200 {"settled":true} once cfg.Settle
@@ -63,25 +75,26 @@ func (s *server) settle(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte(`{"settled":true}`))
 }
 
-// dispatch serves one DynamoDB API call.
-func (s *server) dispatch(w http.ResponseWriter, r *http.Request) {
-	res, err := s.call(r)
+// dispatch serves one DynamoDB API call, writing through x.sw.
+func (s *server) dispatch(x *exchange, r *http.Request) {
+	res, err := s.call(x, r)
 	if err != nil {
-		s.writeError(w, r, err)
+		s.writeError(x, r, err)
 		return
 	}
 	bp, err := s.encodeResult(res)
 	if err != nil {
-		s.writeError(w, r, fmt.Errorf("encoding response: %w", err))
+		s.writeError(x, r, fmt.Errorf("encoding response: %w", err))
 		return
 	}
-	s.resp.write(w, r, http.StatusOK, *bp)
+	s.resp.write(x, r, http.StatusOK, *bp)
 	s.releaseBuf(bp)
 }
 
-// call resolves the operation, authenticates, reads the body and runs the handler.
-func (s *server) call(r *http.Request) (any, error) {
-	op, ok := strings.CutPrefix(r.Header.Get("X-Amz-Target"), targetPrefix)
+// call resolves the operation, authenticates, reads the body and runs the
+// handler with x.req and x.ctx.
+func (s *server) call(x *exchange, r *http.Request) (any, error) {
+	op, ok := strings.CutPrefix(header(r.Header, hdrTarget), targetPrefix)
 	var h Handler
 	if ok && op != "" {
 		h = s.ops[op]
@@ -100,13 +113,13 @@ func (s *server) call(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	req := &Request{Operation: op, Region: region, RequestID: RequestID(r.Context()), Body: body, vd: &s.vd, fd: &s.fd}
-	return h(r.Context(), req)
+	x.req = Request{Operation: op, Region: region, RequestID: x.ctx.id, Body: body, vd: &s.vd, fd: &s.fd}
+	return h(&x.ctx, &x.req)
 }
 
-// writeError sends err as DynamoDB's JSON error document.
-func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	status, doc := errorResponse(r.Context(), s.log, RequestID(r.Context()), err)
+// writeError sends err as DynamoDB's JSON error document through x.sw.
+func (s *server) writeError(x *exchange, r *http.Request, err error) {
+	status, doc := errorResponse(&x.ctx, s.log, x.ctx.id, err)
 	body, mErr := json.Marshal(doc)
 	if mErr != nil {
 		// Only an attr.Item that cannot be encoded gets here; drop it.
@@ -114,7 +127,7 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		doc.Item, doc.CancellationReasons = nil, nil
 		body, _ = json.Marshal(doc)
 	}
-	s.resp.write(w, r, status, body)
+	s.resp.write(x, r, status, body)
 }
 
 // endpoint is one entry of a DescribeEndpoints response.

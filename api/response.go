@@ -51,12 +51,15 @@ type responder struct {
 	gz sync.Pool // *gzip.Writer
 }
 
-// write sends body with status: gzip-compressed if r accepts gzip, with
-// x-amz-crc32 computed over the bytes as sent on the wire.
-func (rs *responder) write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+// write sends body with status through x.sw: gzip-compressed if r
+// accepts gzip, with x-amz-crc32 computed over the bytes as sent on the
+// wire. x's header value slots back the header values so that setting them
+// allocates nothing.
+func (rs *responder) write(x *exchange, r *http.Request, status int, body []byte) {
+	w := &x.sw
 	h := w.Header()
-	h.Set("Content-Type", jsonContentType)
-	if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+	x.setHeader(h, 1, hdrContentType, jsonContentType)
+	if acceptsGzip(header(r.Header, hdrAcceptEncoding)) {
 		var buf bytes.Buffer
 		zw, _ := rs.gz.Get().(*gzip.Writer)
 		if zw == nil {
@@ -69,10 +72,15 @@ func (rs *responder) write(w http.ResponseWriter, r *http.Request, status int, b
 		_ = zw.Close()
 		rs.gz.Put(zw)
 		body = buf.Bytes()
-		h.Set("Content-Encoding", "gzip")
+		h[hdrContentEncoding] = []string{"gzip"}
 	}
-	h.Set("X-Amz-Crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	// Both numbers share one string allocation.
+	var nb [32]byte
+	num := strconv.AppendUint(nb[:0], uint64(crc32.ChecksumIEEE(body)), 10)
+	k := len(num)
+	nums := string(strconv.AppendInt(num, int64(len(body)), 10))
+	x.setHeader(h, 2, hdrCRC32, nums[:k])
+	x.setHeader(h, 3, hdrContentLength, nums[k:])
 	w.WriteHeader(status)
 	// A failed write means the client has gone; nothing is left to tell it.
 	_, _ = w.Write(body)
