@@ -248,6 +248,9 @@ type memBucket struct {
 	catalog bool
 	id      string
 	which   int
+	// hint remembers the path of the last search: a write usually follows
+	// a read of the same key (the old item), and then needs no search.
+	hint btree.PathHint
 }
 
 // read returns the map as the transaction sees it (nil if the space has
@@ -288,7 +291,7 @@ func (b *memBucket) get(key []byte) []byte {
 	if m == nil {
 		return nil
 	}
-	e, ok := m.Get(probe(key))
+	e, ok := m.GetHint(probe(key), &b.hint)
 	if !ok {
 		return nil
 	}
@@ -311,7 +314,7 @@ func (b *memBucket) put(key, val []byte) error {
 	kv := make([]byte, len(key)+len(val))
 	copy(kv, key)
 	copy(kv[len(key):], val)
-	m.Set(memEntry{pre: prefixOf(key), kv: kv, klen: len(key)})
+	m.SetHint(memEntry{pre: prefixOf(key), kv: kv, klen: len(key)}, &b.hint)
 	return nil
 }
 
@@ -320,7 +323,7 @@ func (b *memBucket) delete(key []byte) error {
 	if err != nil {
 		return err
 	}
-	m.Delete(probe(key))
+	m.DeleteHint(probe(key), &b.hint)
 	return nil
 }
 
