@@ -202,6 +202,19 @@ func checkSource(k kind, src string) error {
 }
 
 func compileCondition(k kind, src string, r *resolver) (*Condition, error) {
+	c, err := resolveCondition(k, src, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCondition(k, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// resolveCondition parses a condition and resolves its placeholders, without
+// the checks that depend on the values' types (see Cache).
+func resolveCondition(k kind, src string, r *resolver) (*Condition, error) {
 	if err := checkSource(k, src); err != nil {
 		return nil, err
 	}
@@ -212,13 +225,23 @@ func compileCondition(k kind, src string, r *resolver) (*Condition, error) {
 	if err := r.resolve(k, c.operands(nil)); err != nil {
 		return nil, err
 	}
-	if err := checkCondition(k, c); err != nil {
-		return nil, err
-	}
 	return c, nil
 }
 
 func compileUpdate(src string, r *resolver) (*Update, error) {
+	u, err := resolveUpdate(src, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkUpdate(u); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// resolveUpdate parses an update expression and resolves its placeholders,
+// without the checks that depend on the values' types (see Cache).
+func resolveUpdate(src string, r *resolver) (*Update, error) {
 	if err := checkSource(kindUpdate, src); err != nil {
 		return nil, err
 	}
@@ -234,9 +257,6 @@ func compileUpdate(src string, r *resolver) (*Update, error) {
 		}
 	}
 	if err := r.resolve(kindUpdate, ops); err != nil {
-		return nil, err
-	}
-	if err := checkUpdate(u); err != nil {
 		return nil, err
 	}
 	return u, nil

@@ -18,6 +18,10 @@ type KeyTerm struct {
 	Values []attr.Value
 }
 
+// errKeyUnsupported is DynamoDB's error for a key condition of a shape it
+// cannot use; built on demand, as the success path is the common one.
+func errKeyUnsupported() *Error { return plainErr("Query key condition not supported") }
+
 // flipped turns "v op path" into "path op' v".
 func flipped(op string) string {
 	switch op {
@@ -35,7 +39,6 @@ func flipped(op string) string {
 
 // keyTerms flattens a tree of ANDs into key terms, rejecting every other shape.
 func (c *Condition) keyTerms(dst []KeyTerm) ([]KeyTerm, error) {
-	unsupported := plainErr("Query key condition not supported")
 	switch c.kind {
 	case condAnd:
 		var err error
@@ -59,12 +62,12 @@ func (c *Condition) keyTerms(dst []KeyTerm) ([]KeyTerm, error) {
 		args, op = []*operand{args[1], args[0]}, flipped(op)
 	}
 	if args[0].kind != opPath || len(args[0].path) != 1 {
-		return nil, unsupported
+		return nil, errKeyUnsupported()
 	}
 	t := KeyTerm{Name: args[0].path[0].Name, Op: op}
 	for _, a := range args[1:] {
 		if a.kind != opValue {
-			return nil, unsupported
+			return nil, errKeyUnsupported()
 		}
 		t.Values = append(t.Values, a.value)
 	}

@@ -17,6 +17,9 @@ type resolver struct {
 	values     map[string]attr.Value
 	usedNames  map[string]bool
 	usedValues map[string]bool
+	// unbound leaves value placeholders unresolved (only recording them as
+	// used), for a Cache template that is bound to each request's values.
+	unbound bool
 }
 
 // collect appends, depth first in source order, every operand reachable from ops.
@@ -76,7 +79,7 @@ func (r *resolver) resolve(k kind, ops []*operand) error {
 			}
 		case opValue:
 			v, ok := r.values[o.name]
-			if !ok {
+			if !ok && !r.unbound {
 				return k.errf(o.pos, "An expression attribute value used in expression is not defined; attribute value: %s", o.name)
 			}
 			if r.usedValues == nil {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/store"
@@ -69,12 +71,14 @@ func BenchmarkQueryPartition(b *testing.B) {
 			in.ExpressionAttributeValues = map[string]attr.Value{":p": attr.String("target")}
 			b.ReportAllocs()
 			b.ResetTimer()
+			start := cpuTime(b)
 			for i := 0; i < b.N; i++ {
 				out, err := s.Query(context.Background(), "r", in)
 				if err != nil || out.Count != 100 {
 					b.Fatalf("Query: %v, count %d", err, out.Count)
 				}
 			}
+			reportCPU(b, start)
 		})
 	}
 }
@@ -88,6 +92,7 @@ func BenchmarkScanFiltered(b *testing.B) {
 	filter := "f = :zero"
 	b.ReportAllocs()
 	b.ResetTimer()
+	start := cpuTime(b)
 	read := 0
 	for i := 0; i < b.N; i++ {
 		in := &ScanInput{TableName: "T", FilterExpression: &filter}
@@ -105,6 +110,7 @@ func BenchmarkScanFiltered(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(read)/b.Elapsed().Seconds(), "items/s")
+	b.ReportMetric(float64(cpuTime(b)-start)/float64(read), "cpu-ns/item")
 }
 
 // BenchmarkBatchWrite writes 25 new items per BatchWriteItem call.
@@ -126,4 +132,55 @@ func BenchmarkBatchWrite(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(25*b.N)/b.Elapsed().Seconds(), "items/s")
+}
+
+// BenchmarkGetItem reads one item by key and renders the response as the
+// api layer does (through AppendJSON when the output has one), so that the
+// cost of decoding and re-encoding the stored item is measured.
+//
+//	go test -run XXX -bench GetItem -benchmem ./table/
+func BenchmarkGetItem(b *testing.B) {
+	s := benchService(b, 1000)
+	in := &GetItemInput{TableName: "T", Key: attr.Item{"pk": attr.String("target"), "sk": attr.String("s042")}}
+	var buf []byte
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime(b)
+	for i := 0; i < b.N; i++ {
+		out, err := s.GetItem(context.Background(), "r", in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if buf, err = renderResponse(buf[:0], out); err != nil || len(buf) < 200 {
+			b.Fatalf("render: %v, %d bytes", err, len(buf))
+		}
+	}
+	reportCPU(b, start)
+}
+
+// renderResponse appends out's JSON as the api encoder writes it: through
+// its AppendJSON when it has one, else its Item member.
+func renderResponse(dst []byte, out any) ([]byte, error) {
+	if a, ok := out.(interface{ AppendJSON([]byte) ([]byte, error) }); ok {
+		return a.AppendJSON(dst)
+	}
+	dst = append(dst, `{"Item":`...)
+	dst = attr.AppendItemJSON(dst, out.(*GetItemOutput).Item)
+	return append(dst, '}'), nil
+}
+
+// cpuTime returns the CPU time (user and system) the process has used: on a
+// shared machine it varies far less than wall time, and it includes the
+// garbage collector's work, which a server pays too.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the process CPU time per op since start as cpu-ns/op.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
 }

@@ -66,12 +66,6 @@ type WriteOutput struct {
 	ItemCollectionMetrics *ItemCollectionMetrics `json:",omitempty"`
 }
 
-// GetItemOutput is GetItem's response.
-type GetItemOutput struct {
-	Item             attr.Item         `json:",omitempty"`
-	ConsumedCapacity *ConsumedCapacity `json:",omitempty"`
-}
-
 // ItemCollectionMetrics reports the size of an item collection (tables with LSIs).
 type ItemCollectionMetrics struct {
 	ItemCollectionKey   attr.Item

@@ -202,7 +202,7 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 	if err != nil {
 		return nil, err
 	}
-	c, err := compile(expressions.Input{
+	c, err := s.compileExpr(expressions.Input{
 		ProjectionExpression: in.ProjectionExpression, AttributesToGet: in.AttributesToGet,
 		Names: in.ExpressionAttributeNames,
 	})
@@ -211,7 +211,12 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 	}
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
 	at := s.readTime(m, consistent)
+	// The whole item as of now is transcoded from its stored bytes without
+	// being decoded; a projection or an older version needs the decoded item.
+	raw := at == 0 && c.Projection == nil
 	var item attr.Item
+	var itemJSON []byte
+	size := 0
 	err = s.db.View(func(tx *store.Tx) error {
 		sp := tx.Space(m.ID)
 		if sp == nil {
@@ -222,21 +227,35 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 				return err
 			}
 		}
-		if raw := sp.Get(key); raw != nil {
+		stored := sp.Get(key)
+		if raw {
+			if stored == nil {
+				return nil
+			}
 			var err error
-			if item, err = attr.DecodeBinary(raw); err != nil {
+			if size, err = attr.BinarySize(stored); err != nil {
+				return err
+			}
+			// The stored bytes are only valid inside the transaction.
+			itemJSON, err = attr.AppendBinaryJSON(make([]byte, 0, len(stored)+len(stored)/2+64), stored)
+			return err
+		}
+		if stored != nil {
+			var err error
+			if item, err = attr.DecodeBinary(stored); err != nil {
 				return err
 			}
 		}
 		item = s.itemAt(m, key, item, at)
+		size = item.Size()
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	mt := newMeter(m.Name, true)
-	mt.addTable(readUnits(item.Size(), consistent))
-	out := &GetItemOutput{ConsumedCapacity: mt.report(in.ReturnConsumedCapacity)}
+	mt.addTable(readUnits(size, consistent))
+	out := &GetItemOutput{ConsumedCapacity: mt.report(in.ReturnConsumedCapacity), itemJSON: itemJSON}
 	if item != nil && c.Projection != nil {
 		item = c.Projection.Apply(item)
 	}

@@ -13,6 +13,12 @@ import (
 // maxPageBytes is the data one Query or Scan page reads at most (1 MB).
 const maxPageBytes = 1 << 20
 
+// maxPooledPage is the largest scratch buffer for a page's JSON that the
+// Service keeps for reuse: a Query or filtered Scan page fits, while the
+// rare full 1 MB page's is left to the garbage collector rather than
+// pinned in the pool.
+const maxPooledPage = 256 << 10
+
 // pageSpec is one Query or Scan page over a key range of a table or index space.
 type pageSpec struct {
 	space    string
@@ -27,6 +33,9 @@ type pageSpec struct {
 	index    bool
 	keyNames []string // attributes a LastEvaluatedKey carries
 	keyOf    func(item attr.Item) attr.Item
+	// buf, when not nil, is an empty scratch buffer to append the items'
+	// JSON to (one recycled from an earlier page).
+	buf []byte
 	// fetch, for local index reads that need attributes the index does not
 	// project, returns the whole item from the table and its size.
 	fetch func(tx *store.Tx, entry attr.Item) (attr.Item, int, error)
@@ -114,7 +123,7 @@ func (e *lazyEntry) appendJSON(dst []byte, fetched attr.Item, project *expressio
 // even when no item matched. Entries are decoded lazily: a filter that
 // rejects an item only decodes the attributes it names.
 func readPage(tx *store.Tx, ps pageSpec, ov *overlay) (page, error) {
-	var pg page
+	pg := page{items: ps.buf}
 	sp := tx.Space(ps.space)
 	if sp == nil {
 		return pg, Errorf(ResourceNotFoundException, "Requested resource not found")

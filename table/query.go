@@ -20,6 +20,16 @@ type target struct {
 	space string
 }
 
+// compileExpr is compile through the Service's expression cache: a request
+// repeating another's expression texts and names skips parsing them.
+func (s *Service) compileExpr(in expressions.Input) (*expressions.Compiled, error) {
+	c, err := s.exprs.Compile(in)
+	if err != nil {
+		return nil, validationError(err)
+	}
+	return c, nil
+}
+
 // resolveTarget finds the table or index a read names, with DynamoDB's checks.
 func (s *Service) resolveTarget(m *tableMeta, name *string, consistent *bool) (target, error) {
 	t := target{meta: m, space: m.ID}
@@ -153,7 +163,7 @@ func (s *Service) Query(ctx context.Context, region string, in *QueryInput) (*Re
 	if err != nil {
 		return nil, err
 	}
-	c, err := compile(expressions.Input{
+	c, err := s.compileExpr(expressions.Input{
 		KeyConditionExpression: in.KeyConditionExpression, KeyConditions: in.KeyConditions,
 		FilterExpression: in.FilterExpression, QueryFilter: in.QueryFilter, ConditionalOperator: in.ConditionalOperator,
 		ProjectionExpression: in.ProjectionExpression, AttributesToGet: in.AttributesToGet,
@@ -260,6 +270,18 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 	} else {
 		at = s.readTime(t.meta, consistent)
 	}
+	// The page's JSON is written into a scratch buffer kept by the Service,
+	// then copied at its exact size for the response: the api layer encodes
+	// the response after this returns, so the buffer it reads cannot be
+	// recycled here, while the scratch one is provably unused once copied.
+	// One copy costs far less than growing a fresh buffer item by item.
+	var scratch *[]byte
+	if !ps.count {
+		if scratch, _ = s.pageBufs.Get().(*[]byte); scratch == nil {
+			scratch = new([]byte)
+		}
+		ps.buf = (*scratch)[:0]
+	}
 	var pg page
 	err := s.db.View(func(tx *store.Tx) error {
 		var ov *overlay
@@ -276,6 +298,18 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 		pg, err = readPage(tx, ps, ov)
 		return err
 	})
+	var itemsJSON []byte
+	if scratch != nil {
+		buf := pg.items
+		if buf == nil {
+			buf = ps.buf
+		}
+		itemsJSON = append(make([]byte, 0, len(pg.items)), pg.items...)
+		if cap(buf) <= maxPooledPage {
+			*scratch = buf[:0]
+			s.pageBufs.Put(scratch)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -291,10 +325,7 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 	out := &ReadOutput{Count: pg.count, ScannedCount: pg.scanned, LastEvaluatedKey: pg.lastEvaluated,
 		ConsumedCapacity: mt.report(rcc)}
 	if !ps.count {
-		out.itemsJSON = pg.items
-		if out.itemsJSON == nil {
-			out.itemsJSON = []byte{}
-		}
+		out.itemsJSON = itemsJSON
 	}
 	return out, nil
 }
@@ -361,7 +392,7 @@ func (s *Service) Scan(ctx context.Context, region string, in *ScanInput) (*Read
 	if err != nil {
 		return nil, err
 	}
-	c, err := compile(expressions.Input{
+	c, err := s.compileExpr(expressions.Input{
 		FilterExpression: in.FilterExpression, ScanFilter: in.ScanFilter, ConditionalOperator: in.ConditionalOperator,
 		ProjectionExpression: in.ProjectionExpression, AttributesToGet: in.AttributesToGet,
 		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues,

@@ -98,17 +98,24 @@ func (o ReadOutput) AppendJSON(dst []byte) ([]byte, error) {
 		dst = attr.AppendItemJSON(dst, o.LastEvaluatedKey)
 	}
 	if o.ConsumedCapacity != nil {
-		// Rare, small and not on the hot path: encoding/json writes it.
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(o.ConsumedCapacity); err != nil {
+		var err error
+		if dst, err = appendCapacity(append(dst, `,"ConsumedCapacity":`...), o.ConsumedCapacity); err != nil {
 			return dst, err
 		}
-		dst = append(dst, `,"ConsumedCapacity":`...)
-		dst = append(dst, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 	}
 	return append(dst, '}'), nil
+}
+
+// appendCapacity appends cc's JSON as encoding/json writes it (without HTML
+// escaping). Rare, small and not on the hot path: encoding/json writes it.
+func appendCapacity(dst []byte, cc *ConsumedCapacity) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(cc); err != nil {
+		return dst, err
+	}
+	return append(dst, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
 }
 
 // MarshalJSON returns o's JSON (see AppendJSON).
@@ -134,6 +141,58 @@ func (o *ReadOutput) ItemList() ([]attr.Item, error) {
 		items = []attr.Item{}
 	}
 	return items, nil
+}
+
+// GetItemOutput is GetItem's response. GetItem leaves Item nil and keeps the
+// item as the JSON it was transcoded to from storage, which AppendJSON and
+// MarshalJSON write in its place (ReadItem decodes it); a GetItemOutput
+// built with Item set is written from Item.
+type GetItemOutput struct {
+	Item             attr.Item         `json:",omitempty"`
+	ConsumedCapacity *ConsumedCapacity `json:",omitempty"`
+	// itemJSON is the item's JSON when Item is nil; nil when no item was found.
+	itemJSON []byte
+}
+
+// AppendJSON appends o's JSON to dst and returns the extended slice: what
+// encoding/json writes for the struct (without HTML escaping), with the
+// item taken from the stored item's JSON when Item is nil.
+func (o GetItemOutput) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, '{')
+	switch {
+	case len(o.Item) > 0:
+		dst = attr.AppendItemJSON(append(dst, `"Item":`...), o.Item)
+	case o.Item == nil && o.itemJSON != nil:
+		dst = append(append(dst, `"Item":`...), o.itemJSON...)
+	}
+	if o.ConsumedCapacity != nil {
+		if len(dst) > 1 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = appendCapacity(append(dst, `"ConsumedCapacity":`...), o.ConsumedCapacity); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// MarshalJSON returns o's JSON (see AppendJSON).
+func (o GetItemOutput) MarshalJSON() ([]byte, error) {
+	return o.AppendJSON(make([]byte, 0, 16+len(o.itemJSON)))
+}
+
+// ReadItem returns the item read: Item when set, else the item decoded from
+// its JSON; nil when there was none.
+func (o *GetItemOutput) ReadItem() (attr.Item, error) {
+	if o.Item != nil || o.itemJSON == nil {
+		return o.Item, nil
+	}
+	var item attr.Item
+	if err := json.Unmarshal(o.itemJSON, &item); err != nil {
+		return nil, err
+	}
+	return item, nil
 }
 
 // KeysAndAttributes is one table's part of a BatchGetItem request.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ddblocal/ddblocal/consistency"
+	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -35,6 +36,11 @@ type Options struct {
 	Seed uint64
 }
 
+// exprCacheSize is how many distinct sets of expression texts and names the
+// Service keeps compiled: applications use a few dozen, and each costs a
+// few hundred bytes to a few kilobytes.
+const exprCacheSize = 1024
+
 // Service implements DynamoDB's operations over a store. It is safe for
 // concurrent use.
 type Service struct {
@@ -47,6 +53,11 @@ type Service struct {
 	policy   *consistency.Policy
 	history  *consistency.History
 	settled  atomic.Int64 // Unix nanoseconds of the last Settle: writes before it are visible everywhere
+	// exprs remembers parsed expressions by text and names (see compileExpr).
+	exprs *expressions.Cache
+	// pageBufs holds *[]byte scratch buffers for the JSON of Query and Scan
+	// pages (see readPages).
+	pageBufs sync.Pool
 	// Background work (backfills) stops when stop is closed; Close closes it
 	// and waits for the work.
 	stop       chan struct{}
@@ -64,7 +75,7 @@ func New(db *store.DB, opts Options) *Service {
 		opts.ItemCollectionLimit = 10 << 30
 	}
 	return &Service{db: db, opts: opts, catalog: newCatalog(opts.ItemCollectionLimit), deleted: newTombstones(),
-		tokens: newTokenCache(), appliers: newAppliers(), stop: make(chan struct{}),
+		tokens: newTokenCache(), appliers: newAppliers(), stop: make(chan struct{}), exprs: expressions.NewCache(exprCacheSize),
 		policy: consistency.NewPolicy(opts.EventualLag, opts.Seed), history: consistency.NewHistory()}
 }
 

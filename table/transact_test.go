@@ -88,7 +88,11 @@ func getItem(t *testing.T, s *Service, table, pk string) attr.Item {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out.Item
+	item, err := out.ReadItem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return item
 }
 
 func codes(e *Error) []string {
