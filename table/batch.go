@@ -39,7 +39,7 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *BatchGetI
 		if err != nil {
 			return nil, err
 		}
-		c, err := compile(expressions.Input{ProjectionExpression: ka.ProjectionExpression, AttributesToGet: ka.AttributesToGet,
+		c, err := s.compileExpr(expressions.Input{ProjectionExpression: ka.ProjectionExpression, AttributesToGet: ka.AttributesToGet,
 			Names: ka.ExpressionAttributeNames})
 		if err != nil {
 			return nil, err

@@ -8,15 +8,6 @@ import (
 	"github.com/ddblocal/ddblocal/store"
 )
 
-// compile parses and checks a request's expressions, as ValidationExceptions.
-func compile(in expressions.Input) (*expressions.Compiled, error) {
-	c, err := expressions.Compile(in)
-	if err != nil {
-		return nil, validationError(err)
-	}
-	return c, nil
-}
-
 // checkItem validates an item to be stored: size limit and index key values.
 func (m *tableMeta) checkItem(item attr.Item, update bool) error {
 	if item.Size() > attr.MaxItemSize {
@@ -56,7 +47,7 @@ func (s *Service) PutItem(ctx context.Context, region string, in *PutItemInput) 
 	if err := m.checkItem(in.Item, false); err != nil {
 		return nil, err
 	}
-	c, err := compile(expressions.Input{
+	c, err := s.compileExpr(expressions.Input{
 		ConditionExpression: in.ConditionExpression, Expected: in.Expected, ConditionalOperator: in.ConditionalOperator,
 		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues,
 	})
@@ -83,7 +74,7 @@ func (s *Service) DeleteItem(ctx context.Context, region string, in *DeleteItemI
 	if err != nil {
 		return nil, err
 	}
-	c, err := compile(expressions.Input{
+	c, err := s.compileExpr(expressions.Input{
 		ConditionExpression: in.ConditionExpression, Expected: in.Expected, ConditionalOperator: in.ConditionalOperator,
 		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues,
 	})
@@ -106,7 +97,7 @@ func (s *Service) UpdateItem(ctx context.Context, region string, in *UpdateItemI
 	if err != nil {
 		return nil, err
 	}
-	c, err := compile(expressions.Input{
+	c, err := s.compileExpr(expressions.Input{
 		UpdateExpression: in.UpdateExpression, AttributeUpdates: in.AttributeUpdates,
 		ConditionExpression: in.ConditionExpression, Expected: in.Expected, ConditionalOperator: in.ConditionalOperator,
 		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues,

@@ -135,7 +135,7 @@ func (s *Service) prepareAction(region string, ti TransactWriteItem) (txWrite, i
 		if err := m.checkItem(p.Item, false); err != nil {
 			return txWrite{}, 0, err
 		}
-		c, err := compileTx(p.ConditionExpression, nil, p.exprParams)
+		c, err := s.compileTx(p.ConditionExpression, nil, p.exprParams)
 		if err != nil {
 			return txWrite{}, 0, err
 		}
@@ -170,7 +170,7 @@ func (s *Service) keyedAction(region, tableName string, keyItem attr.Item, cond,
 	if err != nil {
 		return txWrite{}, 0, err
 	}
-	c, err := compileTx(cond, update, p)
+	c, err := s.compileTx(cond, update, p)
 	if err != nil {
 		return txWrite{}, 0, err
 	}
@@ -189,8 +189,8 @@ func (s *Service) keyedAction(region, tableName string, keyItem attr.Item, cond,
 }
 
 // compileTx compiles one action's expressions with its own names and values.
-func compileTx(cond, update *string, p exprParams) (*expressions.Compiled, error) {
-	return compile(expressions.Input{ConditionExpression: cond, UpdateExpression: update,
+func (s *Service) compileTx(cond, update *string, p exprParams) (*expressions.Compiled, error) {
+	return s.compileExpr(expressions.Input{ConditionExpression: cond, UpdateExpression: update,
 		Names: p.ExpressionAttributeNames, Values: p.ExpressionAttributeValues})
 }
 
@@ -370,7 +370,7 @@ func (s *Service) TransactGetItems(ctx context.Context, region string, in *Trans
 		if err != nil {
 			return nil, err
 		}
-		c, err := compile(expressions.Input{ProjectionExpression: g.ProjectionExpression, Names: g.ExpressionAttributeNames})
+		c, err := s.compileExpr(expressions.Input{ProjectionExpression: g.ProjectionExpression, Names: g.ExpressionAttributeNames})
 		if err != nil {
 			return nil, err
 		}
