@@ -31,12 +31,19 @@ func (s *server) encodeResult(v any) (*[]byte, error) {
 	}
 	b, err := s.enc.appendValue((*bp)[:0], v)
 	*bp = b
+	if r, ok := v.(releaser); ok {
+		r.Release() // v's bytes are in b now, or failed to encode
+	}
 	if err != nil {
 		s.releaseBuf(bp)
 		return nil, err
 	}
 	return bp, nil
 }
+
+// releaser is a result holding pooled buffers (table.ReadOutput) that it
+// gives back once encoded; it must not be used afterwards.
+type releaser interface{ Release() }
 
 // releaseBuf returns a buffer from encodeResult to the pool.
 func (s *server) releaseBuf(bp *[]byte) {

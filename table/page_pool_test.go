@@ -12,7 +12,8 @@ import (
 
 // TestPageScratchReuse checks that pages written through recycled scratch
 // buffers are right, from many goroutines at once (run with -race), and
-// that a response is not changed by the pages read after it.
+// that a response is not changed by the pages read, encoded and released
+// after it.
 func TestPageScratchReuse(t *testing.T) {
 	s, _ := txService(t)
 	ctx := context.Background()
@@ -48,11 +49,20 @@ func TestPageScratchReuse(t *testing.T) {
 				if out == nil {
 					return
 				}
-				// Another page is read before this one is written.
-				if other := query("k19"); other == nil {
+				// Another page is read (and, like the api layer does,
+				// encoded and released) before this one is written.
+				other := query("k19")
+				if other == nil {
+					return
+				}
+				otherJSON, err := other.AppendJSON(nil)
+				other.Release()
+				if w := want(19); err != nil || !bytes.HasPrefix(otherJSON, w) {
+					t.Errorf("Query k19: got %s, %v; want prefix %s", otherJSON, err, w)
 					return
 				}
 				got, err := out.AppendJSON(nil)
+				out.Release()
 				if w := want(i); err != nil || !bytes.HasPrefix(got, w) {
 					t.Errorf("Query k%02d: got %s, %v; want prefix %s", i, got, err, w)
 					return

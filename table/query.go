@@ -270,11 +270,10 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 	} else {
 		at = s.readTime(t.meta, consistent)
 	}
-	// The page's JSON is written into a scratch buffer kept by the Service,
-	// then copied at its exact size for the response: the api layer encodes
-	// the response after this returns, so the buffer it reads cannot be
-	// recycled here, while the scratch one is provably unused once copied.
-	// One copy costs far less than growing a fresh buffer item by item.
+	// The page's JSON is written into a scratch buffer kept by the Service.
+	// The api layer encodes the response after this returns and then calls
+	// ReadOutput.Release, which gives the buffer back; one that is never
+	// released is simply left to the GC.
 	var scratch *[]byte
 	if !ps.count {
 		if scratch, _ = s.pageBufs.Get().(*[]byte); scratch == nil {
@@ -298,19 +297,8 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 		pg, err = readPage(tx, ps, ov)
 		return err
 	})
-	var itemsJSON []byte
-	if scratch != nil {
-		buf := pg.items
-		if buf == nil {
-			buf = ps.buf
-		}
-		itemsJSON = append(make([]byte, 0, len(pg.items)), pg.items...)
-		if cap(buf) <= maxPooledPage {
-			*scratch = buf[:0]
-			s.pageBufs.Put(scratch)
-		}
-	}
 	if err != nil {
+		s.recyclePage(scratch, pg.items)
 		return nil, err
 	}
 	mt := newMeter(t.meta.Name, true)
@@ -325,9 +313,28 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 	out := &ReadOutput{Count: pg.count, ScannedCount: pg.scanned, LastEvaluatedKey: pg.lastEvaluated,
 		ConsumedCapacity: mt.report(rcc)}
 	if !ps.count {
-		out.itemsJSON = itemsJSON
+		out.itemsJSON = pg.items
+		if out.itemsJSON == nil {
+			out.itemsJSON = []byte{} // an empty page: "Items":[]
+		}
+		out.release = func() { s.recyclePage(scratch, out.itemsJSON) }
 	}
 	return out, nil
+}
+
+// recyclePage gives a page's scratch buffer back to the pool, holding buf
+// (what the page grew it into) unless that has become too large to keep.
+func (s *Service) recyclePage(scratch *[]byte, buf []byte) {
+	if scratch == nil {
+		return
+	}
+	if buf == nil {
+		buf = *scratch
+	}
+	if cap(buf) <= maxPooledPage {
+		*scratch = buf[:0]
+		s.pageBufs.Put(scratch)
+	}
 }
 
 // sortRange turns a condition on one sort attribute of type typ into a key

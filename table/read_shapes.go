@@ -61,6 +61,18 @@ type ReadOutput struct {
 	// itemsJSON is the JSON of the items, comma-separated, when Items is nil;
 	// nil for Select COUNT.
 	itemsJSON []byte
+	release   func() // gives itemsJSON's buffer back; nil if not pooled
+}
+
+// Release gives the buffer behind the output's items back to the Service
+// for reuse by a later read. Calling it is optional (an unreleased buffer is
+// left to the GC), and o must not be used afterwards: the api layer calls it
+// once the response has been encoded.
+func (o *ReadOutput) Release() {
+	if o.release != nil {
+		o.release()
+		o.release, o.itemsJSON = nil, nil
+	}
 }
 
 // AppendJSON appends o's JSON to dst and returns the extended slice: what
