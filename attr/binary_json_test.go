@@ -3,6 +3,7 @@ package attr
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -22,6 +23,25 @@ func TestAppendBinaryJSON(t *testing.T) {
 			return it
 		}()},
 		{"deep", Item{"deep": mustDeep(MaxNestingDepth)}},
+		// Lengths of 128 and more take two varint bytes: the slow path
+		// of readBytes, for names, values, set members and binaries.
+		{"long lengths", Item{
+			strings.Repeat("n", 130): String(strings.Repeat("v", 127)),
+			"s":                      String(strings.Repeat("w\"", 100)),
+			"b":                      Binary(bytes.Repeat([]byte{0xfe}, 200)),
+			"ss":                     StringSet(strings.Repeat("a", 128), "b"),
+			"bs":                     BinarySet(bytes.Repeat([]byte{1}, 150)),
+			"l":                      List([]Value{String(strings.Repeat("x", 129)), num("1")}),
+		}},
+		{"query item", queryBenchItem()},
+		{"first bytes tie", Item{"ab": Null(), "a": Null(), "a\x00": Null(), "": Null(), "b": Null(), "aa": Null()}},
+		{"nested many names", Item{"m": Map(func() map[string]Value {
+			m := map[string]Value{}
+			for i := range 40 {
+				m[string(rune('A'+i))+"k"] = List([]Value{Map(map[string]Value{"z": Null(), "y": Bool(false)})})
+			}
+			return m
+		}())}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := AppendBinaryJSON([]byte("prefix"), AppendBinary(nil, tc.it))
@@ -46,10 +66,21 @@ func TestAppendBinaryJSONCorrupt(t *testing.T) {
 		{"bad bool", []byte{1, 1, 1, 'a', byte(TypeBOOL), 2}},
 		{"bad type", []byte{1, 1, 1, 'a', 99}},
 		{"huge count", []byte{1, 1, 1, 'a', byte(TypeL), 0xff, 0x7f}},
+		{"length beyond end", []byte{1, 1, 1, 'a', byte(TypeS), 2, 'x'}},
+		{"long length beyond end", []byte{1, 1, 1, 'a', byte(TypeS), 0x80, 0x01, 'x'}},
+		{"name beyond end", []byte{1, 1, 5, 'a'}},
+		{"overlong varint", []byte{1, 1, 1, 'a', byte(TypeS), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}},
+		{"bad value in map", []byte{1, 1, 1, 'a', byte(TypeM), 1, 1, 'b', 99}},
+		{"bad value in list", []byte{1, 1, 1, 'a', byte(TypeL), 1, byte(TypeS), 3, 'x'}},
+		{"truncated set", []byte{1, 1, 1, 'a', byte(TypeSS), 2, 1, 'x'}},
+		{"count header", []byte{2, 0, 0x80}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := AppendBinaryJSON(nil, tc.b); err == nil {
 				t.Errorf("got nil error, want one")
+			}
+			if _, err := DecodeBinary(tc.b); err == nil {
+				t.Errorf("DecodeBinary: got nil error, want one (the case is not corrupt)")
 			}
 		})
 	}
@@ -62,6 +93,8 @@ func FuzzAppendBinaryJSON(f *testing.F) {
 	f.Add(AppendBinary(nil, sampleItem()))
 	f.Add(AppendBinary(nil, Item{}))
 	f.Add([]byte{1, 1, 1, 'a', byte(TypeL), 1, byte(TypeNULL)})
+	f.Add(AppendBinary(nil, queryBenchItem()))
+	f.Add(AppendBinary(nil, Item{strings.Repeat("n", 130): StringSet(strings.Repeat("é\n", 50), "x")}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		it, err := DecodeBinary(b)
 		got, gotErr := AppendBinaryJSON(nil, b)

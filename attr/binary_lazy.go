@@ -48,17 +48,36 @@ func BinarySize(b []byte) (int, error) {
 // reads one or two attributes of every item can so reuse one map for all of
 // them instead of allocating one per item. On error into's contents are
 // unspecified.
+//
+// With into nil and the current encoding, it reads the recorded size and
+// checks only the header (version, size, attribute count), as BinarySize
+// does: a Query page calls it once per item read, and walking every
+// attribute only to check it cost as much as writing the item out. So a
+// corrupt body is no longer reported here but by whatever reads the item
+// next (AppendBinaryJSON, DecodeBinary and DecodeBinaryNames all check
+// every byte); callers that need the attributes pass into and get the full
+// walk and check as before.
 func BinarySizeNames(b []byte, names []string, into Item) (int, error) {
 	body, recorded, sized, ok := binaryBody(b)
 	if !ok {
 		return 0, errCorrupt()
 	}
-	clear(into)
 	w := binWalker{b: b, i: body}
 	n, ok := w.count()
 	if !ok {
 		return 0, errCorrupt()
 	}
+	if sized && into == nil {
+		return recorded, nil
+	}
+	// into's entries are overwritten rather than cleared first, and only
+	// names this item lacks are deleted afterwards (binary_scratch.go); found
+	// has bit j set once names[j] is stored.
+	tracked := len(names) <= 64
+	if !tracked {
+		clear(into)
+	}
+	var found uint64
 	size := 0
 	for range n {
 		k, ok := w.bytes()
@@ -76,19 +95,22 @@ func BinarySizeNames(b []byte, names []string, into Item) (int, error) {
 		if into == nil {
 			continue
 		}
-		name, found := findName(names, k)
-		if !found {
+		j := nameIndex(names, k)
+		if j < 0 {
 			continue
 		}
-		d := binDecoder{s: string(b[start:w.i])}
-		v, ok := d.value(0)
-		if !ok || d.i != len(d.s) {
+		if !decodeInto(into, names[j], b[start:w.i]) {
 			return 0, errCorrupt()
 		}
-		into[name] = v
+		if tracked {
+			found |= 1 << j
+		}
 	}
 	if w.i != len(w.b) {
 		return 0, errCorrupt()
+	}
+	if tracked && into != nil {
+		pruneInto(into, names, found)
 	}
 	if sized {
 		return recorded, nil
@@ -120,8 +142,8 @@ func DecodeBinaryNames(b []byte, names []string) (Item, error) {
 		if !w.skip(0) {
 			return nil, errCorrupt()
 		}
-		name, found := findName(names, k)
-		if !found {
+		j := nameIndex(names, k)
+		if j < 0 {
 			continue
 		}
 		d := binDecoder{s: string(b[start:w.i])}
@@ -129,23 +151,12 @@ func DecodeBinaryNames(b []byte, names []string) (Item, error) {
 		if !ok || d.i != len(d.s) {
 			return nil, errCorrupt()
 		}
-		it[name] = v
+		it[names[j]] = v
 	}
 	if w.i != len(w.b) {
 		return nil, errCorrupt()
 	}
 	return it, nil
-}
-
-// findName returns the member of names equal to k, without converting k
-// (a new string per attribute of every item read).
-func findName(names []string, k []byte) (string, bool) {
-	for _, n := range names {
-		if n == string(k) {
-			return n, true
-		}
-	}
-	return "", false
 }
 
 // binWalker steps through an encoded item in place.
@@ -155,6 +166,11 @@ type binWalker struct {
 }
 
 func (w *binWalker) uvarint() (uint64, bool) {
+	// Nearly every length and count is under 128: one byte, one branch.
+	if w.i < len(w.b) && w.b[w.i] < 0x80 {
+		w.i++
+		return uint64(w.b[w.i-1]), true
+	}
 	x, n := binary.Uvarint(w.b[w.i:])
 	if n <= 0 {
 		return 0, false

@@ -106,6 +106,16 @@ func FuzzBinaryLazy(f *testing.F) {
 		if size2 != size || !Equal(Map(into), Map(part)) {
 			t.Fatalf("BinarySizeNames = %d, %v; want %d, %v", size2, into, size, part)
 		}
+		if n, err := BinarySizeNames(b, nil, nil); err != nil || n != size {
+			t.Fatalf("BinarySizeNames(nil into) = %d, %v; want %d", n, err, size)
+		}
+		// A map that already holds the attribute (the value kept when
+		// equal) and another name must end up holding what a fresh one
+		// does.
+		held := Item{name: part[name], "other" + name: Null()}
+		if n, err := BinarySizeNames(b, []string{name}, held); err != nil || n != size || !Equal(Map(held), Map(part)) {
+			t.Fatalf("BinarySizeNames(reused map) = %d, %v, %v; want %d, %v", n, held, err, size, part)
+		}
 		// A crafted input may repeat a name, which the map keeps once, or
 		// record any size; the computed size must match a version 1 item.
 		if n, _ := (&binWalker{b: b, i: 1}).count(); v1 && n == len(it) && size != it.Size() {
@@ -136,5 +146,41 @@ func TestBinarySizeNames(t *testing.T) {
 	}
 	if size, err := BinarySizeNames(b, []string{"sk"}, nil); err != nil || size != full.Size() {
 		t.Errorf("nil into: got %d, %v; want %d", size, err, full.Size())
+	}
+}
+
+// TestBinarySizeNamesNilInto: with nothing to decode, a sized encoding's
+// header alone is read and checked; a corrupt body is left to whatever
+// reads the item next (documented trade-off), while version 1 is walked
+// and checked in full.
+func TestBinarySizeNamesNilInto(t *testing.T) {
+	good := AppendBinary(nil, sampleItem())
+	size := sampleItem().Size()
+	v1 := []byte{binaryVersion1, 1, 1, 'a', byte(TypeS), 1, 'x'}
+	for _, tc := range []struct {
+		name    string
+		b       []byte
+		want    int
+		wantErr bool
+	}{
+		{"good", good, size, false},
+		{"empty", nil, 0, true},
+		{"version", []byte{3, 0}, 0, true},
+		{"bad size header", []byte{binaryVersion, 0x80}, 0, true},
+		{"no count", []byte{binaryVersion, 5}, 0, true},
+		{"bad count", []byte{binaryVersion, 5, 0x80}, 0, true},
+		{"count beyond end", []byte{binaryVersion, 5, 2, 1}, 0, true},
+		{"body not checked: truncated", good[:len(good)-1], size, false},
+		{"body not checked: bad type", []byte{binaryVersion, 7, 1, 1, 'a', 99}, 7, false},
+		{"version 1", v1, 2, false},
+		{"version 1 truncated", v1[:len(v1)-1], 0, true},
+		{"version 1 trailing", append(append([]byte{}, v1...), 0), 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := BinarySizeNames(tc.b, nil, nil)
+			if (err != nil) != tc.wantErr || (!tc.wantErr && got != tc.want) {
+				t.Errorf("got %d, %v; want %d, error %v", got, err, tc.want, tc.wantErr)
+			}
+		})
 	}
 }
