@@ -92,7 +92,7 @@ func (b *bench) close() {
 // put after a batchwrite in the same run writes different keys.
 func (b *bench) workersFor(endpoint string) workers {
 	return workers{
-		client: newWireClient(endpoint, b.cfg.region, b.cfg.concurrency),
+		client: newWireClient(endpoint, b.cfg.region),
 		table:  b.cfg.table,
 		keys:   keyspace{items: b.cfg.items, partitionSize: b.cfg.partitionSize, valueSize: b.cfg.valueSize},
 		seed:   newSeed(),
@@ -117,6 +117,7 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 		endpoint, pid = b.ceilingURL, strconv.Itoa(b.ceilingPID)
 	}
 	w := b.workersFor(endpoint)
+	defer w.client.close()
 	if name != "setup" {
 		m := measure(ctx, name, endpoint, b.cfg.concurrency, pid, time.Now().Add(b.cfg.duration), w.newOp(name))
 		report(b.out, m)

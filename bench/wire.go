@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -11,7 +12,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -25,40 +28,87 @@ const (
 	secretAccessKey = "bench-secret"
 )
 
-// wireClient sends DynamoDB JSON requests as plain HTTP, each signed with
-// aws-sdk-go-v2's SigV4 signer. The timed workloads use it instead of the
-// SDK's client because the SDK's per-call middleware costs several times
-// what a fast server spends on the request; on a machine where load
-// generator and server share the cores, that leaves the server idle between
-// requests and inflates its CPU per operation (measured: a trivial handler
-// costs 20 µs per request under this client, 46 µs under the SDK's).
+// wireClient sends DynamoDB JSON requests as plain HTTP/1.1 over
+// keep-alive connections, each request signed with aws-sdk-go-v2's SigV4
+// signer. The timed workloads use it instead of the SDK's client because
+// the SDK's per-call middleware, and even net/http's Transport (two
+// goroutines and channel hand-offs per request), cost more than a fast
+// server spends on the request; on a machine where load generator and
+// server share the cores, that leaves the server idle between requests and
+// inflates its CPU per operation (measured here: a trivial handler costs 46
+// µs per request under the SDK's client and 20 µs under a lean one).
 type wireClient struct {
-	http   *http.Client
+	addr   string // host:port
 	url    string
 	region string
 	signer *v4.Signer
 	creds  aws.Credentials
+
+	mu   sync.Mutex
+	idle []*wireConn // connections not in use; each call takes one
 }
 
-// newWireClient keeps `concurrency` idle connections so workers never redial.
-func newWireClient(endpoint, region string, concurrency int) *wireClient {
-	transport := &http.Transport{
-		Proxy:               nil, // a benchmark of localhost must not go through a proxy
-		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		MaxIdleConns:        concurrency,
-		MaxIdleConnsPerHost: concurrency,
-		IdleConnTimeout:     90 * time.Second,
-		// Like the SDK's DynamoDB client (EnableAcceptEncodingGzip is off by
-		// default), ask for uncompressed answers.
-		DisableCompression: true,
+// wireConn is one keep-alive connection with its buffers.
+type wireConn struct {
+	c   net.Conn
+	r   *bufio.Reader
+	w   *bufio.Writer
+	buf []byte // the last answer's body, reused
+}
+
+// callTimeout bounds one request and its answer.
+const callTimeout = 30 * time.Second
+
+// newWireClient returns a client for endpoint (http://host:port). It opens
+// connections as workers need them and keeps them for reuse.
+func newWireClient(endpoint, region string) *wireClient {
+	u, err := url.Parse(endpoint)
+	addr := endpoint
+	if err == nil && u.Host != "" {
+		addr = u.Host
+		if u.Port() == "" {
+			addr = net.JoinHostPort(u.Hostname(), "80")
+		}
 	}
 	return &wireClient{
-		http:   &http.Client{Transport: transport, Timeout: 30 * time.Second},
+		addr:   addr,
 		url:    strings.TrimSuffix(endpoint, "/") + "/",
 		region: region,
 		signer: v4.NewSigner(),
 		creds:  aws.Credentials{AccessKeyID: accessKeyID, SecretAccessKey: secretAccessKey, Source: "bench"},
 	}
+}
+
+func (c *wireClient) conn() (*wireConn, error) {
+	c.mu.Lock()
+	if n := len(c.idle); n > 0 {
+		wc := c.idle[n-1]
+		c.idle = c.idle[:n-1]
+		c.mu.Unlock()
+		return wc, nil
+	}
+	c.mu.Unlock()
+	nc, err := net.DialTimeout("tcp", c.addr, 5*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	return &wireConn{c: nc, r: bufio.NewReader(nc), w: bufio.NewWriter(nc)}, nil
+}
+
+func (c *wireClient) release(wc *wireConn) {
+	c.mu.Lock()
+	c.idle = append(c.idle, wc)
+	c.mu.Unlock()
+}
+
+// close closes the idle connections.
+func (c *wireClient) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, wc := range c.idle {
+		_ = wc.c.Close()
+	}
+	c.idle = nil
 }
 
 // apiError is a DynamoDB error answer: its HTTP status, the exception name
@@ -90,31 +140,69 @@ func (c *wireClient) call(ctx context.Context, op string, body []byte, out any) 
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
+	req.Header["Content-Type"] = []string{"application/x-amz-json-1.0"}
+	req.Header["X-Amz-Target"] = []string{"DynamoDB_20120810." + op}
+	// Like the SDK's DynamoDB client (EnableAcceptEncodingGzip is off by
+	// default), ask for an uncompressed answer.
+	req.Header["Accept-Encoding"] = []string{"identity"}
 	sum := sha256.Sum256(body)
 	if err := c.signer.SignHTTP(ctx, c.creds, req, hex.EncodeToString(sum[:]), "dynamodb", c.region, time.Now()); err != nil {
 		return err
 	}
-	resp, err := c.http.Do(req)
+	wc, err := c.conn()
 	if err != nil {
 		return err
+	}
+	data, status, keep, err := wc.roundTrip(req)
+	if err == nil {
+		// data lives in wc's buffer: use it before the connection is reused.
+		switch {
+		case status != http.StatusOK:
+			err = decodeError(status, data)
+		case out != nil:
+			if dErr := decodeAnswer(data, out); dErr != nil {
+				err = fmt.Errorf("%s: decoding the answer: %w", op, dErr)
+			}
+		}
+	}
+	if !keep {
+		_ = wc.c.Close()
+	} else {
+		c.release(wc)
+	}
+	return err
+}
+
+// roundTrip writes req and reads its answer on wc; keep reports whether the
+// connection may be reused. body is valid until wc's next round trip.
+func (wc *wireConn) roundTrip(req *http.Request) (body []byte, status int, keep bool, err error) {
+	if err := wc.c.SetDeadline(time.Now().Add(callTimeout)); err != nil {
+		return nil, 0, false, err
+	}
+	if err := req.Write(wc.w); err != nil {
+		return nil, 0, false, err
+	}
+	if err := wc.w.Flush(); err != nil {
+		return nil, 0, false, err
+	}
+	resp, err := http.ReadResponse(wc.r, req)
+	if err != nil {
+		return nil, 0, false, err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	if n := resp.ContentLength; n >= 0 && n <= 64<<20 {
+		if int64(cap(wc.buf)) < n {
+			wc.buf = make([]byte, n)
+		}
+		body = wc.buf[:n]
+		_, err = io.ReadFull(resp.Body, body)
+	} else {
+		body, err = io.ReadAll(resp.Body)
+	}
 	if err != nil {
-		return err
+		return nil, 0, false, err
 	}
-	if resp.StatusCode != http.StatusOK {
-		return decodeError(resp.StatusCode, data)
-	}
-	if out == nil {
-		return nil
-	}
-	if err := decodeAnswer(data, out); err != nil {
-		return fmt.Errorf("%s: decoding the answer: %w", op, err)
-	}
-	return nil
+	return body, resp.StatusCode, !resp.Close, nil
 }
 
 // decodeAnswer decodes data into out. A Query or Scan answer is mostly Items,
@@ -123,7 +211,14 @@ func (c *wireClient) call(ctx context.Context, op string, body []byte, out any) 
 // with encoding/json would make the load generator, not the server, the
 // bottleneck on a shared machine.
 func decodeAnswer(data []byte, out any) error {
-	if _, ok := out.(*pageOutput); !ok {
+	switch o := out.(type) {
+	case *getItemOutput:
+		// The get workload only counts found items: look for the member
+		// rather than decode the item.
+		o.found = hasMember(data, "Item")
+		return nil
+	case *pageOutput:
+	default:
 		return json.Unmarshal(data, out)
 	}
 	slim, err := withoutMember(data, "Items")
@@ -133,34 +228,47 @@ func decodeAnswer(data []byte, out any) error {
 	return json.Unmarshal(slim, out)
 }
 
+// hasMember reports whether the JSON object data has a top-level member
+// name whose value is not null.
+func hasMember(data []byte, name string) bool {
+	_, vstart, vend, found, err := findMember(data, name)
+	return err == nil && found && string(bytes.TrimSpace(data[vstart:vend])) != "null"
+}
+
 // withoutMember returns the JSON object data without its top-level member
-// name. It trusts data to be valid JSON (the server's answer) and finds the
-// member's end by counting brackets outside strings.
+// name (data itself if there is none).
 func withoutMember(data []byte, name string) ([]byte, error) {
+	start, _, end, found, err := findMember(data, name)
+	if err != nil || !found {
+		return data, err
+	}
+	// Drop the member and one comma next to it.
+	if end < len(data) && data[end] == ',' {
+		end++
+	} else if j := bytes.LastIndexByte(data[:start], ','); j >= 0 && len(bytes.TrimSpace(data[j+1:start])) == 0 {
+		start = j
+	}
+	return append(append([]byte(nil), data[:start]...), data[end:]...), nil
+}
+
+// findMember locates the top-level member name of the JSON object data: the
+// member starts at start (its opening quote), its value spans
+// [vstart, vend). It trusts data to be valid JSON (the server's answer) and
+// finds the value's end by counting brackets outside strings.
+func findMember(data []byte, name string) (start, vstart, vend int, found bool, err error) {
 	needle := []byte(`"` + name + `":`)
 	depth, inString := 0, false
 	for i := 0; i < len(data); i++ {
 		c := data[i]
 		switch {
 		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-			}
+			i = stringEnd(data, i)
+			inString = false
 		case c == '"':
 			if depth == 1 && bytes.HasPrefix(data[i:], needle) {
-				end, err := valueEnd(data, i+len(needle))
-				if err != nil {
-					return nil, err
-				}
-				// Drop the member and one comma next to it.
-				if end < len(data) && data[end] == ',' {
-					end++
-				} else if j := bytes.LastIndexByte(data[:i], ','); j >= 0 && strings.TrimSpace(string(data[j+1:i])) == "" {
-					i = j
-				}
-				return append(append([]byte(nil), data[:i]...), data[end:]...), nil
+				vstart = i + len(needle)
+				vend, err = valueEnd(data, vstart)
+				return i, vstart, vend, err == nil, err
 			}
 			inString = true
 		case c == '{' || c == '[':
@@ -169,7 +277,29 @@ func withoutMember(data []byte, name string) ([]byte, error) {
 			depth--
 		}
 	}
-	return data, nil
+	return 0, 0, 0, false, nil
+}
+
+// stringEnd returns the index of the quote that ends the JSON string whose
+// contents start at i (len(data) if it never ends), jumping from quote to
+// quote rather than stepping byte by byte: item values are long strings.
+func stringEnd(data []byte, i int) int {
+	for {
+		j := bytes.IndexByte(data[i:], '"')
+		if j < 0 {
+			return len(data)
+		}
+		i += j
+		// The quote is escaped if an odd number of backslashes precede it.
+		n := 0
+		for k := i - 1; k >= 0 && data[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return i
+		}
+		i++
+	}
 }
 
 // valueEnd returns the index just after the JSON value starting at or after i.
@@ -179,13 +309,10 @@ func valueEnd(data []byte, i int) (int, error) {
 		c := data[i]
 		switch {
 		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-				if depth == 0 {
-					return i + 1, nil
-				}
+			i = stringEnd(data, i)
+			inString = false
+			if depth == 0 {
+				return i + 1, nil
 			}
 		case c == '"':
 			inString, started = true, true
@@ -248,8 +375,9 @@ type getItemInput struct {
 	Key       item   `json:"Key"`
 }
 
+// getItemOutput says whether a GetItem answer holds an item.
 type getItemOutput struct {
-	Item item `json:"Item"`
+	found bool
 }
 
 type putItemInput struct {

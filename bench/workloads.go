@@ -46,7 +46,7 @@ func (w workers) get(r *rand.Rand) op {
 	return func(ctx context.Context) (int, error) {
 		var out getItemOutput
 		err := w.client.call(ctx, "GetItem", mustJSON(getItemInput{TableName: w.table, Key: key(w.keys.existingKey(r))}), &out)
-		if err != nil || out.Item == nil {
+		if err != nil || !out.found {
 			return 0, err
 		}
 		return 1, nil
