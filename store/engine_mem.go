@@ -25,11 +25,13 @@ const memDegree = 16
 type kvMap = btree.BTreeG[memEntry]
 
 // memEntry is one key and value, kept in a single allocation (fewer objects
-// for the GC to trace). pre holds the key's first 8 bytes, zero-padded and
+// for the GC to trace). pre holds the key's first 16 bytes, zero-padded and
 // big-endian, so that most comparisons in a search are decided without
-// following the pointer to the key: a cache miss per comparison otherwise.
+// following the pointer to the key (a cache miss each): a table key is the
+// partition key's encoding followed by the sort key's, and 16 bytes usually
+// reach into the sort key.
 type memEntry struct {
-	pre  uint64
+	pre  [2]uint64
 	kv   []byte // key ‖ value
 	klen int
 }
@@ -37,20 +39,24 @@ type memEntry struct {
 func (e memEntry) key() []byte { return e.kv[:e.klen:e.klen] }
 func (e memEntry) val() []byte { return e.kv[e.klen:] }
 
-// prefixOf returns key's first 8 bytes as a big-endian number, zero-padded:
-// prefixOf(a) < prefixOf(b) implies a < b in byte order.
-func prefixOf(key []byte) uint64 {
-	var b [8]byte
+// prefixOf returns key's first 16 bytes as two big-endian numbers,
+// zero-padded: prefixOf(a) < prefixOf(b) implies a < b in byte order, and
+// a < b implies prefixOf(a) <= prefixOf(b).
+func prefixOf(key []byte) [2]uint64 {
+	var b [16]byte
 	copy(b[:], key)
-	return binary.BigEndian.Uint64(b[:])
+	return [2]uint64{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])}
 }
 
 // probe is the entry to search for key; it does not copy key.
 func probe(key []byte) memEntry { return memEntry{pre: prefixOf(key), kv: key, klen: len(key)} }
 
 func lessEntry(a, b memEntry) bool {
-	if a.pre != b.pre {
-		return a.pre < b.pre
+	if a.pre[0] != b.pre[0] {
+		return a.pre[0] < b.pre[0]
+	}
+	if a.pre[1] != b.pre[1] {
+		return a.pre[1] < b.pre[1]
 	}
 	return bytes.Compare(a.key(), b.key()) < 0
 }
