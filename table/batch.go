@@ -155,6 +155,9 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWr
 		}
 	}
 	results := make([]written, len(muts))
+	for _, mu := range muts {
+		mu.keepLog = s.keepsLog(mu.meta)
+	}
 	err := s.db.Update(ctx, func(tx *store.Tx) error {
 		now := s.now().UnixNano()
 		sw := &spaceWrites{spaces: map[string]*store.Space{}, stats: map[string]*[2]int64{}}

@@ -29,6 +29,11 @@ func (s *Service) retain(m *tableMeta) time.Duration {
 	return max(r.Max, g.Max)
 }
 
+// keepsLog reports whether writes to m must be logged for its readers'
+// sake, whatever its indexes: its reads may lag, and a lagging read rebuilds
+// the past from the change log.
+func (s *Service) keepsLog(m *tableMeta) bool { return s.retain(m) > 0 }
+
 // readTime is the instant an eventually consistent read of m sees, or 0 when
 // it sees the latest state (strong read, or no lag). Writes made before the
 // last Settle are always visible.

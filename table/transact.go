@@ -198,6 +198,9 @@ func (s *Service) compileTx(cond, update *string, p exprParams) (*expressions.Co
 // reports the capacity and item collection sizes of what they did.
 func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
 	results := make([]written, len(acts))
+	for _, a := range acts {
+		a.mu.keepLog = s.keepsLog(a.mu.meta)
+	}
 	err := s.db.Update(ctx, func(tx *store.Tx) error {
 		// The store may run this function more than once: start afresh.
 		clear(results)

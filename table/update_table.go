@@ -47,6 +47,18 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 				return err
 			}
 		}
+		if len(created) > 0 {
+			// Writers that still hold the definition without this index
+			// must log from now on, or the backfill could miss their
+			// writes: they see this mark in their own transaction.
+			sp := tx.Space(m.ID)
+			if sp == nil {
+				return notFound
+			}
+			if err := sp.PutMeta(logMeta, []byte{1}); err != nil {
+				return err
+			}
+		}
 		for _, name := range deleted {
 			if err := tx.DropSpace(indexSpaceID(m, name)); err != nil {
 				return err

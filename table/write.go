@@ -24,7 +24,15 @@ type mutation struct {
 	next func(old attr.Item) (attr.Item, error)
 	// returnOldOnFailure puts the old item in a ConditionalCheckFailedException.
 	returnOldOnFailure bool
+	// keepLog asks for a change-log record even when the table has no
+	// global index: its reads may lag (see Service.keepsLog).
+	keepLog bool
 }
+
+// logMeta names the space metadata that marks a table whose writes must be
+// logged although its definition, as a writer may have cached it, has no
+// global index: UpdateTable sets it in the transaction that adds one.
+const logMeta = "log"
 
 // written is what a committed mutation did.
 type written struct {
@@ -181,6 +189,11 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 			return w, err
 		}
 	}
+	// The change log feeds global indexes and lagging reads, nothing else:
+	// without them, a record would only be written and trimmed again.
+	if !mu.keepLog && len(m.gsis) == 0 && sp.GetMeta(logMeta) == nil {
+		return w, nil
+	}
 	rec := changelog.Append(make([]byte, 0, 48+len(mu.key)+len(raw)+len(newBytes)),
 		changelog.Record{Time: now, Key: mu.key, Old: raw, New: newBytes})
 	if _, err := sp.AppendLogOwned(rec); err != nil {
@@ -221,6 +234,7 @@ func (m *tableMeta) partitionPrefixLen(key []byte) int {
 // table's index applier.
 func (s *Service) commit(ctx context.Context, mu *mutation) (written, error) {
 	var w written
+	mu.keepLog = s.keepsLog(mu.meta)
 	err := s.db.Update(ctx, func(tx *store.Tx) error {
 		var err error
 		w, err = mu.apply(tx, s.now().UnixNano())
