@@ -357,8 +357,12 @@ func (b *memBucket) ascend(from, to []byte, fn func(k, v []byte) bool) {
 	if m == nil {
 		return
 	}
+	var end memEntry
+	if to != nil {
+		end = probe(to)
+	}
 	visit := func(e memEntry) bool {
-		if to != nil && bytes.Compare(e.key(), to) >= 0 {
+		if to != nil && !lessEntry(e, end) {
 			return false
 		}
 		return fn(e.key(), e.val())
@@ -375,8 +379,12 @@ func (b *memBucket) descend(from, to []byte, fn func(k, v []byte) bool) {
 	if m == nil {
 		return
 	}
+	var start memEntry
+	if from != nil {
+		start = probe(from)
+	}
 	visit := func(e memEntry) bool {
-		if from != nil && bytes.Compare(e.key(), from) < 0 {
+		if from != nil && lessEntry(e, start) {
 			return false
 		}
 		return fn(e.key(), e.val())
