@@ -23,7 +23,7 @@ RUN --mount=type=cache,target=/root/.cache/go-build \
 RUN mkdir /data && chown 65532:65532 /data
 
 # static-debian12 has no libc, but it has CA certificates, /etc/passwd for
-# the nonroot user and a writable /tmp (where --in-memory keeps its scratch file).
+# the nonroot user and a writable /tmp.
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /ddblocal /ddblocal
 COPY --from=build --chown=65532:65532 /data /data
