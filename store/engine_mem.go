@@ -297,6 +297,9 @@ func (b *memBucket) get(key []byte) []byte {
 	if m == nil {
 		return nil
 	}
+	// A read starts from the root (the last path belongs to another key,
+	// and following it costs comparisons) and leaves its path for a write.
+	b.hint = btree.PathHint{}
 	e, ok := m.GetHint(probe(key), &b.hint)
 	if !ok {
 		return nil
