@@ -104,3 +104,15 @@ func BenchmarkAppendJSONString(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkAppendBinaryQueryItem is the write-path side of the plain
+// marks: AppendBinary checks each string once for JSON escapes.
+func BenchmarkAppendBinaryQueryItem(b *testing.B) {
+	it := queryBenchItem()
+	size := it.Size()
+	buf := make([]byte, 0, 512)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = AppendBinarySized(buf[:0], it, size)
+	}
+}

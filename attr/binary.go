@@ -7,8 +7,9 @@ import (
 
 // The storage codec. Layout (uvarint = encoding/binary's unsigned varint):
 //
-//	item   = 2:byte size:uvarint count:uvarint { name:bytes value }
-//	         (version 1, still read: 1:byte count:uvarint { name:bytes value })
+//	item   = 3:byte size:uvarint mtag:byte count:uvarint { name:bytes value }
+//	         (version 2, still read: 2:byte size:uvarint count:uvarint { name:bytes value };
+//	          version 1, still read: 1:byte count:uvarint { name:bytes value })
 //	value  = type:byte payload
 //	S N B  = bytes                      (N holds the canonical text)
 //	BOOL   = 0 | 1                      NULL = nothing
@@ -17,31 +18,62 @@ import (
 //	SS NS BS = count:uvarint { bytes }
 //	bytes  = length:uvarint raw
 //
+// type is the Type, with the plainMark bit (0x80) set on S, N, SS, NS and
+// M when every text the value writes directly (its bytes, its members, its
+// names) needs no JSON escaping (binary_plain.go). mtag is the type byte of
+// the item itself as a map: TypeM, marked when every top-level name is
+// plain. Versions 1 and 2 were written without marks; readers accept a
+// mark in any version, as it changes no decoded Value.
+//
 // The version byte lets layouts coexist with stored data. Version 2 records
 // the item's size (Item.Size) up front, so a Scan that needs only sizes and
-// a filter's attributes never walks the rest.
+// a filter's attributes never walks the rest; version 3 adds the marks, so
+// a read writes stored text into its response without scanning it.
 const (
 	binaryVersion1 = 1
-	binaryVersion  = 2
+	binaryVersion2 = 2
+	binaryVersion  = 3
 )
 
-// binaryBody returns where the attributes of an encoded item start and, for
-// version 2, its recorded size (sized false for version 1).
-func binaryBody(b []byte) (start, size int, sized, ok bool) {
+// binaryHeader is what an encoded item's header says.
+type binaryHeader struct {
+	start      int  // where the attribute count starts
+	size       int  // the recorded Item.Size (sized versions only)
+	sized      bool // whether size was recorded (version 2 and later)
+	plainNames bool // whether every top-level name is marked plain
+}
+
+// binaryBody reads the header of an encoded item.
+func binaryBody(b []byte) (binaryHeader, bool) {
 	if len(b) == 0 {
-		return 0, 0, false, false
+		return binaryHeader{}, false
 	}
 	switch b[0] {
-	case binaryVersion1:
-		return 1, 0, false, true
-	case binaryVersion:
+	case binaryVersion, binaryVersion2:
 		n, w := binary.Uvarint(b[1:])
 		if w <= 0 || n > 1<<40 {
-			return 0, 0, false, false
+			return binaryHeader{}, false
 		}
-		return 1 + w, int(n), true, true
+		h := binaryHeader{start: 1 + w, size: int(n), sized: true}
+		if b[0] == binaryVersion2 {
+			return h, true
+		}
+		if h.start >= len(b) {
+			return binaryHeader{}, false
+		}
+		switch b[h.start] {
+		case byte(tagPlainM):
+			h.plainNames = true
+		case byte(TypeM):
+		default:
+			return binaryHeader{}, false
+		}
+		h.start++
+		return h, true
+	case binaryVersion1:
+		return binaryHeader{start: 1}, true
 	}
-	return 0, 0, false, false
+	return binaryHeader{}, false
 }
 
 // maxBinaryDepth bounds container nesting while decoding, so corrupt input
@@ -62,11 +94,22 @@ func AppendBinary(dst []byte, it Item) []byte {
 func AppendBinarySized(dst []byte, it Item, size int) []byte {
 	dst = append(dst, binaryVersion)
 	dst = binary.AppendUvarint(dst, uint64(size))
-	dst = binary.AppendUvarint(dst, uint64(len(it)))
-	for k, v := range it {
+	return appendBinaryMembers(dst, it)
+}
+
+// appendBinaryMembers appends an M value (type byte, marked once all names
+// are known to be plain, and payload).
+func appendBinaryMembers(dst []byte, m map[string]Value) []byte {
+	at := len(dst)
+	dst = append(dst, byte(TypeM))
+	dst = binary.AppendUvarint(dst, uint64(len(m)))
+	plain := true
+	for k, v := range m {
+		plain = plain && jsonPlain(k)
 		dst = appendBytes(dst, k)
 		dst = appendBinaryValue(dst, v)
 	}
+	dst[at] = markIf(TypeM, plain)
 	return dst
 }
 
@@ -76,10 +119,26 @@ func appendBytes[T string | []byte](dst []byte, s T) []byte {
 }
 
 func appendBinaryValue(dst []byte, v Value) []byte {
-	dst = append(dst, byte(v.T))
 	switch v.T {
 	case TypeS, TypeN:
-		dst = appendBytes(dst, v.S)
+		dst = append(dst, markIf(v.T, jsonPlain(v.S)))
+		return appendBytes(dst, v.S)
+	case TypeM:
+		return appendBinaryMembers(dst, v.M)
+	case TypeSS, TypeNS:
+		at := len(dst)
+		dst = append(dst, byte(v.T))
+		dst = binary.AppendUvarint(dst, uint64(len(v.SS)))
+		plain := true
+		for _, s := range v.SS {
+			plain = plain && jsonPlain(s)
+			dst = appendBytes(dst, s)
+		}
+		dst[at] = markIf(v.T, plain)
+		return dst
+	}
+	dst = append(dst, byte(v.T))
+	switch v.T {
 	case TypeB:
 		dst = appendBytes(dst, v.B)
 	case TypeBOOL:
@@ -88,21 +147,10 @@ func appendBinaryValue(dst []byte, v Value) []byte {
 		} else {
 			dst = append(dst, 0)
 		}
-	case TypeM:
-		dst = binary.AppendUvarint(dst, uint64(len(v.M)))
-		for k, e := range v.M {
-			dst = appendBytes(dst, k)
-			dst = appendBinaryValue(dst, e)
-		}
 	case TypeL:
 		dst = binary.AppendUvarint(dst, uint64(len(v.L)))
 		for _, e := range v.L {
 			dst = appendBinaryValue(dst, e)
-		}
-	case TypeSS, TypeNS:
-		dst = binary.AppendUvarint(dst, uint64(len(v.SS)))
-		for _, s := range v.SS {
-			dst = appendBytes(dst, s)
 		}
 	case TypeBS:
 		dst = binary.AppendUvarint(dst, uint64(len(v.BS)))
@@ -118,12 +166,12 @@ func appendBinaryValue(dst []byte, v Value) []byte {
 // store transaction). It never panics: corrupt or truncated input yields an
 // error. An empty item decodes as a non-nil empty Item.
 func DecodeBinary(b []byte) (Item, error) {
-	start, _, _, ok := binaryBody(b)
+	h, ok := binaryBody(b)
 	if !ok {
 		return nil, errCorrupt()
 	}
 	// One copy for the whole item; names and strings are slices of it.
-	d := binDecoder{s: string(b[start:])}
+	d := binDecoder{s: string(b[h.start:])}
 	n, ok := d.count()
 	if !ok {
 		return nil, errCorrupt()
@@ -196,7 +244,7 @@ func (d *binDecoder) value(depth int) (Value, bool) {
 	if d.i >= len(d.s) {
 		return Value{}, false
 	}
-	t := Type(d.s[d.i])
+	t := storedType(d.s[d.i])
 	d.i++
 	switch t {
 	case TypeS, TypeN:

@@ -24,11 +24,11 @@ import (
 // An encoding that repeats a name, which AppendBinary never writes, is
 // written with the name repeated.
 func AppendBinaryJSON(dst []byte, b []byte) ([]byte, error) {
-	start, _, _, ok := binaryBody(b)
+	h, ok := binaryBody(b)
 	if !ok {
 		return dst, errCorrupt()
 	}
-	n, i, ok := readCount(b, start)
+	n, i, ok := readCount(b, h.start)
 	if !ok {
 		return dst, errCorrupt()
 	}
@@ -37,7 +37,7 @@ func AppendBinaryJSON(dst []byte, b []byte) ([]byte, error) {
 	// One Grow spares the appends below any copying (n <= len(b)).
 	dst = slices.Grow(dst, len(b)+12*n+2)
 	t := jsonTranscoder{b: b}
-	dst, i, ok = t.appendMembers(dst, i, n, 0)
+	dst, i, ok = t.appendMembers(dst, i, n, 0, h.plainNames)
 	if !ok || i != len(b) {
 		return dst, errCorrupt()
 	}
@@ -66,8 +66,9 @@ type jsonTranscoder struct {
 }
 
 // appendMembers writes the n names and values at i (a map's body) as a JSON
-// object with sorted names, and returns where the map ends.
-func (t *jsonTranscoder) appendMembers(dst []byte, i, n, depth int) ([]byte, int, bool) {
+// object with sorted names, and returns where the map ends. plain says the
+// names are marked as needing no escape.
+func (t *jsonTranscoder) appendMembers(dst []byte, i, n, depth int, plain bool) ([]byte, int, bool) {
 	b := t.b
 	var small [16]member
 	ms := small[:0]
@@ -103,7 +104,11 @@ func (t *jsonTranscoder) appendMembers(dst []byte, i, n, depth int) ([]byte, int
 		} else {
 			dst = append(dst, '"')
 		}
-		dst = appendJSONBody(dst, b[m.nameAt:m.nameEnd])
+		if plain {
+			dst = append(dst, b[m.nameAt:m.nameEnd]...)
+		} else {
+			dst = appendJSONBody(dst, b[m.nameAt:m.nameEnd])
+		}
 		dst = append(dst, '"', ':')
 		// skipValue checked the value; writing it cannot fail.
 		dst, _, _ = t.appendValue(dst, m.nameEnd, depth)
@@ -135,6 +140,22 @@ func (t *jsonTranscoder) appendValue(dst []byte, i, depth int) ([]byte, int, boo
 		}
 		dst = appendJSONBody(dst, b[at:end])
 		return append(dst, '"', '}'), end, true
+	case tagPlainS, tagPlainN:
+		// AppendBinary found the text plain when it stored it.
+		at, end := i+2, 0
+		var ok bool
+		if end, ok = shortBytes(b, i+1); !ok {
+			if at, end, ok = readBytes(b, i+1); !ok {
+				return dst, i, false
+			}
+		}
+		if typ == tagPlainS {
+			dst = append(dst, `{"S":"`...)
+		} else {
+			dst = append(dst, `{"N":"`...)
+		}
+		dst = append(dst, b[at:end]...)
+		return append(dst, '"', '}'), end, true
 	case TypeB:
 		at, end, ok := readBytes(b, i+1)
 		if !ok {
@@ -153,7 +174,7 @@ func (t *jsonTranscoder) appendValue(dst []byte, i, depth int) ([]byte, int, boo
 		return append(dst, `{"BOOL":false}`...), i + 2, true
 	case TypeNULL:
 		return append(dst, `{"NULL":true}`...), i + 1, true
-	case TypeM:
+	case TypeM, tagPlainM:
 		if depth >= maxBinaryDepth {
 			return dst, i, false
 		}
@@ -162,7 +183,7 @@ func (t *jsonTranscoder) appendValue(dst []byte, i, depth int) ([]byte, int, boo
 			return dst, i, false
 		}
 		dst = append(dst, `{"M":`...)
-		dst, i, ok = t.appendMembers(dst, i, n, depth+1)
+		dst, i, ok = t.appendMembers(dst, i, n, depth+1, typ == tagPlainM)
 		return append(dst, '}'), i, ok
 	case TypeL:
 		if depth >= maxBinaryDepth {
@@ -182,19 +203,21 @@ func (t *jsonTranscoder) appendValue(dst []byte, i, depth int) ([]byte, int, boo
 			}
 		}
 		return append(dst, ']', '}'), i, true
-	case TypeSS, TypeNS, TypeBS:
+	case TypeSS, TypeNS, TypeBS, tagPlainSS, tagPlainNS:
 		return appendSetJSON(dst, b, i+1, typ)
 	}
 	return dst, i, false
 }
 
-// appendSetJSON writes the members of a set of type typ, whose count is at
-// i, and returns where the set ends.
+// appendSetJSON writes the members of a set whose type byte is typ (marked
+// or not) and whose count is at i, and returns where the set ends.
 func appendSetJSON(dst, b []byte, i int, typ Type) ([]byte, int, bool) {
 	n, i, ok := readCount(b, i)
 	if !ok {
 		return dst, i, false
 	}
+	plain := typ&plainMark != 0
+	typ &^= plainMark
 	switch typ {
 	case TypeSS:
 		dst = append(dst, `{"SS":[`...)
@@ -215,6 +238,8 @@ func appendSetJSON(dst, b []byte, i int, typ Type) ([]byte, int, bool) {
 		dst = append(dst, '"')
 		if typ == TypeBS {
 			dst = base64.StdEncoding.AppendEncode(dst, b[at:end])
+		} else if plain {
+			dst = append(dst, b[at:end]...)
 		} else {
 			dst = appendJSONBody(dst, b[at:end])
 		}
@@ -229,7 +254,7 @@ func appendSetJSON(dst, b []byte, i int, typ Type) ([]byte, int, bool) {
 func skipValue(b []byte, i, depth int) (int, bool) {
 	if i < len(b) {
 		switch Type(b[i]) {
-		case TypeS, TypeN, TypeB:
+		case TypeS, TypeN, TypeB, tagPlainS, tagPlainN:
 			if end, ok := shortBytes(b, i+1); ok {
 				return end, true
 			}

@@ -12,19 +12,19 @@ import "encoding/binary"
 // it reads the recorded size and checks only the header; for version 1 it
 // walks the item and returns the same error as DecodeBinary for corrupt input.
 func BinarySize(b []byte) (int, error) {
-	start, size, sized, ok := binaryBody(b)
+	h, ok := binaryBody(b)
 	if !ok {
 		return 0, errCorrupt()
 	}
-	if sized {
-		return size, nil
+	if h.sized {
+		return h.size, nil
 	}
-	w := binWalker{b: b, i: start}
+	w := binWalker{b: b, i: h.start}
 	n, ok := w.count()
 	if !ok {
 		return 0, errCorrupt()
 	}
-	size = 0
+	size := 0
 	for range n {
 		k, ok := w.bytes()
 		if !ok {
@@ -58,11 +58,12 @@ func BinarySize(b []byte) (int, error) {
 // every byte); callers that need the attributes pass into and get the full
 // walk and check as before.
 func BinarySizeNames(b []byte, names []string, into Item) (int, error) {
-	body, recorded, sized, ok := binaryBody(b)
+	h, ok := binaryBody(b)
 	if !ok {
 		return 0, errCorrupt()
 	}
-	w := binWalker{b: b, i: body}
+	recorded, sized := h.size, h.sized
+	w := binWalker{b: b, i: h.start}
 	n, ok := w.count()
 	if !ok {
 		return 0, errCorrupt()
@@ -123,11 +124,11 @@ func BinarySizeNames(b []byte, names []string, into Item) (int, error) {
 // skipped without allocating. Like DecodeBinary, the result does not alias
 // b, and corrupt input anywhere in b yields an error.
 func DecodeBinaryNames(b []byte, names []string) (Item, error) {
-	start, _, _, ok := binaryBody(b)
+	h, ok := binaryBody(b)
 	if !ok {
 		return nil, errCorrupt()
 	}
-	w := binWalker{b: b, i: start}
+	w := binWalker{b: b, i: h.start}
 	n, ok := w.count()
 	if !ok {
 		return nil, errCorrupt()
@@ -216,7 +217,7 @@ func (w *binWalker) walkValue(depth int, sized bool) (int, bool) {
 	if w.i >= len(w.b) {
 		return 0, false
 	}
-	t := Type(w.b[w.i])
+	t := storedType(w.b[w.i])
 	w.i++
 	switch t {
 	case TypeS, TypeB:

@@ -1,6 +1,7 @@
 package attr
 
 import (
+	"bytes"
 	"testing"
 )
 
@@ -61,7 +62,7 @@ func TestLazyCorrupt(t *testing.T) {
 		sizeErr bool // BinarySize must fail too: it checks only the header of a sized (version 2) encoding
 	}{
 		{"empty", nil, true},
-		{"version", []byte{3, 0}, true},
+		{"version", []byte{4, 0}, true},
 		{"bad size header", []byte{2, 0x80}, true},
 		{"truncated", good[:len(good)-1], false},
 		{"trailing", append(append([]byte{}, good...), 0), false},
@@ -86,6 +87,10 @@ func FuzzBinaryLazy(f *testing.F) {
 	f.Add(AppendBinary(nil, sampleItem()), "m")
 	f.Add(AppendBinary(nil, Item{}), "")
 	f.Add([]byte{1, 1, 1, 'a', byte(TypeL), 1, byte(TypeNULL)}, "a")
+	for _, b := range binarySeeds(f) {
+		f.Add(b, "p")
+		f.Add(b, "sk")
+	}
 	f.Fuzz(func(t *testing.T, b []byte, name string) {
 		it, err := DecodeBinary(b)
 		size, sizeErr := BinarySize(b)
@@ -124,6 +129,18 @@ func FuzzBinaryLazy(f *testing.F) {
 		v, ok := it[name]
 		if got, gotOK := part[name]; ok != gotOK || len(part) > 1 || (ok && !Equal(got, v)) {
 			t.Fatalf("DecodeBinaryNames(%q) = %v, want %v", name, part, v)
+		}
+		// The part, stored again with plain marks, reads and renders as
+		// the decoded part does.
+		enc := AppendBinary(nil, part)
+		if got, err := AppendBinaryJSON(nil, enc); err != nil || !bytes.Equal(got, AppendItemJSON(nil, part)) {
+			t.Fatalf("part re-encoded renders %s, %v; want %s", got, err, AppendItemJSON(nil, part))
+		}
+		if again, err := DecodeBinaryNames(enc, []string{name}); err != nil || !Equal(Map(again), Map(part)) {
+			t.Fatalf("part re-encoded: DecodeBinaryNames = %v, %v; want %v", again, err, part)
+		}
+		if n, err := BinarySize(enc); err != nil || n != part.Size() {
+			t.Fatalf("part re-encoded: BinarySize = %d, %v; want %d", n, err, part.Size())
 		}
 	})
 }
@@ -165,13 +182,21 @@ func TestBinarySizeNamesNilInto(t *testing.T) {
 	}{
 		{"good", good, size, false},
 		{"empty", nil, 0, true},
-		{"version", []byte{3, 0}, 0, true},
+		{"version", []byte{4, 0}, 0, true},
 		{"bad size header", []byte{binaryVersion, 0x80}, 0, true},
-		{"no count", []byte{binaryVersion, 5}, 0, true},
-		{"bad count", []byte{binaryVersion, 5, 0x80}, 0, true},
-		{"count beyond end", []byte{binaryVersion, 5, 2, 1}, 0, true},
+		{"no item tag", []byte{binaryVersion, 5}, 0, true},
+		{"item tag not M", []byte{binaryVersion, 5, byte(TypeL), 0}, 0, true},
+		{"item tag marked B", []byte{binaryVersion, 5, byte(TypeB | plainMark), 0}, 0, true},
+		{"no count", []byte{binaryVersion, 5, byte(TypeM)}, 0, true},
+		{"bad count", []byte{binaryVersion, 5, byte(tagPlainM), 0x80}, 0, true},
+		{"count beyond end", []byte{binaryVersion, 5, byte(TypeM), 2, 1}, 0, true},
 		{"body not checked: truncated", good[:len(good)-1], size, false},
-		{"body not checked: bad type", []byte{binaryVersion, 7, 1, 1, 'a', 99}, 7, false},
+		{"body not checked: bad type", []byte{binaryVersion, 7, byte(tagPlainM), 1, 1, 'a', 99}, 7, false},
+		{"version 2 bad size header", []byte{binaryVersion2, 0x80}, 0, true},
+		{"version 2 no count", []byte{binaryVersion2, 5}, 0, true},
+		{"version 2 bad count", []byte{binaryVersion2, 5, 0x80}, 0, true},
+		{"version 2 count beyond end", []byte{binaryVersion2, 5, 2, 1}, 0, true},
+		{"version 2 body not checked: bad type", []byte{binaryVersion2, 7, 1, 1, 'a', 99}, 7, false},
 		{"version 1", v1, 2, false},
 		{"version 1 truncated", v1[:len(v1)-1], 0, true},
 		{"version 1 trailing", append(append([]byte{}, v1...), 0), 0, true},

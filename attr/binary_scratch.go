@@ -25,16 +25,18 @@ func nameIndex[T string | []byte](names []string, k T) int {
 // is: filters mostly read attributes with few distinct values, and the
 // copy that keeps into from aliasing v is then not needed.
 func decodeInto(into Item, name string, v []byte) bool {
-	if len(v) > 0 && (Type(v[0]) == TypeS || Type(v[0]) == TypeN) {
-		at, end, ok := readBytes(v, 1)
-		if !ok || end != len(v) {
-			return false
-		}
-		if old, held := into[name]; held && old.T == Type(v[0]) && old.S == string(v[at:end]) {
+	if len(v) > 0 {
+		if t := storedType(v[0]); t == TypeS || t == TypeN {
+			at, end, ok := readBytes(v, 1)
+			if !ok || end != len(v) {
+				return false
+			}
+			if old, held := into[name]; held && old.T == t && old.S == string(v[at:end]) {
+				return true
+			}
+			into[name] = Value{T: t, S: string(v[at:end])}
 			return true
 		}
-		into[name] = Value{T: Type(v[0]), S: string(v[at:end])}
-		return true
 	}
 	d := binDecoder{s: string(v)}
 	val, ok := d.value(0)

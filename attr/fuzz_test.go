@@ -2,6 +2,7 @@ package attr
 
 import (
 	"bytes"
+	"encoding/hex"
 	"testing"
 )
 
@@ -90,21 +91,53 @@ func FuzzKeyOrder(f *testing.F) {
 }
 
 // FuzzDecodeBinary: corrupt input never panics, and what decodes re-encodes
-// to an equal item.
+// to an equal item, whose rendering through the plain marks is what
+// AppendItemJSON writes.
 func FuzzDecodeBinary(f *testing.F) {
-	f.Add(AppendBinary(nil, sampleItem()))
-	f.Add(AppendBinary(nil, Item{}))
-	f.Add([]byte{1, 1, 1, 'a', byte(TypeL), 1, byte(TypeNULL)})
+	addBinarySeeds(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		it, err := DecodeBinary(b)
 		if err != nil {
 			return
 		}
-		again, err := DecodeBinary(AppendBinary(nil, it))
+		enc := AppendBinary(nil, it)
+		again, err := DecodeBinary(enc)
 		if err != nil || !Equal(Map(it), Map(again)) {
 			t.Fatalf("re-encode of decoded item differs: %v", err)
 		}
+		got, err := AppendBinaryJSON(nil, enc)
+		if want := AppendItemJSON(nil, it); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("rendering of re-encoded item: got %s, %v\nwant %s", got, err, want)
+		}
 	})
+}
+
+// addBinarySeeds adds encodings of every version, marked and not, to a
+// fuzz target that takes one []byte.
+func addBinarySeeds(f *testing.F) {
+	for _, b := range binarySeeds(f) {
+		f.Add(b)
+	}
+}
+
+func binarySeeds(f *testing.F) [][]byte {
+	seeds := [][]byte{
+		AppendBinary(nil, sampleItem()),
+		AppendBinary(nil, Item{}),
+		{1, 1, 1, 'a', byte(TypeL), 1, byte(TypeNULL)},
+		{binaryVersion, 2, byte(tagPlainM), 1, 1, 'a', byte(tagPlainS), 1, 'x'},
+	}
+	for _, it := range markedItems() {
+		seeds = append(seeds, AppendBinary(nil, it))
+	}
+	for _, fx := range v2Fixtures {
+		b, err := hex.DecodeString(fx.hex)
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, b)
+	}
+	return seeds
 }
 
 // FuzzDecodeKey: arbitrary bytes never panic DecodeKey, and what decodes

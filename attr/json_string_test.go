@@ -172,5 +172,8 @@ func FuzzAppendJSONString(f *testing.F) {
 		if enc := encodingJSONString(t, s); !bytes.Equal(enc, want) {
 			t.Fatalf("encoding/json %q: got %s, reference %s", s, enc, want)
 		}
+		if got, want := jsonPlain(s), string(want) == `"`+s+`"`; got != want {
+			t.Fatalf("jsonPlain(%q): got %v, want %v", s, got, want)
+		}
 	})
 }
