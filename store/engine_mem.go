@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/tidwall/btree"
 )
@@ -30,14 +31,25 @@ type kvMap = btree.BTreeG[memEntry]
 // following the pointer to the key (a cache miss each): a table key is the
 // partition key's encoding followed by the sort key's, and 16 bytes usually
 // reach into the sort key.
+//
+// The bytes are held by a bare pointer and two 32-bit lengths rather than a
+// slice: 32 bytes an entry instead of 48, so a node's entries span fewer
+// cache lines and a copy-on-write copies a third less.
 type memEntry struct {
 	pre  [2]uint64
-	kv   []byte // key ‖ value
-	klen int
+	p    *byte  // key ‖ value
+	n    uint32 // len(key) + len(value)
+	klen uint32
 }
 
-func (e memEntry) key() []byte { return e.kv[:e.klen:e.klen] }
-func (e memEntry) val() []byte { return e.kv[e.klen:] }
+func (e memEntry) key() []byte { return unsafe.Slice(e.p, e.klen) }
+func (e memEntry) val() []byte { return unsafe.Slice(e.p, e.n)[e.klen:] }
+
+// newEntry returns the entry for kv, the key's klen bytes followed by the
+// value.
+func newEntry(kv []byte, klen int) memEntry {
+	return memEntry{pre: prefixOf(kv[:klen]), p: unsafe.SliceData(kv), n: uint32(len(kv)), klen: uint32(klen)}
+}
 
 // prefixOf returns key's first 16 bytes as two big-endian numbers,
 // zero-padded: prefixOf(a) < prefixOf(b) implies a < b in byte order, and
@@ -49,7 +61,7 @@ func prefixOf(key []byte) [2]uint64 {
 }
 
 // probe is the entry to search for key; it does not copy key.
-func probe(key []byte) memEntry { return memEntry{pre: prefixOf(key), kv: key, klen: len(key)} }
+func probe(key []byte) memEntry { return newEntry(key, len(key)) }
 
 func lessEntry(a, b memEntry) bool {
 	if a.pre[0] != b.pre[0] {
@@ -323,7 +335,7 @@ func (b *memBucket) put(key, val []byte) error {
 	kv := make([]byte, len(key)+len(val))
 	copy(kv, key)
 	copy(kv[len(key):], val)
-	m.SetHint(memEntry{pre: prefixOf(key), kv: kv, klen: len(key)}, &b.hint)
+	m.SetHint(newEntry(kv, len(key)), &b.hint)
 	return nil
 }
 
