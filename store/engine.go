@@ -45,6 +45,8 @@ type spaceTxn interface {
 type bucket interface {
 	get(key []byte) []byte
 	put(key, val []byte) error
+	// putJoined is put of kv[:klen] → kv[klen:], both owned by the bucket.
+	putJoined(kv []byte, klen int) error
 	delete(key []byte) error
 	// ascend visits keys in [from, to) upwards (nil from = first, nil to =
 	// no bound) until fn returns false.

@@ -86,6 +86,8 @@ func (b boltBucket) get(key []byte) []byte { return b.b.Get(key) }
 
 func (b boltBucket) put(key, val []byte) error { return mapErr(b.b.Put(key, val)) }
 
+func (b boltBucket) putJoined(kv []byte, klen int) error { return b.put(kv[:klen:klen], kv[klen:]) }
+
 func (b boltBucket) delete(key []byte) error { return mapErr(b.b.Delete(key)) }
 
 func (b boltBucket) nextSequence() (uint64, error) {

@@ -320,22 +320,26 @@ func (b *memBucket) get(key []byte) []byte {
 }
 
 func (b *memBucket) put(key, val []byte) error {
+	kv := make([]byte, len(key)+len(val))
+	copy(kv, key)
+	copy(kv[len(key):], val)
+	return b.putJoined(kv, len(key))
+}
+
+func (b *memBucket) putJoined(kv []byte, klen int) error {
 	switch {
-	case len(key) == 0:
+	case klen == 0:
 		return ErrKeyRequired
-	case len(key) > MaxKeySize:
+	case klen > MaxKeySize:
 		return ErrKeyTooLarge
-	case len(val) > MaxValueSize:
+	case len(kv)-klen > MaxValueSize:
 		return ErrValueTooLarge
 	}
 	m, err := b.write()
 	if err != nil {
 		return err
 	}
-	kv := make([]byte, len(key)+len(val))
-	copy(kv, key)
-	copy(kv[len(key):], val)
-	m.SetHint(newEntry(kv, len(key)), &b.hint)
+	m.SetHint(newEntry(kv, klen), &b.hint)
 	return nil
 }
 

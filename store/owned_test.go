@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 )
 
@@ -54,4 +55,42 @@ func testOwnedWrites(t *testing.T, openMem func(testing.TB) *DB) {
 		}
 		return nil
 	})
+}
+
+func TestPutOwnedJoined(t *testing.T) { forEngines(t, testPutOwnedJoined) }
+
+func testPutOwnedJoined(t *testing.T, openMem func(testing.TB) *DB) {
+	db := openMem(t)
+	withSpace(t, db, "s")
+	mustUpdate(t, db, func(tx *Tx) error {
+		sp := tx.Space("s")
+		if err := sp.PutOwnedJoined([]byte("keyvalue"), 3); err != nil {
+			return err
+		}
+		if err := sp.PutOwnedJoined([]byte("k2"), 2); err != nil { // empty value
+			return err
+		}
+		for _, klen := range []int{0, -1, 9} {
+			if err := sp.PutOwnedJoined([]byte("keyvalue"), klen); !errors.Is(err, ErrKeyRequired) {
+				t.Errorf("klen %d: err = %v, want ErrKeyRequired", klen, err)
+			}
+		}
+		return nil
+	})
+	mustView(t, db, func(tx *Tx) error {
+		sp := tx.Space("s")
+		if got := sp.Get([]byte("key")); string(got) != "value" {
+			t.Errorf("Get(key) = %q, want value", got)
+		}
+		if got := sp.Get([]byte("k2")); got == nil || len(got) != 0 {
+			t.Errorf("Get(k2) = %q (nil %v), want empty and present", got, got == nil)
+		}
+		if got := dump(sp); got != "k2= key=value" {
+			t.Errorf("dump = %q", got)
+		}
+		return nil
+	})
+	if err := db.View(func(tx *Tx) error { return tx.Space("s").PutOwnedJoined([]byte("ab"), 1) }); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("in View: err = %v, want ErrReadOnly", err)
+	}
 }

@@ -61,6 +61,20 @@ func (s *Space) PutOwned(key, val []byte) error {
 	return putOwned(s.dataB(), key, val)
 }
 
+// PutOwnedJoined is PutOwned for a key and value built in one buffer:
+// kv[:klen] is the key and kv[klen:] the value, and nobody may modify kv
+// afterwards. The memory engine then keeps the buffer itself as its entry,
+// with no copy. It returns the errors Put returns.
+func (s *Space) PutOwnedJoined(kv []byte, klen int) error {
+	if err := s.tx.write(); err != nil {
+		return err
+	}
+	if klen <= 0 || klen > len(kv) {
+		return ErrKeyRequired
+	}
+	return s.dataB().putJoined(kv, klen)
+}
+
 // Delete removes key; removing an absent key is not an error. It returns
 // ErrReadOnly or ErrTxClosed.
 func (s *Space) Delete(key []byte) error {

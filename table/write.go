@@ -148,10 +148,14 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 
 	var newBytes []byte
 	if next != nil {
-		// Sized for the usual item (short names and values) so that the
-		// encoding does not regrow; the store keeps it without a copy.
-		newBytes = attr.AppendBinarySized(make([]byte, 0, w.newSize+4*len(next)+8), next, w.newSize)
-		if err := sp.PutOwned(mu.key, newBytes); err != nil {
+		// Key and value share one buffer, sized for the usual item (short
+		// names and values) so that the encoding does not regrow; the
+		// store keeps it without a copy.
+		kv := make([]byte, len(mu.key), len(mu.key)+w.newSize+4*len(next)+8)
+		copy(kv, mu.key)
+		kv = attr.AppendBinarySized(kv, next, w.newSize)
+		newBytes = kv[len(mu.key):]
+		if err := sp.PutOwnedJoined(kv, len(mu.key)); err != nil {
 			return w, err
 		}
 	} else if err := sp.Delete(mu.key); err != nil {
