@@ -88,6 +88,13 @@ func (b boltBucket) put(key, val []byte) error { return mapErr(b.b.Put(key, val)
 
 func (b boltBucket) putJoined(kv []byte, klen int) error { return b.put(kv[:klen:klen], kv[klen:]) }
 
+func (b boltBucket) swapJoined(kv []byte, klen int) ([]byte, error) {
+	// bbolt's pages stay mapped until the transaction ends, so the old
+	// value is still readable after the put.
+	old := b.get(kv[:klen])
+	return old, b.putJoined(kv, klen)
+}
+
 func (b boltBucket) delete(key []byte) error { return mapErr(b.b.Delete(key)) }
 
 func (b boltBucket) nextSequence() (uint64, error) {

@@ -327,20 +327,28 @@ func (b *memBucket) put(key, val []byte) error {
 }
 
 func (b *memBucket) putJoined(kv []byte, klen int) error {
+	_, err := b.swapJoined(kv, klen)
+	return err
+}
+
+func (b *memBucket) swapJoined(kv []byte, klen int) ([]byte, error) {
 	switch {
 	case klen == 0:
-		return ErrKeyRequired
+		return nil, ErrKeyRequired
 	case klen > MaxKeySize:
-		return ErrKeyTooLarge
+		return nil, ErrKeyTooLarge
 	case len(kv)-klen > MaxValueSize:
-		return ErrValueTooLarge
+		return nil, ErrValueTooLarge
 	}
 	m, err := b.write()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	m.SetHint(newEntry(kv, klen), &b.hint)
-	return nil
+	prev, replaced := m.SetHint(newEntry(kv, klen), &b.hint)
+	if !replaced {
+		return nil, nil
+	}
+	return prev.val(), nil
 }
 
 func (b *memBucket) delete(key []byte) error {

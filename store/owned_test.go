@@ -94,3 +94,34 @@ func testPutOwnedJoined(t *testing.T, openMem func(testing.TB) *DB) {
 		t.Errorf("in View: err = %v, want ErrReadOnly", err)
 	}
 }
+
+func TestSwapOwnedJoined(t *testing.T) { forEngines(t, testSwapOwnedJoined) }
+
+// testSwapOwnedJoined: the swap returns nil for a new key and the value it
+// replaced otherwise, and the replaced value stays readable in the
+// transaction.
+func testSwapOwnedJoined(t *testing.T, openMem func(testing.TB) *DB) {
+	db := openMem(t)
+	withSpace(t, db, "s")
+	mustUpdate(t, db, func(tx *Tx) error {
+		sp := tx.Space("s")
+		old, err := sp.SwapOwnedJoined([]byte("kone"), 1)
+		if err != nil || old != nil {
+			t.Errorf("first swap = %q, %v; want nil, nil", old, err)
+		}
+		old, err = sp.SwapOwnedJoined([]byte("ktwo"), 1)
+		if err != nil || string(old) != "one" {
+			t.Errorf("second swap = %q, %v; want one, nil", old, err)
+		}
+		if _, err := sp.SwapOwnedJoined([]byte("k"), 0); !errors.Is(err, ErrKeyRequired) {
+			t.Errorf("klen 0: err = %v, want ErrKeyRequired", err)
+		}
+		return nil
+	})
+	mustView(t, db, func(tx *Tx) error {
+		if got := dump(tx.Space("s")); got != "k=two" {
+			t.Errorf("dump = %q, want k=two", got)
+		}
+		return nil
+	})
+}

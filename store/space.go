@@ -75,6 +75,19 @@ func (s *Space) PutOwnedJoined(kv []byte, klen int) error {
 	return s.dataB().putJoined(kv, klen)
 }
 
+// SwapOwnedJoined is PutOwnedJoined that also returns the value it
+// replaced, or nil if the key was absent: one search instead of a Get and
+// a Put. The old value is valid until the transaction ends.
+func (s *Space) SwapOwnedJoined(kv []byte, klen int) ([]byte, error) {
+	if err := s.tx.write(); err != nil {
+		return nil, err
+	}
+	if klen <= 0 || klen > len(kv) {
+		return nil, ErrKeyRequired
+	}
+	return s.dataB().swapJoined(kv, klen)
+}
+
 // Delete removes key; removing an absent key is not an error. It returns
 // ErrReadOnly or ErrTxClosed.
 func (s *Space) Delete(key []byte) error {

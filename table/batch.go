@@ -219,7 +219,7 @@ func (m *tableMeta) batchMutation(r WriteRequest) (*mutation, error) {
 		if err := m.checkItem(item, false); err != nil {
 			return nil, err
 		}
-		return &mutation{meta: m, key: key, next: func(attr.Item) (attr.Item, error) { return item, nil }}, nil
+		return &mutation{meta: m, key: key, blind: true, next: func(attr.Item) (attr.Item, error) { return item, nil }}, nil
 	default:
 		key, err := m.lookupKey(r.DeleteRequest.Key)
 		if err != nil {

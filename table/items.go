@@ -57,7 +57,8 @@ func (s *Service) PutItem(ctx context.Context, region string, in *PutItemInput) 
 	item := in.Item
 	mu := &mutation{meta: m, key: key, cond: c.Condition,
 		next:               func(attr.Item) (attr.Item, error) { return item, nil },
-		returnOldOnFailure: in.ReturnValuesOnConditionCheckFailure == "ALL_OLD"}
+		returnOldOnFailure: in.ReturnValuesOnConditionCheckFailure == "ALL_OLD",
+		blind:              c.Condition == nil && in.ReturnValues != "ALL_OLD"}
 	return s.writeOne(ctx, mu, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics, allOld(in.ReturnValues))
 }
 

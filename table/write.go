@@ -27,6 +27,10 @@ type mutation struct {
 	// keepLog asks for a change-log record even when the table has no
 	// global index: its reads may lag (see Service.keepsLog).
 	keepLog bool
+	// blind marks a put whose new item does not depend on the old one and
+	// whose caller does not need the old item (no condition, no ALL_OLD):
+	// see blindPut.
+	blind bool
 }
 
 // logMeta names the space metadata that marks a table whose writes must be
@@ -93,6 +97,9 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 	}
 	if sp == nil {
 		return w, Errorf(ResourceNotFoundException, "Requested resource not found")
+	}
+	if mu.blind && !mu.keepLog && len(m.lsis) == 0 && len(m.gsis) == 0 && sp.GetMeta(logMeta) == nil {
+		return mu.blindPut(sp, sw)
 	}
 	raw := sp.Get(mu.key)
 	if raw != nil {
@@ -168,15 +175,7 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 	case next == nil:
 		items = -1
 	}
-	if sw != nil {
-		st := sw.stats[m.ID]
-		if st == nil {
-			st = new([2]int64)
-			sw.stats[m.ID] = st
-		}
-		st[0] += items
-		st[1] += int64(w.newSize - w.oldSize)
-	} else if err := sp.AddStats(items, int64(w.newSize-w.oldSize)); err != nil {
+	if err := mu.count(sp, sw, items, int64(w.newSize-w.oldSize)); err != nil {
 		return w, err
 	}
 	for i, d := range m.lsis {
@@ -204,6 +203,49 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 		return w, err
 	}
 	return w, nil
+}
+
+// blindPut is applyIn for a blind put on a table without indexes or change
+// log: nothing needs the old item but its size (capacity, counters), which
+// the store hands back from the same search that stores the new one.
+func (mu *mutation) blindPut(sp *store.Space, sw *spaceWrites) (written, error) {
+	w := written{collection: -1}
+	next, err := mu.next(nil)
+	if err != nil {
+		return w, validationError(err)
+	}
+	w.new, w.newSize = next, next.Size()
+	kv := make([]byte, len(mu.key), len(mu.key)+w.newSize+4*len(next)+8)
+	copy(kv, mu.key)
+	kv = attr.AppendBinarySized(kv, next, w.newSize)
+	raw, err := sp.SwapOwnedJoined(kv, len(mu.key))
+	if err != nil {
+		return w, err
+	}
+	var items int64 = 1
+	if raw != nil {
+		if w.oldSize, err = attr.BinarySize(raw); err != nil {
+			return w, err
+		}
+		items = 0
+	}
+	return w, mu.count(sp, sw, items, int64(w.newSize-w.oldSize))
+}
+
+// count adds a write's changes to the table's item and byte counters: to
+// sw's tally when the caller gathers them, else to the store.
+func (mu *mutation) count(sp *store.Space, sw *spaceWrites, items, bytes int64) error {
+	if sw == nil {
+		return sp.AddStats(items, bytes)
+	}
+	st := sw.stats[mu.meta.ID]
+	if st == nil {
+		st = new([2]int64)
+		sw.stats[mu.meta.ID] = st
+	}
+	st[0] += items
+	st[1] += bytes
+	return nil
 }
 
 func addUnits(m map[string]float64, name string, u float64) map[string]float64 {
