@@ -124,3 +124,23 @@ func TestAPIErrorRetryable(t *testing.T) {
 		}
 	}
 }
+
+// TestWireClientHTTPS: an https endpoint is reached over TLS (here a test
+// server with its own certificate, trusted for the test).
+func TestWireClientHTTPS(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		_, _ = io.WriteString(w, `{"Item":{"pk":{"S":"p"}}}`)
+	}))
+	defer srv.Close()
+	c := newWireClient(srv.URL, "us-east-1")
+	c.tls.RootCAs = srv.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
+	var out getItemOutput
+	if err := c.call(context.Background(), "GetItem", mustJSON(getItemInput{TableName: "t", Key: key("p", "s")}), &out); err != nil {
+		t.Fatal(err)
+	}
+	if !out.found {
+		t.Error("item not found in the answer")
+	}
+	c.close()
+}
