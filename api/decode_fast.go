@@ -212,26 +212,16 @@ func (fd *fastDecoder) value(s *scanner, v reflect.Value) bool {
 			v.SetZero()
 			return true
 		}
-		if !s.consume('[') {
+		if s.i >= len(s.b) || s.b[s.i] != '[' {
 			return false
 		}
 		sl := reflect.MakeSlice(v.Type(), 0, 4)
-		for first := true; ; first = false {
-			s.ws()
-			if s.consume(']') {
-				break
-			}
-			if !first && !s.consume(',') {
-				return false
-			}
-			s.ws()
+		ok := s.elements(']', func() bool {
 			sl = reflect.Append(sl, reflect.Zero(p.elem))
-			if !fd.value(s, sl.Index(sl.Len()-1)) {
-				return false
-			}
-		}
+			return fd.value(s, sl.Index(sl.Len()-1))
+		})
 		v.Set(sl)
-		return true
+		return ok
 	case decodeMap:
 		if s.literal("null") {
 			v.SetZero()
@@ -299,12 +289,23 @@ func (s *scanner) literal(lit string) bool {
 
 // object reads {"k":v,...}, calling member with s positioned at each value.
 func (s *scanner) object(member func(key string) bool) bool {
-	if !s.consume('{') {
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
 		return false
 	}
+	return s.elements('}', func() bool {
+		key, ok := s.plainString()
+		return ok && s.colon() && member(key)
+	})
+}
+
+// elements steps through the comma-separated elements of the object or
+// array whose opening bracket is at the scanner, calling each at every
+// element, up to the closing bracket.
+func (s *scanner) elements(closing byte, each func() bool) bool {
+	s.i++ // the opening bracket
 	for first := true; ; first = false {
 		s.ws()
-		if s.consume('}') {
+		if s.consume(closing) {
 			return true
 		}
 		if !first {
@@ -313,19 +314,20 @@ func (s *scanner) object(member func(key string) bool) bool {
 			}
 			s.ws()
 		}
-		key, ok := s.plainString()
-		if !ok {
-			return false
-		}
-		s.ws()
-		if !s.consume(':') {
-			return false
-		}
-		s.ws()
-		if !member(key) {
+		if !each() {
 			return false
 		}
 	}
+}
+
+// colon reads the colon after a member's name and the whitespace around it.
+func (s *scanner) colon() bool {
+	s.ws()
+	if !s.consume(':') {
+		return false
+	}
+	s.ws()
+	return true
 }
 
 // plainString reads a string of printable ASCII without escapes.
@@ -402,47 +404,9 @@ func (s *scanner) skip(depth int) bool {
 	}
 	switch c := s.b[s.i]; {
 	case c == '{':
-		s.i++
-		for first := true; ; first = false {
-			s.ws()
-			if s.consume('}') {
-				return true
-			}
-			if !first {
-				if !s.consume(',') {
-					return false
-				}
-				s.ws()
-			}
-			if !s.skipString() {
-				return false
-			}
-			s.ws()
-			if !s.consume(':') {
-				return false
-			}
-			s.ws()
-			if !s.skip(depth + 1) {
-				return false
-			}
-		}
+		return s.elements('}', func() bool { return s.skipString() && s.colon() && s.skip(depth+1) })
 	case c == '[':
-		s.i++
-		for first := true; ; first = false {
-			s.ws()
-			if s.consume(']') {
-				return true
-			}
-			if !first {
-				if !s.consume(',') {
-					return false
-				}
-				s.ws()
-			}
-			if !s.skip(depth + 1) {
-				return false
-			}
-		}
+		return s.elements(']', func() bool { return s.skip(depth + 1) })
 	case c == '"':
 		return s.skipString()
 	case c == 't':

@@ -80,49 +80,26 @@ func (d *jsonDecoder) attributeValue(depth int) (Value, error) {
 	default:
 		return Value{}, d.mismatch(kindStructure)
 	}
-	d.i++
 	var (
 		v       Value
 		present uint16
 		rawN    string   // N as sent; S and N share v.S, so keep it apart
 		rawNS   []string // NS members as sent, for the duplicates message
 	)
-	for first := true; ; first = false {
-		d.ws()
-		if d.peek() == '}' {
-			d.i++
-			break
-		}
-		if !first {
-			if err := d.expect(','); err != nil {
-				return Value{}, err
-			}
-			d.ws()
-		}
-		name, err := d.str()
-		if err != nil {
-			return Value{}, err
-		}
-		d.ws()
-		if err := d.expect(':'); err != nil {
-			return Value{}, err
-		}
-		d.ws()
+	err := d.members(func(name string) error {
 		t := ParseType(name)
 		if t == 0 {
-			if err := d.skip(0); err != nil {
-				return Value{}, err
-			}
-			continue
+			return d.skip(0)
 		}
 		if d.peek() == 'n' {
 			if err := d.literal("null"); err != nil {
-				return Value{}, err
+				return err
 			}
 			present &^= typeBit(t) // a later null undoes an earlier value
-			continue
+			return nil
 		}
 		present |= typeBit(t)
+		var err error
 		switch t {
 		case TypeS:
 			v.S, err = d.expectString()
@@ -134,15 +111,15 @@ func (d *jsonDecoder) attributeValue(depth int) (Value, error) {
 			v.Bool, err = d.expectBool()
 		case TypeM:
 			if depth >= MaxNestingDepth {
-				return Value{}, &Error{msgNesting}
+				return &Error{msgNesting}
 			}
 			if d.peek() != '{' {
-				return Value{}, d.mismatch(kindStructure)
+				return d.mismatch(kindStructure)
 			}
 			v.M, err = d.attributeMap(depth + 1)
 		case TypeL:
 			if depth >= MaxNestingDepth {
-				return Value{}, &Error{msgNesting}
+				return &Error{msgNesting}
 			}
 			v.L, err = d.list(depth + 1)
 		case TypeSS:
@@ -153,9 +130,13 @@ func (d *jsonDecoder) attributeValue(depth int) (Value, error) {
 			v.BS, err = d.binaryList()
 		}
 		if err != nil {
-			return Value{}, err
+			return err
 		}
 		v.T = t
+		return nil
+	})
+	if err != nil {
+		return Value{}, err
 	}
 	switch {
 	case present == 0:
@@ -220,35 +201,16 @@ func (d *jsonDecoder) attributeMap(depth int) (map[string]Value, error) {
 	if d.peek() != '{' {
 		return nil, d.mismatch(kindStructure)
 	}
-	d.i++
 	m := make(map[string]Value)
-	for first := true; ; first = false {
-		d.ws()
-		if d.peek() == '}' {
-			d.i++
-			return m, nil
-		}
-		if !first {
-			if err := d.expect(','); err != nil {
-				return nil, err
-			}
-			d.ws()
-		}
-		name, err := d.str()
-		if err != nil {
-			return nil, err
-		}
-		d.ws()
-		if err := d.expect(':'); err != nil {
-			return nil, err
-		}
-		d.ws()
+	err := d.members(func(name string) error {
 		v, err := d.attributeValue(depth)
-		if err != nil {
-			return nil, err
-		}
 		m[name] = v
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return m, nil
 }
 
 // array parses a JSON array, calling elem with the decoder at each element.
@@ -256,10 +218,17 @@ func (d *jsonDecoder) array(elem func() error) error {
 	if d.peek() != '[' {
 		return d.mismatch(kindList)
 	}
-	d.i++
+	return d.elements(']', elem)
+}
+
+// elements steps through the comma-separated elements of the object or
+// array whose opening bracket is at the decoder, calling each at every
+// element, up to the closing bracket.
+func (d *jsonDecoder) elements(closing byte, each func() error) error {
+	d.i++ // the opening bracket
 	for first := true; ; first = false {
 		d.ws()
-		if d.peek() == ']' {
+		if d.peek() == closing {
 			d.i++
 			return nil
 		}
@@ -269,10 +238,27 @@ func (d *jsonDecoder) array(elem func() error) error {
 			}
 			d.ws()
 		}
-		if err := elem(); err != nil {
+		if err := each(); err != nil {
 			return err
 		}
 	}
+}
+
+// members is elements for an object: it reads each member's name and colon,
+// then calls each with the decoder at the member's value.
+func (d *jsonDecoder) members(each func(name string) error) error {
+	return d.elements('}', func() error {
+		name, err := d.str()
+		if err != nil {
+			return err
+		}
+		d.ws()
+		if err := d.expect(':'); err != nil {
+			return err
+		}
+		d.ws()
+		return each(name)
+	})
 }
 
 // list parses the contents of an L.

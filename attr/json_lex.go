@@ -201,38 +201,10 @@ func (d *jsonDecoder) skip(depth int) error {
 		return d.literal("null")
 	case c == '-' || (c >= '0' && c <= '9'):
 		return d.number()
-	case c == '{' || c == '[':
-		closer := byte('}')
-		if c == '[' {
-			closer = ']'
-		}
-		d.i++
-		for first := true; ; first = false {
-			d.ws()
-			if d.peek() == closer {
-				d.i++
-				return nil
-			}
-			if !first {
-				if err := d.expect(','); err != nil {
-					return err
-				}
-				d.ws()
-			}
-			if c == '{' {
-				if _, err := d.str(); err != nil {
-					return err
-				}
-				d.ws()
-				if err := d.expect(':'); err != nil {
-					return err
-				}
-				d.ws()
-			}
-			if err := d.skip(depth + 1); err != nil {
-				return err
-			}
-		}
+	case c == '{':
+		return d.members(func(string) error { return d.skip(depth + 1) })
+	case c == '[':
+		return d.elements(']', func() error { return d.skip(depth + 1) })
 	}
 	return d.syntax()
 }
