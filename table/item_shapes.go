@@ -25,6 +25,15 @@ type writeParams struct {
 	exprParams
 }
 
+// exprInput is the compiler's input for what every single-item write may
+// carry: a condition, in either form, and its placeholders.
+func (p *writeParams) exprInput() expressions.Input {
+	return expressions.Input{
+		ConditionExpression: p.ConditionExpression, Expected: p.Expected, ConditionalOperator: p.ConditionalOperator,
+		Names: p.ExpressionAttributeNames, Values: p.ExpressionAttributeValues,
+	}
+}
+
 // PutItemInput is PutItem's request.
 type PutItemInput struct {
 	TableName string    `ddb:"required;len=1..1024"`

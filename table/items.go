@@ -47,10 +47,7 @@ func (s *Service) PutItem(ctx context.Context, region string, in *PutItemInput) 
 	if err := m.checkItem(in.Item, false); err != nil {
 		return nil, err
 	}
-	c, err := s.compileExpr(expressions.Input{
-		ConditionExpression: in.ConditionExpression, Expected: in.Expected, ConditionalOperator: in.ConditionalOperator,
-		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues,
-	})
+	c, err := s.compileExpr(in.exprInput())
 	if err != nil {
 		return nil, err
 	}
@@ -75,10 +72,7 @@ func (s *Service) DeleteItem(ctx context.Context, region string, in *DeleteItemI
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.compileExpr(expressions.Input{
-		ConditionExpression: in.ConditionExpression, Expected: in.Expected, ConditionalOperator: in.ConditionalOperator,
-		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues,
-	})
+	c, err := s.compileExpr(in.exprInput())
 	if err != nil {
 		return nil, err
 	}
@@ -98,11 +92,9 @@ func (s *Service) UpdateItem(ctx context.Context, region string, in *UpdateItemI
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.compileExpr(expressions.Input{
-		UpdateExpression: in.UpdateExpression, AttributeUpdates: in.AttributeUpdates,
-		ConditionExpression: in.ConditionExpression, Expected: in.Expected, ConditionalOperator: in.ConditionalOperator,
-		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues,
-	})
+	ei := in.exprInput()
+	ei.UpdateExpression, ei.AttributeUpdates = in.UpdateExpression, in.AttributeUpdates
+	c, err := s.compileExpr(ei)
 	if err != nil {
 		return nil, err
 	}
