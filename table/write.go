@@ -98,7 +98,7 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 	if sp == nil {
 		return w, Errorf(ResourceNotFoundException, "Requested resource not found")
 	}
-	if mu.blind && !mu.keepLog && len(m.lsis) == 0 && len(m.gsis) == 0 && sp.GetMeta(logMeta) == nil {
+	if mu.blind && len(m.lsis) == 0 && !mu.logged(sp) {
 		return mu.blindPut(sp, sw)
 	}
 	raw := sp.Get(mu.key)
@@ -155,12 +155,7 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 
 	var newBytes []byte
 	if next != nil {
-		// Key and value share one buffer, sized for the usual item (short
-		// names and values) so that the encoding does not regrow; the
-		// store keeps it without a copy.
-		kv := make([]byte, len(mu.key), len(mu.key)+w.newSize+4*len(next)+8)
-		copy(kv, mu.key)
-		kv = attr.AppendBinarySized(kv, next, w.newSize)
+		kv := mu.entry(next, w.newSize)
 		newBytes = kv[len(mu.key):]
 		if err := sp.PutOwnedJoined(kv, len(mu.key)); err != nil {
 			return w, err
@@ -192,9 +187,7 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 			return w, err
 		}
 	}
-	// The change log feeds global indexes and lagging reads, nothing else:
-	// without them, a record would only be written and trimmed again.
-	if !mu.keepLog && len(m.gsis) == 0 && sp.GetMeta(logMeta) == nil {
+	if !mu.logged(sp) {
 		return w, nil
 	}
 	rec := changelog.Append(make([]byte, 0, 48+len(mu.key)+len(raw)+len(newBytes)),
@@ -203,6 +196,22 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 		return w, err
 	}
 	return w, nil
+}
+
+// logged reports whether the write must append a change-log record. The log
+// feeds global indexes and lagging reads, nothing else: without them, a
+// record would only be written and trimmed again.
+func (mu *mutation) logged(sp *store.Space) bool {
+	return mu.keepLog || len(mu.meta.gsis) > 0 || sp.GetMeta(logMeta) != nil
+}
+
+// entry returns the store entry for item under mu's key: key and encoded
+// item in one buffer, sized for the usual item (short names and values) so
+// that the encoding does not regrow; the store keeps it without a copy.
+func (mu *mutation) entry(item attr.Item, size int) []byte {
+	kv := make([]byte, len(mu.key), len(mu.key)+size+4*len(item)+8)
+	copy(kv, mu.key)
+	return attr.AppendBinarySized(kv, item, size)
 }
 
 // blindPut is applyIn for a blind put on a table without indexes or change
@@ -215,10 +224,7 @@ func (mu *mutation) blindPut(sp *store.Space, sw *spaceWrites) (written, error) 
 		return w, validationError(err)
 	}
 	w.new, w.newSize = next, next.Size()
-	kv := make([]byte, len(mu.key), len(mu.key)+w.newSize+4*len(next)+8)
-	copy(kv, mu.key)
-	kv = attr.AppendBinarySized(kv, next, w.newSize)
-	raw, err := sp.SwapOwnedJoined(kv, len(mu.key))
+	raw, err := sp.SwapOwnedJoined(mu.entry(next, w.newSize), len(mu.key))
 	if err != nil {
 		return w, err
 	}
