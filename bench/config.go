@@ -101,8 +101,3 @@ func knownWorkload(name string) bool {
 	}
 	return false
 }
-
-// partitions is the number of partition keys setup creates.
-func (c config) partitions() int {
-	return (c.items + c.partitionSize - 1) / c.partitionSize
-}
