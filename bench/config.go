@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 )
 
@@ -74,7 +75,7 @@ func (c config) validate() error {
 		return errors.New("no workload given")
 	}
 	for _, w := range c.workloads {
-		if !knownWorkload(w) {
+		if !slices.Contains(workloadNames, w) {
 			return fmt.Errorf("unknown workload %q", w)
 		}
 	}
@@ -91,13 +92,4 @@ func (c config) validate() error {
 		return errors.New("-value-size must not be negative")
 	}
 	return nil
-}
-
-func knownWorkload(name string) bool {
-	for _, w := range workloadNames {
-		if w == name {
-			return true
-		}
-	}
-	return false
 }
