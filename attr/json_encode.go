@@ -41,40 +41,29 @@ func AppendJSON(dst []byte, v Value) []byte {
 		dst = append(dst, `{"M":`...)
 		dst = AppendItemJSON(dst, v.M)
 	case TypeL:
-		dst = append(dst, `{"L":[`...)
-		for i, e := range v.L {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendJSON(dst, e)
-		}
-		dst = append(dst, ']')
-	case TypeSS, TypeNS:
-		if v.T == TypeSS {
-			dst = append(dst, `{"SS":[`...)
-		} else {
-			dst = append(dst, `{"NS":[`...)
-		}
-		for i, s := range v.SS {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendJSONString(dst, s)
-		}
-		dst = append(dst, ']')
+		dst = appendArray(append(dst, `{"L":`...), v.L, AppendJSON)
+	case TypeSS:
+		dst = appendArray(append(dst, `{"SS":`...), v.SS, AppendJSONString)
+	case TypeNS:
+		dst = appendArray(append(dst, `{"NS":`...), v.SS, AppendJSONString)
 	case TypeBS:
-		dst = append(dst, `{"BS":[`...)
-		for i, b := range v.BS {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendBase64(dst, b)
-		}
-		dst = append(dst, ']')
+		dst = appendArray(append(dst, `{"BS":`...), v.BS, appendBase64)
 	default:
 		return append(dst, '{', '}')
 	}
 	return append(dst, '}')
+}
+
+// appendArray appends xs as a JSON array, each element by appendElem.
+func appendArray[T any](dst []byte, xs []T, appendElem func([]byte, T) []byte) []byte {
+	dst = append(dst, '[')
+	for i, x := range xs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendElem(dst, x)
+	}
+	return append(dst, ']')
 }
 
 // AppendItemJSON appends it as a DynamoDB-JSON object of attribute values
