@@ -52,14 +52,7 @@ func markIf(tag Type, plain bool) byte {
 // is valid UTF-8 without control characters, '"', '\\', U+2028 or U+2029.
 // It follows appendJSONEscaping's walk, writing nothing.
 func jsonPlain[T string | []byte](s T) bool {
-	var i int
-	if len(s) < 8 {
-		for i < len(s) && plainByte(s[i]) {
-			i++
-		}
-	} else {
-		i = plainLen(s)
-	}
+	i := plainPrefix(s)
 	for i < len(s) {
 		if s[i] < utf8.RuneSelf {
 			return false

@@ -22,6 +22,20 @@ func appendJSONStr[T string | []byte](dst []byte, s T) []byte {
 	return append(dst, '"')
 }
 
+// plainPrefix returns how many leading bytes of s need no JSON escape.
+func plainPrefix[T string | []byte](s T) int {
+	if len(s) >= 8 {
+		return plainLen(s)
+	}
+	// Names and key values are often this short: a call to plainLen would
+	// cost more than looking at them here.
+	i := 0
+	for i < len(s) && plainByte(s[i]) {
+		i++
+	}
+	return i
+}
+
 // appendJSONBody appends s escaped as appendJSONStr does, without the
 // quotes, so that callers can write them together with what surrounds them.
 //
@@ -30,16 +44,7 @@ func appendJSONStr[T string | []byte](dst []byte, s T) []byte {
 // each run with one append; only an escape or a multi-byte rune is looked
 // at byte by byte.
 func appendJSONBody[T string | []byte](dst []byte, s T) []byte {
-	var i int
-	if len(s) < 8 {
-		// Names and key values are often this short: a call to plainLen
-		// would cost more than looking at them here.
-		for i < len(s) && plainByte(s[i]) {
-			i++
-		}
-	} else {
-		i = plainLen(s)
-	}
+	i := plainPrefix(s)
 	if i == len(s) {
 		return append(dst, s...)
 	}

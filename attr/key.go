@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"strings"
+	"unsafe"
 )
 
 // Number key encoding: a tag byte orders negatives < zero < positives; then
@@ -60,6 +61,7 @@ func AppendKey(dst []byte, v Value) []byte {
 	return dst
 }
 
+// appendEscaped appends s with each 0x00 byte escaped, then the end mark.
 func appendEscaped(dst []byte, s string) []byte {
 	for {
 		i := strings.IndexByte(s, 0)
@@ -73,17 +75,9 @@ func appendEscaped(dst []byte, s string) []byte {
 	}
 }
 
-func appendEscapedBytes(dst []byte, s []byte) []byte {
-	for {
-		i := bytes.IndexByte(s, 0)
-		if i < 0 {
-			dst = append(dst, s...)
-			return append(dst, 0, keyEnd)
-		}
-		dst = append(dst, s[:i]...)
-		dst = append(dst, 0, keyEscape)
-		s = s[i+1:]
-	}
+// appendEscapedBytes is appendEscaped for a binary value, read in place.
+func appendEscapedBytes(dst []byte, b []byte) []byte {
+	return appendEscaped(dst, unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
 func appendNumberKey(dst []byte, d decimal) []byte {

@@ -101,6 +101,15 @@ func pathAfter(a, b Path) bool {
 	return len(a) > len(b)
 }
 
+// evalPair evaluates o's two arguments (of +, - or list_append).
+func (o *operand) evalPair(old attr.Item) (a, b attr.Value, err error) {
+	if a, err = o.args[0].evalUpdate(old); err != nil {
+		return a, b, err
+	}
+	b, err = o.args[1].evalUpdate(old)
+	return a, b, err
+}
+
 // evalUpdate computes the right-hand side of a SET action against the old item.
 func (o *operand) evalUpdate(old attr.Item) (attr.Value, error) {
 	switch o.kind {
@@ -113,11 +122,7 @@ func (o *operand) evalUpdate(old attr.Item) (attr.Value, error) {
 	case opValue:
 		return o.value, nil
 	case opPlus, opMinus:
-		a, err := o.args[0].evalUpdate(old)
-		if err != nil {
-			return attr.Value{}, err
-		}
-		b, err := o.args[1].evalUpdate(old)
+		a, b, err := o.evalPair(old)
 		if err != nil {
 			return attr.Value{}, err
 		}
@@ -133,11 +138,7 @@ func (o *operand) evalUpdate(old attr.Item) (attr.Value, error) {
 			return o.args[1].evalUpdate(old)
 		}
 		// list_append
-		a, err := o.args[0].evalUpdate(old)
-		if err != nil {
-			return attr.Value{}, err
-		}
-		b, err := o.args[1].evalUpdate(old)
+		a, b, err := o.evalPair(old)
 		if err != nil {
 			return attr.Value{}, err
 		}
