@@ -14,7 +14,7 @@ import (
 type Options struct {
 	Path     string // bbolt file; ignored when InMemory
 	InMemory bool   // no file at all: the memory engine, gone on Close
-	NoSync   bool   // bbolt without fsync (tests)
+	NoSync   bool   // no fsync at all (tests)
 }
 
 // lockTimeout bounds how long Open waits for another process's file lock, so
@@ -50,27 +50,30 @@ type DB struct {
 	closeErr  error
 }
 
-// Open opens (creating if needed) the store described by opts and starts its
-// committer goroutine. It returns ErrPathRequired when Path is empty and
+// Open opens (creating if needed) the store described by opts, loading a
+// file-backed store's data into memory and replaying its write-ahead log, and
+// starts its committer goroutine. It returns ErrPathRequired when Path is empty and
 // InMemory is false, and an error wrapping ErrLocked when another process has
 // the file open for more than about a second.
 func Open(opts Options) (*DB, error) {
-	var eng engine
 	if opts.InMemory {
-		eng = newMemEngine()
-	} else {
-		if opts.Path == "" {
-			return nil, ErrPathRequired
-		}
-		b, err := openBolt(opts.Path, opts.NoSync)
-		if err != nil {
-			return nil, err
-		}
-		eng = b
+		return newDB(newMemEngine()), nil
 	}
+	if opts.Path == "" {
+		return nil, ErrPathRequired
+	}
+	eng, err := openDurable(opts.Path, opts.NoSync)
+	if err != nil {
+		return nil, err
+	}
+	return newDB(eng), nil
+}
+
+// newDB starts the committer of a DB over eng.
+func newDB(eng engine) *DB {
 	db := &DB{eng: eng, queue: newQueue(), committerDone: make(chan struct{})}
 	go db.commitLoop()
-	return db, nil
+	return db
 }
 
 // openBolt opens the bbolt file at path and creates its root buckets.
@@ -116,8 +119,9 @@ func (db *DB) enter() bool {
 }
 
 // Close stops admitting calls (they get ErrClosed), waits for in-flight Update
-// and View calls to finish, stops the committer goroutine and closes the file;
-// an InMemory store's data is gone afterwards. It is idempotent: later calls
+// and View calls to finish, stops the committer goroutine, copies the
+// write-ahead log into the bbolt file (leaving that file alone on disk) and
+// closes it; an InMemory store's data is gone afterwards. It is idempotent: later calls
 // return the first call's result.
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {

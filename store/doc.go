@@ -10,10 +10,15 @@
 // transaction and one fsync (group commit) without any timer-based delay.
 // Reads go through DB.View, which sees a consistent snapshot.
 //
-// Two engines sit under the same API and tests. A file-backed DB uses bbolt:
-// the root holds the buckets "catalog" and "spaces"; each space is a bucket
-// under "spaces" with the sub-buckets "d" (data), "l" (log, keyed by
-// big-endian 8-byte sequence numbers) and "m" (metadata and counters). An
-// InMemory DB keeps the same keyspaces in copy-on-write B-trees: a commit
-// publishes a new root, and a View keeps the root it started with.
+// Reads and writes are served by a memory engine: each keyspace is a
+// copy-on-write B-tree, a commit publishes a new root, and a View keeps the
+// root it started with. An InMemory DB is just that. A file-backed DB adds
+// durability (see wal.go): each commit appends one record to a write-ahead
+// log and fdatasyncs it before it becomes visible, and a background
+// checkpointer copies full log segments into a bbolt file, whose layout is:
+// the root holds the buckets "catalog" and "spaces" (and "wal", the last
+// segment absorbed); each space is a bucket under "spaces" with the
+// sub-buckets "d" (data), "l" (log, keyed by big-endian 8-byte sequence
+// numbers) and "m" (metadata and counters). Opening loads bbolt into memory
+// and replays the log segments it has not absorbed.
 package store

@@ -60,4 +60,6 @@ type bucket interface {
 	// nextSequence increments and returns the bucket's sequence number.
 	nextSequence() (uint64, error)
 	sequence() uint64
+	// setSequence sets the sequence number (replaying a logged write).
+	setSequence(seq uint64) error
 }

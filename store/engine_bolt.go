@@ -104,6 +104,8 @@ func (b boltBucket) nextSequence() (uint64, error) {
 
 func (b boltBucket) sequence() uint64 { return b.b.Sequence() }
 
+func (b boltBucket) setSequence(seq uint64) error { return mapErr(b.b.SetSequence(seq)) }
+
 func (b boltBucket) ascend(from, to []byte, fn func(k, v []byte) bool) {
 	c := b.b.Cursor()
 	var k, v []byte

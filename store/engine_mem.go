@@ -95,6 +95,11 @@ type memRoot struct {
 type memEngine struct {
 	cur    atomic.Pointer[memRoot]
 	writer sync.Mutex // one writable transaction at a time
+
+	// wal, when set, makes the engine durable: each commit's record (built
+	// in rec, which the one writer reuses) is logged before it is published.
+	wal *wal
+	rec recorder
 }
 
 func newMemEngine() *memEngine {
@@ -108,10 +113,20 @@ func (e *memEngine) begin(writable bool) (txn, error) {
 		e.writer.Lock()
 	}
 	root := e.cur.Load()
-	return &memTxn{e: e, rw: writable, catalogMap: root.catalog, spaces: root.spaces}, nil
+	t := &memTxn{e: e, rw: writable, catalogMap: root.catalog, spaces: root.spaces}
+	if writable && e.wal != nil {
+		e.rec.reset()
+		t.rec = &e.rec
+	}
+	return t, nil
 }
 
-func (e *memEngine) close() error { return nil }
+func (e *memEngine) close() error {
+	if e.wal != nil {
+		return e.wal.close()
+	}
+	return nil
+}
 
 // memTxn is a transaction over a memEngine. A write transaction copies what
 // it changes, the first time it changes it: the catalog, the spaces map,
@@ -126,6 +141,8 @@ type memTxn struct {
 
 	ownCatalog, ownSpaces bool
 	owned                 map[string]*ownedSpace // spaces copied by this transaction
+
+	rec *recorder // the write-ahead record being built; nil if not logged
 }
 
 // ownedSpace is a space this transaction has copied, and which of its
@@ -142,6 +159,14 @@ func (t *memTxn) commit() error {
 		return ErrTxClosed
 	}
 	t.finished = true
+	if t.rec != nil && !t.rec.empty() {
+		// Durable before visible: nobody reads a write that a crash
+		// could still take back.
+		if err := t.e.wal.append(t.rec.seal()); err != nil {
+			t.e.writer.Unlock()
+			return err
+		}
+	}
 	if t.changed {
 		t.e.cur.Store(&memRoot{catalog: t.catalogMap, spaces: t.spaces})
 	}
@@ -184,6 +209,9 @@ func (t *memTxn) createSpace(id string) error {
 	t.ownSpacesMap()
 	t.spaces.Set(id, sp)
 	t.ownedSpaces()[id] = &ownedSpace{sp: sp, copied: [subCount]bool{true, true, true}}
+	if t.rec != nil {
+		t.rec.createSpace(id)
+	}
 	return nil
 }
 
@@ -197,6 +225,9 @@ func (t *memTxn) dropSpace(id string) error {
 	t.ownSpacesMap()
 	t.spaces.Delete(id)
 	delete(t.owned, id)
+	if t.rec != nil {
+		t.rec.dropSpace(id)
+	}
 	return nil
 }
 
@@ -345,6 +376,10 @@ func (b *memBucket) swapJoined(kv []byte, klen int) ([]byte, error) {
 		return nil, err
 	}
 	prev, replaced := m.SetHint(newEntry(kv, klen), &b.hint)
+	if r := b.t.rec; r != nil {
+		id, sub := b.target()
+		r.put(id, sub, kv[:klen], kv[klen:])
+	}
 	if !replaced {
 		return nil, nil
 	}
@@ -357,6 +392,10 @@ func (b *memBucket) delete(key []byte) error {
 		return err
 	}
 	m.DeleteHint(probe(key), &b.hint)
+	if r := b.t.rec; r != nil {
+		id, sub := b.target()
+		r.delete(id, sub, key)
+	}
 	return nil
 }
 
@@ -369,7 +408,32 @@ func (b *memBucket) nextSequence() (uint64, error) {
 	}
 	sp := b.t.owned[b.id].sp
 	sp.seq++
+	if r := b.t.rec; r != nil {
+		r.sequence(b.id, byte(b.which), sp.seq)
+	}
 	return sp.seq, nil
+}
+
+func (b *memBucket) setSequence(seq uint64) error {
+	if b.catalog {
+		return errNoSequence
+	}
+	if _, err := b.write(); err != nil {
+		return err
+	}
+	b.t.owned[b.id].sp.seq = seq
+	if r := b.t.rec; r != nil {
+		r.sequence(b.id, byte(b.which), seq)
+	}
+	return nil
+}
+
+// target names this keyspace in a write-ahead record.
+func (b *memBucket) target() (id string, sub byte) {
+	if b.catalog {
+		return "", catalogSub
+	}
+	return b.id, byte(b.which)
 }
 
 func (b *memBucket) sequence() uint64 {

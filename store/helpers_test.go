@@ -13,11 +13,7 @@ func openMem(t testing.TB) *DB {
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	t.Cleanup(func() {
-		if err := db.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
+	closeAtEnd(t, db)
 	return db
 }
 
@@ -54,24 +50,43 @@ func withSpace(t testing.TB, db *DB, id string, keys ...string) {
 	})
 }
 
-// openBoltTemp opens a bbolt store without fsync in a temporary directory,
-// closed when the test ends.
-func openBoltTemp(t testing.TB) *DB {
+// openDurableTemp opens a file-backed store (memory engine, write-ahead log,
+// bbolt checkpoints) without fsync in a temporary directory, closed when the
+// test ends.
+func openDurableTemp(t testing.TB) *DB {
 	t.Helper()
 	db, err := Open(Options{Path: filepath.Join(t.TempDir(), "test.db"), NoSync: true})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
+	closeAtEnd(t, db)
+	return db
+}
+
+// openBoltTemp opens a store directly on bbolt, the checkpoint format,
+// without fsync in a temporary directory, closed when the test ends.
+func openBoltTemp(t testing.TB) *DB {
+	t.Helper()
+	b, err := openBolt(filepath.Join(t.TempDir(), "test.db"), true)
+	if err != nil {
+		t.Fatalf("openBolt: %v", err)
+	}
+	db := newDB(b)
+	closeAtEnd(t, db)
+	return db
+}
+
+func closeAtEnd(t testing.TB, db *DB) {
 	t.Cleanup(func() {
 		if err := db.Close(); err != nil {
 			t.Errorf("Close: %v", err)
 		}
 	})
-	return db
 }
 
-// forEngines runs test once per engine: both must behave the same.
+// forEngines runs test once per engine: all must behave the same.
 func forEngines(t *testing.T, test func(t *testing.T, open func(testing.TB) *DB)) {
 	t.Run("memory", func(t *testing.T) { test(t, openMem) })
+	t.Run("durable", func(t *testing.T) { test(t, openDurableTemp) })
 	t.Run("bbolt", func(t *testing.T) { test(t, openBoltTemp) })
 }

@@ -1,0 +1,446 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// A file-backed DB serves reads and writes from the memory engine and makes
+// them durable with a write-ahead log beside the bbolt file: every commit
+// appends one record and fdatasyncs before it becomes visible, so a group
+// commit costs one sequential write and one sync whatever it changed. A
+// background checkpointer copies full log segments into bbolt (one big
+// transaction instead of one per commit, so each page is written once per
+// segment rather than once per commit) and deletes them. Opening loads bbolt
+// into memory and replays the segments it has not absorbed yet.
+//
+// Files: the bbolt file at path, and segments named path + "-wal-" + a
+// 16-digit hexadecimal number, numbered upwards. bbolt's root bucket "wal"
+// records the last segment it holds completely.
+
+// segmentLimit is the size at which the log moves to a new segment and hands
+// the full one to the checkpointer. It bounds the log replayed at start-up
+// and how much the checkpointer writes at once.
+const segmentLimit = 32 << 20
+
+// checkpointChunk is how many bytes of records the checkpointer applies per
+// bbolt transaction, bounding the dirty pages bbolt holds in memory.
+const checkpointChunk = 8 << 20
+
+// walBucket is bbolt's root bucket for the log's bookkeeping, and
+// appliedKey the key of the last segment bbolt holds in full.
+const (
+	walBucket  = "wal"
+	appliedKey = "applied"
+)
+
+// wal is the log of a durable memory engine. append runs on the committer
+// goroutine only; the checkpointer works on closed segments.
+type wal struct {
+	path   string // the bbolt file's path; segments are named after it
+	noSync bool
+	limit  int64 // segmentLimit, smaller in tests
+
+	f    *os.File // the segment being appended to
+	seg  uint64   // its number
+	size int64    // bytes of intact records in it
+	err  error    // sticky: after a failed write or sync, nothing is certain
+
+	ck *checkpointer
+}
+
+// openDurable opens the bbolt file at path, loads it and the log segments
+// beside it into a memory engine, and starts a new segment for the commits to
+// come.
+func openDurable(path string, noSync bool) (*memEngine, error) {
+	return openDurableLimit(path, noSync, segmentLimit)
+}
+
+func openDurableLimit(path string, noSync bool, limit int64) (*memEngine, error) {
+	b, err := openBolt(path, noSync)
+	if err != nil {
+		return nil, err
+	}
+	e, err := recoverDurable(path, b)
+	if err != nil {
+		_ = b.close()
+		return nil, err
+	}
+	w := &wal{path: path, noSync: noSync, limit: limit}
+	last := e.segs
+	next := e.applied + 1
+	if len(last) > 0 {
+		next = last[len(last)-1] + 1
+	}
+	if err := w.create(next); err != nil {
+		_ = b.close()
+		return nil, err
+	}
+	w.ck = startCheckpointer(b, path, last)
+	e.mem.wal = w
+	return e.mem, nil
+}
+
+// recovered is the state rebuilt at start-up.
+type recovered struct {
+	mem     *memEngine
+	applied uint64   // the last segment bbolt holds in full
+	segs    []uint64 // segments replayed on top, still to be checkpointed
+}
+
+// recoverDurable loads bbolt into a new memory engine and replays, in order,
+// the log segments bbolt does not hold yet. Segments it does hold are left
+// over from a checkpoint interrupted before it could delete them.
+func recoverDurable(path string, b boltEngine) (*recovered, error) {
+	r := &recovered{mem: newMemEngine()}
+	bt, err := b.begin(false)
+	if err != nil {
+		return nil, err
+	}
+	defer bt.rollback()
+	r.applied = appliedSegment(bt.(boltTxn))
+
+	mt, _ := r.mem.begin(true)
+	if err := copyState(mt, bt); err != nil {
+		mt.rollback()
+		return nil, fmt.Errorf("store: load %s: %w", path, err)
+	}
+	segs, err := listSegments(path)
+	if err != nil {
+		mt.rollback()
+		return nil, err
+	}
+	for _, n := range segs {
+		name := segmentName(path, n)
+		if n <= r.applied {
+			if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+				mt.rollback()
+				return nil, fmt.Errorf("store: remove %s: %w", name, err)
+			}
+			continue
+		}
+		if err := replaySegment(name, mt); err != nil {
+			mt.rollback()
+			return nil, err
+		}
+		r.segs = append(r.segs, n)
+	}
+	if err := mt.commit(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// copyState copies everything in src into dst, which is empty.
+func copyState(dst, src txn) error {
+	var err error
+	copyKeys := func(to, from bucket) {
+		from.ascend(nil, nil, func(k, v []byte) bool {
+			kv := make([]byte, len(k)+len(v))
+			copy(kv, k)
+			copy(kv[len(k):], v)
+			err = to.putJoined(kv, len(k))
+			return err == nil
+		})
+	}
+	copyKeys(dst.catalog(), src.catalog())
+	src.spaceIDs(func(id string) bool {
+		if err = dst.createSpace(id); err != nil {
+			return false
+		}
+		from, to := src.space(id), dst.space(id)
+		for which := range subCount {
+			if copyKeys(to.sub(which), from.sub(which)); err != nil {
+				return false
+			}
+		}
+		if seq := from.sub(subLog).sequence(); seq != 0 {
+			err = to.sub(subLog).setSequence(seq)
+		}
+		return err == nil
+	})
+	return err
+}
+
+// replaySegment applies the intact records of segment file name to t.
+func replaySegment(name string, t txn) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return fmt.Errorf("store: open %s: %w", name, err)
+	}
+	defer f.Close()
+	if _, err := readRecords(f, func(body []byte) error { return applyRecord(t, body) }); err != nil {
+		return fmt.Errorf("store: replay %s: %w", name, err)
+	}
+	return nil
+}
+
+// appliedSegment reads the number of the last segment bbolt holds in full.
+func appliedSegment(t boltTxn) uint64 {
+	if b := t.t.Bucket([]byte(walBucket)); b != nil {
+		if v := b.Get([]byte(appliedKey)); len(v) == 8 {
+			return binary.BigEndian.Uint64(v)
+		}
+	}
+	return 0
+}
+
+func segmentName(path string, n uint64) string { return fmt.Sprintf("%s-wal-%016x", path, n) }
+
+// listSegments returns the numbers of the segments beside path, ascending.
+func listSegments(path string) ([]uint64, error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("store: list %s: %w", dir, err)
+	}
+	prefix := base + "-wal-"
+	var segs []uint64
+	for _, ent := range entries {
+		name, ok := strings.CutPrefix(ent.Name(), prefix)
+		if !ok || len(name) != 16 {
+			continue
+		}
+		if n, err := strconv.ParseUint(name, 16, 64); err == nil {
+			segs = append(segs, n)
+		}
+	}
+	slices.Sort(segs)
+	return segs, nil
+}
+
+// create starts segment n, empty, and makes its name durable.
+func (w *wal) create(n uint64) error {
+	name := segmentName(w.path, n)
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("store: create %s: %w", name, err)
+	}
+	if !w.noSync {
+		if err := syncDir(filepath.Dir(w.path)); err != nil {
+			_ = f.Close()
+			return err
+		}
+	}
+	w.f, w.seg, w.size = f, n, 0
+	return nil
+}
+
+// syncDir makes the directory's entries (a new file's name) durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("store: open %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("store: sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// append writes rec and waits until it is on disk. A failed write is cut
+// off again so later records follow intact ones; if that or a sync fails,
+// every later append fails too (the file's state is unknown).
+func (w *wal) append(rec []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	if _, err := w.f.WriteAt(rec, w.size); err != nil {
+		if terr := w.f.Truncate(w.size); terr != nil {
+			w.err = fmt.Errorf("store: write-ahead log unusable: %w", errors.Join(err, terr))
+		}
+		return fmt.Errorf("store: write-ahead log: %w", err)
+	}
+	if !w.noSync {
+		if err := fdatasync(w.f); err != nil {
+			w.err = fmt.Errorf("store: write-ahead log unusable: sync: %w", err)
+			return w.err
+		}
+	}
+	w.size += int64(len(rec))
+	if w.size >= w.limit {
+		return w.rotate()
+	}
+	return nil
+}
+
+// rotate hands the full segment to the checkpointer and starts the next.
+// The record that filled it is durable already: a failure here fails later
+// appends, not this one.
+func (w *wal) rotate() error {
+	err := w.f.Close()
+	w.f = nil
+	w.ck.add(w.seg)
+	if err != nil {
+		w.err = fmt.Errorf("store: write-ahead log: %w", err)
+		return nil
+	}
+	if err := w.create(w.seg + 1); err != nil {
+		w.err = err
+	}
+	return nil
+}
+
+// close checkpoints every segment, so that a cleanly closed DB is the bbolt
+// file alone, and closes bbolt.
+func (w *wal) close() error {
+	var errs []error
+	if w.f != nil {
+		errs = append(errs, w.f.Close())
+		w.ck.add(w.seg)
+	}
+	errs = append(errs, w.ck.close())
+	return errors.Join(errs...)
+}
+
+// fdatasync flushes f's data and the metadata needed to read it back.
+func fdatasync(f *os.File) error {
+	for {
+		err := syscall.Fdatasync(int(f.Fd()))
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+	}
+}
+
+// checkpointer copies closed segments into bbolt, oldest first, and deletes
+// them.
+type checkpointer struct {
+	b    boltEngine
+	path string
+
+	// running is held while a segment is checkpointed, so that tests can
+	// copy the files in a state a crash could leave.
+	running sync.Mutex
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	pending []uint64
+	closing bool
+	err     error // the first failure; checkpointing stops there
+	done    chan struct{}
+}
+
+func startCheckpointer(b boltEngine, path string, pending []uint64) *checkpointer {
+	c := &checkpointer{b: b, path: path, pending: pending, done: make(chan struct{})}
+	c.cond = sync.NewCond(&c.mu)
+	go c.loop()
+	return c
+}
+
+func (c *checkpointer) add(seg uint64) {
+	c.mu.Lock()
+	c.pending = append(c.pending, seg)
+	c.mu.Unlock()
+	c.cond.Signal()
+}
+
+// close waits until every pending segment is in bbolt (or checkpointing has
+// failed), then closes bbolt. Segments not absorbed stay on disk and are
+// replayed at the next open.
+func (c *checkpointer) close() error {
+	c.mu.Lock()
+	c.closing = true
+	c.mu.Unlock()
+	c.cond.Signal()
+	<-c.done
+	return errors.Join(c.err, c.b.close())
+}
+
+func (c *checkpointer) loop() {
+	defer close(c.done)
+	for {
+		c.mu.Lock()
+		for len(c.pending) == 0 && !c.closing {
+			c.cond.Wait()
+		}
+		if len(c.pending) == 0 {
+			c.mu.Unlock()
+			return
+		}
+		seg := c.pending[0]
+		c.mu.Unlock()
+
+		c.running.Lock()
+		err := c.checkpoint(seg)
+		c.running.Unlock()
+		if err != nil {
+			// Stop: the segments stay on disk for the next open, and
+			// close reports why.
+			c.mu.Lock()
+			c.err = err
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Lock()
+		c.pending = c.pending[1:]
+		c.mu.Unlock()
+	}
+}
+
+// checkpoint applies segment seg to bbolt, a chunk of records per
+// transaction, records it as applied in the last one, and deletes it.
+func (c *checkpointer) checkpoint(seg uint64) error {
+	name := segmentName(c.path, seg)
+	f, err := os.Open(name)
+	if err != nil {
+		return fmt.Errorf("store: checkpoint: %w", err)
+	}
+	defer f.Close()
+
+	t, err := c.b.begin(true)
+	if err != nil {
+		return err
+	}
+	var chunk int
+	_, err = readRecords(f, func(body []byte) error {
+		if chunk >= checkpointChunk {
+			if err := t.commit(); err != nil {
+				return err
+			}
+			if t, err = c.b.begin(true); err != nil {
+				return err
+			}
+			chunk = 0
+		}
+		chunk += len(body)
+		return applyRecord(t, body)
+	})
+	if err == nil {
+		err = setApplied(t.(boltTxn), seg)
+	}
+	if err != nil {
+		if t != nil {
+			t.rollback()
+		}
+		return fmt.Errorf("store: checkpoint %s: %w", name, err)
+	}
+	if err := t.commit(); err != nil {
+		return fmt.Errorf("store: checkpoint %s: %w", name, err)
+	}
+	if err := os.Remove(name); err != nil {
+		return fmt.Errorf("store: checkpoint: %w", err)
+	}
+	return nil
+}
+
+// setApplied records seg as the last segment bbolt holds in full.
+func setApplied(t boltTxn, seg uint64) error {
+	b, err := t.t.CreateBucketIfNotExists([]byte(walBucket))
+	if err != nil {
+		return mapErr(err)
+	}
+	return mapErr(b.Put([]byte(appliedKey), binary.BigEndian.AppendUint64(nil, seg)))
+}

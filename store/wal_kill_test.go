@@ -1,0 +1,104 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+)
+
+// killChildEnv names the database a TestKillChild process writes to.
+const killChildEnv = "DDBLOCAL_STORE_KILL_CHILD"
+
+// TestKillChild is the writer that TestKilledProcessKeepsAckedWrites kills;
+// run on its own it does nothing. Eight goroutines put distinct keys and
+// print each key once its Update has returned.
+func TestKillChild(t *testing.T) {
+	path := os.Getenv(killChildEnv)
+	if path == "" {
+		t.Skip("only runs as TestKilledProcessKeepsAckedWrites's child")
+	}
+	db, err := Open(Options{Path: path})
+	if err != nil {
+		fmt.Println("open:", err)
+		os.Exit(1)
+	}
+	mustUpdate(t, db, func(tx *Tx) error { return tx.CreateSpace("t") })
+	var mu sync.Mutex
+	out := bufio.NewWriter(os.Stdout)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := g; ; i += 8 {
+				key := []byte(strconv.Itoa(i))
+				if err := db.Update(context.Background(), func(tx *Tx) error {
+					return tx.Space("t").Put(key, key)
+				}); err != nil {
+					return
+				}
+				mu.Lock()
+				fmt.Fprintln(out, i)
+				out.Flush()
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestKilledProcessKeepsAckedWrites kills (SIGKILL) a process in the middle
+// of concurrent durable writes: every write whose Update had returned must
+// be there when the database is opened again.
+func TestKilledProcessKeepsAckedWrites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	path := filepath.Join(t.TempDir(), "db")
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestKillChild$")
+	cmd.Env = append(os.Environ(), killChildEnv+"="+path)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	acked := map[int]bool{}
+	sc := bufio.NewScanner(stdout)
+	for len(acked) < 2000 && sc.Scan() {
+		n, err := strconv.Atoi(sc.Text())
+		if err != nil {
+			t.Fatalf("child said %q", sc.Text())
+		}
+		acked[n] = true
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if len(acked) < 2000 {
+		t.Fatalf("child acknowledged only %d writes", len(acked))
+	}
+
+	db, err := Open(Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustView(t, db, func(tx *Tx) error {
+		sp := tx.Space("t")
+		if sp == nil {
+			t.Fatal("space lost")
+		}
+		for n := range acked {
+			key := []byte(strconv.Itoa(n))
+			if got := sp.Get(key); string(got) != string(key) {
+				t.Errorf("acknowledged write %d lost (got %q)", n, got)
+			}
+		}
+		return nil
+	})
+}
