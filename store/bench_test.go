@@ -194,3 +194,59 @@ func openForBench(b *testing.B, engine string) *DB {
 	withSpace(b, db, "t")
 	return db
 }
+
+// BenchmarkCheckpoint copies one full log segment of random 300-byte puts
+// into a bbolt file that holds 200,000 keys already: the background work
+// each 32 MiB of durable writes costs.
+//
+//	go test -run XXX -bench Checkpoint -benchmem ./store/
+func BenchmarkCheckpoint(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "ck.db")
+	bolt, err := openBolt(path, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := &checkpointer{b: bolt, path: path}
+	defer bolt.close()
+	val := make([]byte, 300)
+	writeSegment := func(seg uint64, keys int, seed uint64) {
+		w := &wal{path: path, noSync: true, limit: 1 << 40}
+		if err := w.create(seg); err != nil {
+			b.Fatal(err)
+		}
+		var r recorder
+		if seg == 1 {
+			r.reset()
+			r.createSpace("t")
+			if err := w.append(r.seal()); err != nil {
+				b.Fatal(err)
+			}
+		}
+		x := seed
+		for i := 0; i < keys; i += 25 {
+			r.reset()
+			for range 25 {
+				x = x*6364136223846793005 + 1442695040888963407
+				r.put("t", subData, binary.BigEndian.AppendUint64(nil, x), val)
+			}
+			if err := w.append(r.seal()); err != nil {
+				b.Fatal(err)
+			}
+		}
+		w.f.Close()
+	}
+	writeSegment(1, 200_000, 1)
+	if err := c.checkpoint(1); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		writeSegment(uint64(i+2), segmentLimit/330, uint64(i+2))
+		b.StartTimer()
+		if err := c.checkpoint(uint64(i + 2)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*(segmentLimit/330)), "ns/put")
+}

@@ -265,6 +265,9 @@ func (w *wal) append(rec []byte) error {
 	}
 	if !w.noSync {
 		if err := fdatasync(w.f); err != nil {
+			// The caller hears of a failure, so the record must not come
+			// back at the next open; after that, nothing is trusted.
+			_ = w.f.Truncate(w.size)
 			w.err = fmt.Errorf("store: write-ahead log unusable: sync: %w", err)
 			return w.err
 		}
