@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 )
 
 // A file-backed DB serves reads and writes from the memory engine and makes
@@ -237,8 +237,12 @@ func (w *wal) create(n uint64) error {
 	return nil
 }
 
-// syncDir makes the directory's entries (a new file's name) durable.
+// syncDir makes the directory's entries (a new file's name) durable. Windows
+// cannot open a directory for syncing; NTFS journals names itself.
 func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
 	d, err := os.Open(dir)
 	if err != nil {
 		return fmt.Errorf("store: open %s: %w", dir, err)
@@ -306,16 +310,6 @@ func (w *wal) close() error {
 	}
 	errs = append(errs, w.ck.close())
 	return errors.Join(errs...)
-}
-
-// fdatasync flushes f's data and the metadata needed to read it back.
-func fdatasync(f *os.File) error {
-	for {
-		err := syscall.Fdatasync(int(f.Fd()))
-		if !errors.Is(err, syscall.EINTR) {
-			return err
-		}
-	}
 }
 
 // checkpointer copies closed segments into bbolt, oldest first, and deletes
