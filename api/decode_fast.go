@@ -35,6 +35,7 @@ type decodeKind uint8
 const (
 	decodeUnsupported decodeKind = iota
 	decodeUnmarshaler            // *T implements json.Unmarshaler (attr.Item, attr.Value, ...)
+	decodePrefix                 // *T implements prefixUnmarshaler too (attr.Encoded)
 	decodeString
 	decodeBool
 	decodeInt
@@ -71,6 +72,9 @@ func (fd *fastDecoder) plan(t reflect.Type) *decodePlan {
 
 func newDecodePlan(t reflect.Type) *decodePlan {
 	pt := reflect.PointerTo(t)
+	if pt.Implements(reflect.TypeFor[json.Unmarshaler]()) && pt.Implements(reflect.TypeFor[prefixUnmarshaler]()) {
+		return &decodePlan{kind: decodePrefix}
+	}
 	if pt.Implements(reflect.TypeFor[json.Unmarshaler]()) {
 		return &decodePlan{kind: decodeUnmarshaler}
 	}
@@ -149,10 +153,28 @@ func collectFields(t reflect.Type, prefix []int, fields map[string][]int) bool {
 	return true
 }
 
+// prefixUnmarshaler is a json.Unmarshaler that can decode a value at the
+// start of longer input and say where it ends, sparing the fast path the
+// pass that finds the value's extent before UnmarshalJSON reads it again.
+// ok=false decides nothing: the value then goes through UnmarshalJSON.
+type prefixUnmarshaler interface {
+	UnmarshalJSONPrefix(b []byte) (n int, ok bool)
+}
+
 // value decodes the JSON value at s into v.
 func (fd *fastDecoder) value(s *scanner, v reflect.Value) bool {
 	p := fd.plan(v.Type())
 	switch p.kind {
+	case decodePrefix:
+		if n, ok := v.Addr().Interface().(prefixUnmarshaler).UnmarshalJSONPrefix(s.b[s.i:]); ok {
+			s.i += n
+			return true
+		}
+		start := s.i
+		if !s.skip(0) {
+			return false
+		}
+		return v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(s.b[start:s.i]) == nil
 	case decodeUnmarshaler:
 		start := s.i
 		if !s.skip(0) {
@@ -161,9 +183,9 @@ func (fd *fastDecoder) value(s *scanner, v reflect.Value) bool {
 		u := v.Addr().Interface().(json.Unmarshaler)
 		return u.UnmarshalJSON(s.b[start:s.i]) == nil
 	case decodeString:
-		str, ok := s.plainString()
+		str, ok := s.plainBytes()
 		if ok {
-			v.SetString(str)
+			v.SetString(string(str))
 		}
 		return ok
 	case decodeBool:
@@ -231,20 +253,20 @@ func (fd *fastDecoder) value(s *scanner, v reflect.Value) bool {
 			v.Set(reflect.MakeMap(v.Type()))
 		}
 		elem := reflect.New(p.elem).Elem()
-		return s.object(func(key string) bool {
+		return s.object(func(key []byte) bool {
 			elem.SetZero()
 			if !fd.value(s, elem) {
 				return false
 			}
-			v.SetMapIndex(reflect.ValueOf(key), elem)
+			v.SetMapIndex(reflect.ValueOf(string(key)), elem)
 			return true
 		})
 	case decodeStruct:
 		if s.literal("null") {
 			return true
 		}
-		return s.object(func(key string) bool {
-			path, ok := p.fields[key]
+		return s.object(func(key []byte) bool {
+			path, ok := p.fields[string(key)] // no copy: a map lookup converts in place
 			if !ok {
 				return false // unknown, or differently cased: leave it to encoding/json
 			}
@@ -288,12 +310,12 @@ func (s *scanner) literal(lit string) bool {
 }
 
 // object reads {"k":v,...}, calling member with s positioned at each value.
-func (s *scanner) object(member func(key string) bool) bool {
+func (s *scanner) object(member func(key []byte) bool) bool {
 	if s.i >= len(s.b) || s.b[s.i] != '{' {
 		return false
 	}
 	return s.elements('}', func() bool {
-		key, ok := s.plainString()
+		key, ok := s.plainBytes()
 		return ok && s.colon() && member(key)
 	})
 }
@@ -330,23 +352,24 @@ func (s *scanner) colon() bool {
 	return true
 }
 
-// plainString reads a string of printable ASCII without escapes.
-func (s *scanner) plainString() (string, bool) {
+// plainBytes reads a string of printable ASCII without escapes; the result
+// aliases the input.
+func (s *scanner) plainBytes() ([]byte, bool) {
 	if !s.consume('"') {
-		return "", false
+		return nil, false
 	}
 	start := s.i
 	for ; s.i < len(s.b); s.i++ {
 		switch c := s.b[s.i]; {
 		case c == '"':
-			str := string(s.b[start:s.i])
+			str := s.b[start:s.i]
 			s.i++
 			return str, true
 		case c < 0x20 || c == '\\' || c >= 0x7f:
-			return "", false
+			return nil, false
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // integer reads -?(0|[1-9][0-9]*) not followed by a fraction or exponent.

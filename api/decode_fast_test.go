@@ -16,6 +16,11 @@ var decodeBodies = []string{
 	`{"TableName":"t","FilterExpression":"#a < :v","ExpressionAttributeNames":{"#a":"a"},"ExpressionAttributeValues":{":v":{"N":"5"}},"ExclusiveStartKey":{"pk":{"S":"k"}},"Segment":0,"TotalSegments":4}`,
 	`{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"a"}}}},{"DeleteRequest":{"Key":{"pk":{"S":"b"}}}}]}}`,
 	`{"RequestItems":{"t":{"Keys":[{"pk":{"S":"a"}}],"ProjectionExpression":"pk"}}}`,
+	`{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"a"},"b":{"B":"AQ=="},"m":{"M":{"x":{"N":"1"},"y":{"SS":["a"]}}}}}},{"PutRequest":{"Item":{"pk":{"S":"b"},"n":{"N":"1e3"},"l":{"L":[{"BOOL":true}]}}}}]}}`,
+	`{"RequestItems":{"t":[{"PutRequest":{"Item":null}},{"PutRequest":{"Item":{}}},{"PutRequest":{}}]}}`,
+	`{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"a"},"pk":{"S":"b"},"z":{"S":"c"}}}}]}}`,
+	`{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"N":"x"}}}}]}}`, `{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"a"}} }}]}}`,
+	`{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"a"}}x}}]}}`, `{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"a"}`,
 	`{"tablename":"t"}`, `{"TableName":"t","TableName":"u"}`, `{"TableName":"t\u0041"}`, `{"TableName":null}`,
 	`{"TableName":"t","Key":null}`, `{"TableName":"t","Unknown":[1,2,{"a":null}]}`, `{"TableName":"t",}`,
 	`{"TableName":"t"} x`, `{"TableName":"t","Limit":1.5}`, `{"TableName":"t","Limit":1e2}`, `{"TableName":"t","Limit":01}`,
@@ -71,6 +76,8 @@ func TestFastDecodeTakesFastPath(t *testing.T) {
 	}{
 		{`{"TableName":"t","Key":{"pk":{"S":"a"}}}`, new(table.GetItemInput), true},
 		{`{"TableName":"t","Item":{"pk":{"S":"a"}},"ExpressionAttributeValues":{":v":{"N":"1"}}}`, new(table.PutItemInput), true},
+		{`{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"a"},"n":{"N":"1"}}}}]}}`, new(table.BatchWriteItemInput), true},
+		{`{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"a"},"b":{"B":"AQ=="}}}}]}}`, new(table.BatchWriteItemInput), true},
 		{`{"tablename":"t"}`, new(table.GetItemInput), false},
 		{`{"TableName":"t\u0041"}`, new(table.GetItemInput), false},
 	} {

@@ -260,7 +260,7 @@ func (p *probe) targets(op string) []faults.Target {
 				t := faults.Target{Table: name}
 				switch {
 				case wr.PutRequest != nil:
-					t.Item = wr.PutRequest.Item
+					t.Item, _ = wr.PutRequest.Item.Item() // a decoded Encoded is valid
 				case wr.DeleteRequest != nil:
 					t.Item = wr.DeleteRequest.Key
 				}

@@ -35,7 +35,8 @@ func newFaultServer(t *testing.T) *faultServer {
 			defer fs.mu.Unlock()
 			for name, reqs := range in.RequestItems {
 				for _, r := range reqs {
-					fs.received = append(fs.received, name+":"+r.PutRequest.Item["pk"].S)
+					pk, _ := r.PutRequest.Item.Lookup("pk")
+					fs.received = append(fs.received, name+":"+pk.S)
 				}
 			}
 			return &table.BatchWriteItemOutput{UnprocessedItems: map[string][]table.WriteRequest{}}, nil

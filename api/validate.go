@@ -46,7 +46,13 @@ type fieldRules struct {
 	inline bool   // an embedded struct whose members JSON flattens into the parent
 	rules  []rule
 	walk   bool // the field's type reaches a struct with ddb tags
+	// zeroer marks a struct type with an IsZero method (attr.Encoded),
+	// which says when its value counts as not sent.
+	zeroer bool
 }
+
+// isZeroer is implemented by struct types that know when they are empty.
+type isZeroer interface{ IsZero() bool }
 
 // validate checks v (a pointer to a struct, usually) and returns a
 // ValidationException listing every failed constraint, or nil.
@@ -113,7 +119,7 @@ func (c *checker) structValue(v reflect.Value, path string) {
 		if path != "" {
 			p = path + "." + f.name
 		}
-		if absent(fv) {
+		if absent(fv) || (f.zeroer && fv.Interface().(isZeroer).IsZero()) {
 			if hasRule(f.rules, ruleRequired) {
 				c.msgs = append(c.msgs, "Value null at '"+p+"' failed to satisfy constraint: Member must not be null")
 			}
@@ -187,7 +193,8 @@ func parseStruct(t reflect.Type) *structRules {
 			sr.err = fmt.Errorf("api: bad ddb tag on %s.%s: %w", t, sf.Name, err)
 			return sr
 		}
-		f := fieldRules{index: i, name: lowerFirst(jsonName), rules: rules, walk: reaches(sf.Type)}
+		f := fieldRules{index: i, name: lowerFirst(jsonName), rules: rules, walk: reaches(sf.Type),
+			zeroer: sf.Type.Kind() == reflect.Struct && sf.Type.Implements(reflect.TypeFor[isZeroer]())}
 		if len(f.rules) > 0 || f.walk {
 			sr.fields = append(sr.fields, f)
 		}

@@ -70,7 +70,15 @@ func (it Item) Size() int {
 func numberSize(s string) int {
 	var buf [48]byte
 	d, err := parseDecimal(s, buf[:0])
-	if err != nil || len(d.digits) == 0 {
+	if err != nil {
+		return 1
+	}
+	return d.size()
+}
+
+// size is numberSize for a parsed number.
+func (d decimal) size() int {
+	if len(d.digits) == 0 {
 		return 1
 	}
 	intDigits := 0

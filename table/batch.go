@@ -1,6 +1,7 @@
 package table
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -129,9 +130,8 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWr
 	if total > maxBatchWriteRequests {
 		return nil, Errorf(ValidationException, "Too many items requested for the BatchWriteItem call")
 	}
-	var muts []*mutation
+	muts := make([]mutation, 0, total) // one allocation for the batch
 	var tables []*tableMeta
-	seen := map[string]bool{}
 	for name, reqs := range in.RequestItems {
 		m, err := s.table(region, name)
 		if err != nil {
@@ -146,23 +146,25 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWr
 			if err != nil {
 				return nil, err
 			}
-			id := m.ID + string(mu.key)
-			if seen[id] {
-				return nil, Errorf(ValidationException, "Provided list of item keys contains duplicates")
+			// At most 25 keys: comparing pairs costs less than a map of
+			// copied keys.
+			for j := range muts {
+				if muts[j].meta.ID == m.ID && bytes.Equal(muts[j].key, mu.key) {
+					return nil, Errorf(ValidationException, "Provided list of item keys contains duplicates")
+				}
 			}
-			seen[id] = true
 			muts = append(muts, mu)
 		}
 	}
 	results := make([]written, len(muts))
-	for _, mu := range muts {
-		mu.keepLog = s.keepsLog(mu.meta)
+	for i := range muts {
+		muts[i].keepLog = s.keepsLog(muts[i].meta)
 	}
 	err := s.db.Update(ctx, func(tx *store.Tx) error {
 		now := s.now().UnixNano()
 		sw := &spaceWrites{spaces: map[string]*store.Space{}, stats: map[string]*[2]int64{}}
-		for i, mu := range muts {
-			w, err := mu.applyIn(tx, now, sw)
+		for i := range muts {
+			w, err := muts[i].applyIn(tx, now, sw)
 			if err != nil {
 				return err
 			}
@@ -206,25 +208,25 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWr
 
 // batchMutation validates one BatchWriteItem request as PutItem or DeleteItem
 // would, without conditions.
-func (m *tableMeta) batchMutation(r WriteRequest) (*mutation, error) {
+func (m *tableMeta) batchMutation(r WriteRequest) (mutation, error) {
 	switch {
 	case (r.PutRequest == nil) == (r.DeleteRequest == nil):
-		return nil, Errorf(ValidationException, "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+		return mutation{}, Errorf(ValidationException, "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
 	case r.PutRequest != nil:
 		item := r.PutRequest.Item
-		key, err := m.itemKey(item)
+		key, err := m.itemKeyFrom(item.Lookup)
 		if err != nil {
-			return nil, err
+			return mutation{}, err
 		}
-		if err := m.checkItem(item, false); err != nil {
-			return nil, err
+		if err := m.checkEncoded(item); err != nil {
+			return mutation{}, err
 		}
-		return &mutation{meta: m, key: key, blind: true, next: func(attr.Item) (attr.Item, error) { return item, nil }}, nil
+		return mutation{meta: m, key: key, blind: true, enc: item.Bytes()}, nil
 	default:
 		key, err := m.lookupKey(r.DeleteRequest.Key)
 		if err != nil {
-			return nil, err
+			return mutation{}, err
 		}
-		return &mutation{meta: m, key: key, next: func(attr.Item) (attr.Item, error) { return nil, nil }}, nil
+		return mutation{meta: m, key: key, next: func(attr.Item) (attr.Item, error) { return nil, nil }}, nil
 	}
 }

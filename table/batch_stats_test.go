@@ -16,7 +16,7 @@ func TestBatchWriteStats(t *testing.T) {
 	item := func(i int) attr.Item {
 		return attr.Item{"pk": attr.String(fmt.Sprint(i)), "v": attr.String("value")}
 	}
-	put := func(i int) WriteRequest { return WriteRequest{PutRequest: &PutRequest{Item: item(i)}} }
+	put := func(i int) WriteRequest { return WriteRequest{PutRequest: &PutRequest{Item: attr.EncodeItem(item(i))}} }
 	del := func(i int) WriteRequest {
 		return WriteRequest{DeleteRequest: &DeleteRequest{Key: attr.Item{"pk": attr.String(fmt.Sprint(i))}}}
 	}

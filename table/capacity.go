@@ -100,7 +100,7 @@ func (m *meter) addTable(u float64) { m.tableUnits += u }
 // addWrite charges a committed write: the table for the larger of old and new
 // item, each index for its own change.
 func (m *meter) addWrite(w written) {
-	if w.old == nil && w.new == nil {
+	if w.old == nil && !w.stored {
 		m.tableUnits++ // deleting an absent item still costs a unit
 	} else {
 		m.tableUnits += writeUnits(w.oldSize, w.newSize)

@@ -16,7 +16,15 @@ func (m *tableMeta) checkItem(item attr.Item, update bool) error {
 		}
 		return Errorf(ValidationException, "Item size has exceeded the maximum allowed size")
 	}
-	return m.checkIndexKeys(item)
+	return m.checkIndexKeys(itemLookup(item))
+}
+
+// checkEncoded is checkItem for a put of an encoded item.
+func (m *tableMeta) checkEncoded(item attr.Encoded) error {
+	if item.Size() > attr.MaxItemSize {
+		return Errorf(ValidationException, "Item size has exceeded the maximum allowed size")
+	}
+	return m.checkIndexKeys(item.Lookup)
 }
 
 func checkReturnValues(rv string, allowed ...string) error {

@@ -55,15 +55,32 @@ func checkKeySize(name string, v attr.Value, isPartition bool) error {
 // itemKey validates the key attributes of an item being written (PutItem,
 // BatchWriteItem puts) and returns its storage key.
 func (m *tableMeta) itemKey(item attr.Item) ([]byte, error) {
+	return m.itemKeyFrom(itemLookup(item))
+}
+
+// lookup returns an item's top-level attribute by name, and whether the
+// item has it: items are attr.Item maps or attr.Encoded encodings.
+type lookup func(name string) (attr.Value, bool)
+
+// itemLookup returns the lookup of an attr.Item.
+func itemLookup(item attr.Item) lookup {
+	return func(name string) (attr.Value, bool) {
+		v, ok := item[name]
+		return v, ok
+	}
+}
+
+// itemKeyFrom is itemKey for an item seen through get.
+func (m *tableMeta) itemKeyFrom(get lookup) ([]byte, error) {
 	ks := m.schema
-	pk, ok := item[ks.PK]
+	pk, ok := get(ks.PK)
 	if err := checkKeyValue(ks.PK, ks.PKType, pk, ok, true); err != nil {
 		return nil, err
 	}
 	if ks.SK == "" {
 		return storageKey(ks, pk, nil), nil
 	}
-	sk, ok := item[ks.SK]
+	sk, ok := get(ks.SK)
 	if err := checkKeyValue(ks.SK, ks.SKType, sk, ok, false); err != nil {
 		return nil, err
 	}
@@ -118,10 +135,10 @@ func (m *tableMeta) keyOf(item attr.Item) attr.Item {
 // checkIndexKeys validates the index key attributes an item carries: an item
 // may lack them (it is then absent from that index), but present ones must
 // have the declared type and a non-empty, in-limit value.
-func (m *tableMeta) checkIndexKeys(item attr.Item) error {
+func (m *tableMeta) checkIndexKeys(get lookup) error {
 	for _, ix := range m.indexes() {
 		for i, k := range ix.KeySchema {
-			v, ok := item[k.AttributeName]
+			v, ok := get(k.AttributeName)
 			if !ok || k.AttributeName == m.schema.PK || k.AttributeName == m.schema.SK {
 				continue
 			}

@@ -229,9 +229,11 @@ type BatchGetItemOutput struct {
 	ConsumedCapacity []*ConsumedCapacity `json:",omitempty"`
 }
 
-// PutRequest is a BatchWriteItem put.
+// PutRequest is a BatchWriteItem put. Its item is kept in its storage
+// encoding, decoded from the request's JSON without building an attr.Item
+// (see attr.Encoded): a batch put only validates, keys and stores it.
 type PutRequest struct {
-	Item attr.Item `ddb:"required"`
+	Item attr.Encoded `ddb:"required"`
 }
 
 // DeleteRequest is a BatchWriteItem delete.

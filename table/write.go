@@ -20,7 +20,7 @@ type mutation struct {
 	cond *expressions.Condition
 	// next computes the item after the write from the item before it (nil when
 	// absent); it returns nil to delete. It must be pure: a store transaction
-	// may run it more than once.
+	// may run it more than once. It is nil for a put of enc (see nextItem).
 	next func(old attr.Item) (attr.Item, error)
 	// returnOldOnFailure puts the old item in a ConditionalCheckFailedException.
 	returnOldOnFailure bool
@@ -31,6 +31,10 @@ type mutation struct {
 	// whose caller does not need the old item (no condition, no ALL_OLD):
 	// see blindPut.
 	blind bool
+	// enc, when set, is the storage encoding of the item to put (a
+	// BatchWriteItem put's attr.Encoded): stored as is, and a blind put
+	// never decodes it.
+	enc []byte
 }
 
 // logMeta names the space metadata that marks a table whose writes must be
@@ -42,7 +46,10 @@ const logMeta = "log"
 type written struct {
 	old, new         attr.Item
 	oldSize, newSize int
-	lsi, gsi         map[string]float64 // write units per index
+	// stored says that an item is under the key after the write: new is
+	// nil after a blind put of an encoded item, which is never decoded.
+	stored   bool
+	lsi, gsi map[string]float64 // write units per index
 	// collection is the item collection size after the write, in bytes, for
 	// tables with local secondary indexes (-1 otherwise).
 	collection int64
@@ -120,11 +127,11 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 		}
 		return w, e
 	}
-	next, err := mu.next(w.old)
+	next, err := mu.nextItem(w.old)
 	if err != nil {
 		return w, validationError(err)
 	}
-	w.new = next
+	w.new, w.stored = next, next != nil
 	if next == nil && raw == nil {
 		return w, nil // deleting an absent item changes nothing
 	}
@@ -198,6 +205,15 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 	return w, nil
 }
 
+// nextItem returns the item after the write: mu.next's answer, or the
+// decoded mu.enc for a put that came encoded.
+func (mu *mutation) nextItem(old attr.Item) (attr.Item, error) {
+	if mu.next == nil {
+		return attr.DecodeBinary(mu.enc)
+	}
+	return mu.next(old)
+}
+
 // logged reports whether the write must append a change-log record. The log
 // feeds global indexes and lagging reads, nothing else: without them, a
 // record would only be written and trimmed again.
@@ -208,7 +224,14 @@ func (mu *mutation) logged(sp *store.Space) bool {
 // entry returns the store entry for item under mu's key: key and encoded
 // item in one buffer, sized for the usual item (short names and values) so
 // that the encoding does not regrow; the store keeps it without a copy.
+// An item that came encoded (mu.enc) is copied, not encoded again.
 func (mu *mutation) entry(item attr.Item, size int) []byte {
+	if mu.enc != nil {
+		kv := make([]byte, len(mu.key)+len(mu.enc))
+		copy(kv, mu.key)
+		copy(kv[len(mu.key):], mu.enc)
+		return kv
+	}
 	kv := make([]byte, len(mu.key), len(mu.key)+size+4*len(item)+8)
 	copy(kv, mu.key)
 	return attr.AppendBinarySized(kv, item, size)
@@ -218,13 +241,23 @@ func (mu *mutation) entry(item attr.Item, size int) []byte {
 // log: nothing needs the old item but its size (capacity, counters), which
 // the store hands back from the same search that stores the new one.
 func (mu *mutation) blindPut(sp *store.Space, sw *spaceWrites) (written, error) {
-	w := written{collection: -1}
-	next, err := mu.next(nil)
-	if err != nil {
-		return w, validationError(err)
+	w := written{collection: -1, stored: true}
+	var kv []byte
+	if mu.enc != nil {
+		size, err := attr.BinarySize(mu.enc)
+		if err != nil {
+			return w, err
+		}
+		w.newSize, kv = size, mu.entry(nil, size)
+	} else {
+		next, err := mu.next(nil)
+		if err != nil {
+			return w, validationError(err)
+		}
+		w.new, w.newSize = next, next.Size()
+		kv = mu.entry(next, w.newSize)
 	}
-	w.new, w.newSize = next, next.Size()
-	raw, err := sp.SwapOwnedJoined(mu.entry(next, w.newSize), len(mu.key))
+	raw, err := sp.SwapOwnedJoined(kv, len(mu.key))
 	if err != nil {
 		return w, err
 	}
