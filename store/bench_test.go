@@ -250,3 +250,42 @@ func BenchmarkCheckpoint(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*(segmentLimit/330)), "ns/put")
 }
+
+// BenchmarkGrowingInsert inserts new keys shaped like a table's (an 8-byte
+// partition hash, the partition key, a random sort key) into one of 200
+// partitions of a keyspace that starts with 400,000 keys, 100 per Update
+// (a group commit of four 25-item BatchWriteItem calls): the store's share of
+// the bench's batchwrite workload.
+//
+//	go test -run XXX -bench GrowingInsert -benchmem ./store/
+func BenchmarkGrowingInsert(b *testing.B) {
+	db := openMem(b)
+	withSpace(b, db, "t")
+	val := make([]byte, 300)
+	var x uint64 = 1
+	key := func() []byte {
+		x = x*6364136223846793005 + 1442695040888963407
+		part := (x >> 33) % 200
+		k := binary.BigEndian.AppendUint64(nil, part*0x9E3779B97F4A7C15)
+		return fmt.Appendf(k, "p%05d\x00\x01t%016x\x00\x01", part, x)
+	}
+	insert := func(n int) {
+		mustUpdate(b, db, func(tx *Tx) error {
+			sp := tx.Space("t")
+			for range n {
+				kv := append(key(), val...)
+				if err := sp.PutOwnedJoined(kv, len(kv)-len(val)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	for range 400 {
+		insert(1000)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		insert(100)
+	}
+}
