@@ -1,12 +1,9 @@
 package store
 
 import (
-	"bytes"
-	"encoding/binary"
 	"errors"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/tidwall/btree"
 )
@@ -19,67 +16,6 @@ var errNoSequence = errors.New("store: the catalog has no sequence")
 // to 2*memDegree-1 entries, and a write copies each node on its path once per
 // transaction, so smaller nodes make commits cheaper at little cost to reads.
 const memDegree = 16
-
-// kvMap is one ordered keyspace in memory. Published maps are never
-// modified: a write transaction mutates a Copy (copy-on-write, O(1) until a
-// node is touched), and readers keep whichever version they started with.
-type kvMap = btree.BTreeG[memEntry]
-
-// memEntry is one key and value, kept in a single allocation (fewer objects
-// for the GC to trace). pre holds the key's first 24 bytes, zero-padded and
-// big-endian, so that most comparisons in a search are decided without
-// following the pointer to the key (a cache miss each): a table key is an
-// 8-byte partition hash, the partition key's encoding and the sort key's, so
-// within one partition 16 bytes barely reach the sort key and 24 usually
-// decide (BenchmarkGrowingInsert: about 10 % faster than 16).
-//
-// The bytes are held by a bare pointer and two 32-bit lengths rather than a
-// slice: 40 bytes an entry instead of 56, so a node's entries span fewer
-// cache lines and a copy-on-write copies less.
-type memEntry struct {
-	pre  [3]uint64
-	p    *byte  // key ‖ value
-	n    uint32 // len(key) + len(value)
-	klen uint32
-}
-
-func (e memEntry) key() []byte { return unsafe.Slice(e.p, e.klen) }
-func (e memEntry) val() []byte { return unsafe.Slice(e.p, e.n)[e.klen:] }
-
-// newEntry returns the entry for kv, the key's klen bytes followed by the
-// value.
-func newEntry(kv []byte, klen int) memEntry {
-	return memEntry{pre: prefixOf(kv[:klen]), p: unsafe.SliceData(kv), n: uint32(len(kv)), klen: uint32(klen)}
-}
-
-// prefixOf returns key's first 24 bytes as three big-endian numbers,
-// zero-padded: prefixOf(a) < prefixOf(b) implies a < b in byte order, and
-// a < b implies prefixOf(a) <= prefixOf(b).
-func prefixOf(key []byte) [3]uint64 {
-	var b [24]byte
-	copy(b[:], key)
-	return [3]uint64{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:16]), binary.BigEndian.Uint64(b[16:])}
-}
-
-// probe is the entry to search for key; it does not copy key.
-func probe(key []byte) memEntry { return newEntry(key, len(key)) }
-
-func lessEntry(a, b memEntry) bool {
-	if a.pre[0] != b.pre[0] {
-		return a.pre[0] < b.pre[0]
-	}
-	if a.pre[1] != b.pre[1] {
-		return a.pre[1] < b.pre[1]
-	}
-	if a.pre[2] != b.pre[2] {
-		return a.pre[2] < b.pre[2]
-	}
-	return bytes.Compare(a.key(), b.key()) < 0
-}
-
-func newKVMap() *kvMap {
-	return btree.NewBTreeGOptions(lessEntry, btree.Options{Degree: memDegree, NoLocks: true})
-}
 
 // memSpace is one space's keyspaces and log sequence. Like a kvMap, a
 // published memSpace is never modified.
@@ -104,11 +40,13 @@ type memEngine struct {
 	// in rec, which the one writer reuses) is logged before it is published.
 	wal *wal
 	rec recorder
+
+	probes probes // search keys of every keyspace's searches
 }
 
 func newMemEngine() *memEngine {
 	e := &memEngine{}
-	e.cur.Store(&memRoot{catalog: newKVMap(), spaces: btree.NewMap[string, *memSpace](memDegree)})
+	e.cur.Store(&memRoot{catalog: newKVMap(&e.probes), spaces: btree.NewMap[string, *memSpace](memDegree)})
 	return e
 }
 
@@ -172,12 +110,30 @@ func (t *memTxn) commit() error {
 		}
 	}
 	if t.changed {
+		t.compact()
 		t.e.cur.Store(&memRoot{catalog: t.catalogMap, spaces: t.spaces})
 	}
 	if t.rw {
 		t.e.writer.Unlock()
 	}
 	return nil
+}
+
+// compact replaces each keyspace this transaction changed whose arena is
+// mostly dead by a compacted copy. Its cost is that of copying the live
+// entries, paid once the dead ones outweigh them, so a write pays for its
+// own garbage a constant number of times.
+func (t *memTxn) compact() {
+	if t.ownCatalog && t.catalogMap.a.wasteful() {
+		t.catalogMap = t.catalogMap.compacted(&t.e.probes)
+	}
+	for _, o := range t.owned {
+		for which, copied := range o.copied {
+			if copied && o.sp.kv[which].a.wasteful() {
+				o.sp.kv[which] = o.sp.kv[which].compacted(&t.e.probes)
+			}
+		}
+	}
 }
 
 func (t *memTxn) rollback() {
@@ -208,7 +164,7 @@ func (t *memTxn) createSpace(id string) error {
 	}
 	sp := &memSpace{}
 	for i := range sp.kv {
-		sp.kv[i] = newKVMap()
+		sp.kv[i] = newKVMap(&t.e.probes)
 	}
 	t.ownSpacesMap()
 	t.spaces.Set(id, sp)
@@ -280,7 +236,7 @@ func (t *memTxn) writableMap(id string, which int) *kvMap {
 		t.ownedSpaces()[id] = o
 	}
 	if !o.copied[which] {
-		o.sp.kv[which] = o.sp.kv[which].Copy()
+		o.sp.kv[which] = o.sp.kv[which].copy()
 		o.copied[which] = true
 	}
 	return o.sp.kv[which]
@@ -327,7 +283,7 @@ func (b *memBucket) write() (*kvMap, error) {
 	if b.catalog {
 		b.t.changed = true
 		if !b.t.ownCatalog {
-			b.t.catalogMap = b.t.catalogMap.Copy()
+			b.t.catalogMap = b.t.catalogMap.copy()
 			b.t.ownCatalog = true
 		}
 		return b.t.catalogMap, nil
@@ -347,47 +303,54 @@ func (b *memBucket) get(key []byte) []byte {
 	// A read starts from the root (the last path belongs to another key,
 	// and following it costs comparisons) and leaves its path for a write.
 	b.hint = btree.PathHint{}
-	e, ok := m.GetHint(probe(key), &b.hint)
+	pe, slot := b.t.e.probes.probe(key)
+	e, ok := m.t.GetHint(pe, &b.hint)
+	slot.release()
 	if !ok {
 		return nil
 	}
-	return e.val()
+	return m.a.val(e)
 }
 
 func (b *memBucket) put(key, val []byte) error {
-	kv := make([]byte, len(key)+len(val))
-	copy(kv, key)
-	copy(kv[len(key):], val)
-	return b.putJoined(kv, len(key))
+	_, err := b.set(key, val)
+	return err
 }
 
 func (b *memBucket) putJoined(kv []byte, klen int) error {
-	_, err := b.swapJoined(kv, klen)
+	_, err := b.set(kv[:klen], kv[klen:])
 	return err
 }
 
 func (b *memBucket) swapJoined(kv []byte, klen int) ([]byte, error) {
+	return b.set(kv[:klen], kv[klen:])
+}
+
+// set stores key → val (copied into the arena) and returns the value it
+// replaced, or nil.
+func (b *memBucket) set(key, val []byte) ([]byte, error) {
 	switch {
-	case klen == 0:
+	case len(key) == 0:
 		return nil, ErrKeyRequired
-	case klen > MaxKeySize:
+	case len(key) > MaxKeySize:
 		return nil, ErrKeyTooLarge
-	case len(kv)-klen > MaxValueSize:
+	case len(val) > MaxValueSize:
 		return nil, ErrValueTooLarge
 	}
 	m, err := b.write()
 	if err != nil {
 		return nil, err
 	}
-	prev, replaced := m.SetHint(newEntry(kv, klen), &b.hint)
+	prev, replaced := m.t.SetHint(m.a.store(key, val), &b.hint)
 	if r := b.t.rec; r != nil {
 		id, sub := b.target()
-		r.put(id, sub, kv[:klen], kv[klen:])
+		r.put(id, sub, key, val)
 	}
 	if !replaced {
 		return nil, nil
 	}
-	return prev.val(), nil
+	m.a.forget(prev)
+	return m.a.val(prev), nil
 }
 
 func (b *memBucket) delete(key []byte) error {
@@ -395,7 +358,12 @@ func (b *memBucket) delete(key []byte) error {
 	if err != nil {
 		return err
 	}
-	m.DeleteHint(probe(key), &b.hint)
+	pe, slot := b.t.e.probes.probe(key)
+	prev, deleted := m.t.DeleteHint(pe, &b.hint)
+	slot.release()
+	if deleted {
+		m.a.forget(prev)
+	}
 	if r := b.t.rec; r != nil {
 		id, sub := b.target()
 		r.delete(id, sub, key)
@@ -452,21 +420,24 @@ func (b *memBucket) ascend(from, to []byte, fn func(k, v []byte) bool) {
 	if m == nil {
 		return
 	}
-	var end memEntry
-	if to != nil {
-		end = probe(to)
-	}
+	v, end := m.a.view(), boundOf(to)
 	visit := func(e memEntry) bool {
-		if to != nil && !lessEntry(e, end) {
+		if to != nil && v.compare(e, end) >= 0 {
 			return false
 		}
-		return fn(e.key(), e.val())
+		if int(e.ref>>32) >= len(v) {
+			v = m.a.view() // written by fn during the iteration
+		}
+		kv := v.bytes(e)
+		return fn(kv[:e.klen], kv[e.klen:])
 	}
 	if from == nil {
-		m.Scan(visit)
-	} else {
-		m.Ascend(probe(from), visit)
+		m.t.Scan(visit)
+		return
 	}
+	pe, slot := b.t.e.probes.probe(from)
+	defer slot.release()
+	m.t.Ascend(pe, visit)
 }
 
 func (b *memBucket) descend(from, to []byte, fn func(k, v []byte) bool) {
@@ -474,22 +445,26 @@ func (b *memBucket) descend(from, to []byte, fn func(k, v []byte) bool) {
 	if m == nil {
 		return
 	}
-	var start memEntry
-	if from != nil {
-		start = probe(from)
-	}
+	v, start := m.a.view(), boundOf(from)
 	visit := func(e memEntry) bool {
-		if from != nil && lessEntry(e, start) {
+		if from != nil && v.compare(e, start) < 0 {
 			return false
 		}
-		return fn(e.key(), e.val())
+		if int(e.ref>>32) >= len(v) {
+			v = m.a.view() // written by fn during the iteration
+		}
+		kv := v.bytes(e)
+		return fn(kv[:e.klen], kv[e.klen:])
 	}
 	if to == nil {
-		m.Reverse(visit)
+		m.t.Reverse(visit)
 		return
 	}
-	m.Descend(probe(to), func(e memEntry) bool {
-		if bytes.Equal(e.key(), to) {
+	pe, slot := b.t.e.probes.probe(to)
+	defer slot.release()
+	end := boundOf(to)
+	m.t.Descend(pe, func(e memEntry) bool {
+		if v.compare(e, end) == 0 {
 			return true // descend is [from, to): skip to itself
 		}
 		return visit(e)

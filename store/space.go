@@ -63,8 +63,8 @@ func (s *Space) PutOwned(key, val []byte) error {
 
 // PutOwnedJoined is PutOwned for a key and value built in one buffer:
 // kv[:klen] is the key and kv[klen:] the value, and nobody may modify kv
-// afterwards. The memory engine then keeps the buffer itself as its entry,
-// with no copy. It returns the errors Put returns.
+// afterwards (the memory engine copies it into its arena with one memmove;
+// bbolt reads it until the commit). It returns the errors Put returns.
 func (s *Space) PutOwnedJoined(kv []byte, klen int) error {
 	if err := s.tx.write(); err != nil {
 		return err

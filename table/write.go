@@ -223,7 +223,7 @@ func (mu *mutation) logged(sp *store.Space) bool {
 
 // entry returns the store entry for item under mu's key: key and encoded
 // item in one buffer, sized for the usual item (short names and values) so
-// that the encoding does not regrow; the store keeps it without a copy.
+// that the encoding does not regrow; the store takes it as it is.
 // An item that came encoded (mu.enc) is copied, not encoded again.
 func (mu *mutation) entry(item attr.Item, size int) []byte {
 	if mu.enc != nil {

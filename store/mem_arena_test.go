@@ -1,0 +1,96 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestArenaCompaction overwrites every key until the dead bytes outweigh
+// the live ones: the keyspace must be compacted into a new arena, hold the
+// newest values, and a snapshot taken before must still read the old ones.
+func TestArenaCompaction(t *testing.T) {
+	db := openMem(t)
+	withSpace(t, db, "t")
+	key := func(i int) []byte { return fmt.Appendf(nil, "key%04d", i) }
+	val := func(round, i int) []byte { return bytes.Repeat([]byte{byte('a' + round)}, 1000+i%7) }
+	write := func(round int) {
+		for start := 0; start < 1000; start += 100 {
+			mustUpdate(t, db, func(tx *Tx) error {
+				for i := start; i < start+100; i++ {
+					if err := tx.Space("t").Put(key(i), val(round, i)); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}
+	}
+	eng := db.eng.(*memEngine)
+	arenaOf := func() *arena {
+		sp, _ := eng.cur.Load().spaces.Get("t")
+		return sp.kv[subData].a
+	}
+	write(0)
+	first := arenaOf()
+	old, _ := eng.begin(false) // a reader that outlives the compaction
+	defer old.rollback()
+	for round := 1; round <= 3; round++ {
+		write(round)
+	}
+	a := arenaOf()
+	if a == first {
+		t.Fatalf("no compaction after 3 MB of overwrites of 1 MB (dead %d, live %d)", a.dead, a.live)
+	}
+	if a.wasteful() {
+		t.Errorf("mostly dead after the commits (dead %d, live %d)", a.dead, a.live)
+	}
+	for i := range 1000 {
+		if got := old.space("t").sub(subData).get(key(i)); !bytes.Equal(got, val(0, i)) {
+			t.Fatalf("old snapshot, key %d: got %.10q…, want round 0", i, got)
+		}
+	}
+	mustView(t, db, func(tx *Tx) error {
+		n := 0
+		err := tx.Space("t").Ascend(nil, nil, func(k, v []byte) bool {
+			if !bytes.Equal(k, key(n)) || !bytes.Equal(v, val(3, n)) {
+				t.Fatalf("entry %d after compaction: %q = %.10q…", n, k, v)
+			}
+			n++
+			return true
+		})
+		if n != 1000 {
+			t.Errorf("%d entries after compaction, want 1000", n)
+		}
+		return err
+	})
+}
+
+// TestProbeSlotsExhausted takes every probe slot: a further search must
+// wait for one, not fail or share it.
+func TestProbeSlotsExhausted(t *testing.T) {
+	var p probes
+	held := make([]*probeSlot, probeSlots)
+	for i := range held {
+		_, held[i] = p.probe([]byte{byte(i)})
+	}
+	got := make(chan []byte)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		e, s := p.probe([]byte("late"))
+		got <- p.slots[e.ref&^probeRef].key
+		s.release()
+	})
+	select {
+	case k := <-got:
+		t.Fatalf("a probe got slot with %q while all were held", k)
+	case <-time.After(20 * time.Millisecond):
+	}
+	held[5].release()
+	if k := <-got; string(k) != "late" {
+		t.Errorf("slot holds %q, want %q", k, "late")
+	}
+	wg.Wait()
+}
