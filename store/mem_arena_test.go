@@ -94,3 +94,54 @@ func TestProbeSlotsExhausted(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestCompactionUnderReaders overwrites every key in each commit, so that
+// compactions keep replacing the arena, while readers check that each
+// snapshot they take holds one commit's values throughout.
+func TestCompactionUnderReaders(t *testing.T) {
+	forEngines(t, func(t *testing.T, open func(testing.TB) *DB) {
+		db := open(t)
+		withSpace(t, db, "t")
+		const keys = 200
+		key := func(i int) []byte { return fmt.Appendf(nil, "k%03d", i) }
+		write := func(round int) {
+			mustUpdate(t, db, func(tx *Tx) error {
+				for i := range keys {
+					if err := tx.Space("t").Put(key(i), bytes.Repeat([]byte{byte(round)}, 8000)); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}
+		write(0)
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Go(func() {
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					mustView(t, db, func(tx *Tx) error {
+						first := tx.Space("t").Get(key(0))
+						for i := range keys {
+							if v := tx.Space("t").Get(key(i)); !bytes.Equal(v, first) {
+								t.Errorf("one snapshot holds two rounds: key 0 has %d, key %d has %d", first[0], i, v[0])
+								return nil
+							}
+						}
+						return nil
+					})
+				}
+			})
+		}
+		for round := 1; round <= 12; round++ {
+			write(round)
+		}
+		close(stop)
+		wg.Wait()
+	})
+}
