@@ -143,7 +143,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		path = filepath.Join(path, "ddblocal.db")
 	}
-	db, err := store.Open(store.Options{Path: path, InMemory: c.inMemory})
+	db, err := store.Open(store.Options{Path: path, InMemory: c.inMemory, Logger: log})
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"sync"
 	"time"
@@ -15,6 +16,9 @@ type Options struct {
 	Path     string // bbolt file; ignored when InMemory
 	InMemory bool   // no file at all: the memory engine, gone on Close
 	NoSync   bool   // no fsync at all (tests)
+	// Logger receives what the store's background work cannot return to a
+	// caller (a failed checkpoint); nil discards it.
+	Logger *slog.Logger
 }
 
 // lockTimeout bounds how long Open waits for another process's file lock, so
@@ -62,7 +66,7 @@ func Open(opts Options) (*DB, error) {
 	if opts.Path == "" {
 		return nil, ErrPathRequired
 	}
-	eng, err := openDurable(opts.Path, opts.NoSync)
+	eng, err := openDurable(opts.Path, opts.NoSync, opts.Logger)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // A file-backed DB serves reads and writes from the memory engine and makes
@@ -63,11 +65,11 @@ type wal struct {
 // openDurable opens the bbolt file at path, loads it and the log segments
 // beside it into a memory engine, and starts a new segment for the commits to
 // come.
-func openDurable(path string, noSync bool) (*memEngine, error) {
-	return openDurableLimit(path, noSync, segmentLimit)
+func openDurable(path string, noSync bool, log *slog.Logger) (*memEngine, error) {
+	return openDurableLimit(path, noSync, segmentLimit, log)
 }
 
-func openDurableLimit(path string, noSync bool, limit int64) (*memEngine, error) {
+func openDurableLimit(path string, noSync bool, limit int64, log *slog.Logger) (*memEngine, error) {
 	b, err := openBolt(path, noSync)
 	if err != nil {
 		return nil, err
@@ -91,7 +93,7 @@ func openDurableLimit(path string, noSync bool, limit int64) (*memEngine, error)
 		_ = b.close()
 		return nil, err
 	}
-	w.ck = startCheckpointer(b, path, last)
+	w.ck = startCheckpointer(b, path, last, log)
 	e.mem.wal = w
 	return e.mem, nil
 }
@@ -424,10 +426,13 @@ func (s *sparer) stop() {
 }
 
 // checkpointer copies closed segments into bbolt, oldest first, and deletes
-// them.
+// them. A failure (a full disk, say) is logged and retried, waiting longer
+// each time; the segments stay on disk meanwhile, so nothing is lost, and an
+// open after a stop replays them.
 type checkpointer struct {
 	b    boltEngine
 	path string
+	log  *slog.Logger // nil: failures are only returned by close
 
 	// running is held while a segment is checkpointed, so that tests can
 	// copy the files in a state a crash could leave.
@@ -437,12 +442,25 @@ type checkpointer struct {
 	cond    *sync.Cond
 	pending []uint64
 	closing bool
-	err     error // the first failure; checkpointing stops there
+	err     error         // the last failure, nil once a retry succeeds
+	quit    chan struct{} // closed by close: stop waiting to retry
 	done    chan struct{}
+
+	// Under mu: the first wait after a failure, and, in tests, a failure
+	// to inject before each checkpoint.
+	retry   time.Duration
+	failing func(uint64) error
 }
 
-func startCheckpointer(b boltEngine, path string, pending []uint64) *checkpointer {
-	c := &checkpointer{b: b, path: path, pending: pending, done: make(chan struct{})}
+// Waits between retries of a failed checkpoint.
+const (
+	checkpointRetry    = time.Second
+	checkpointRetryMax = time.Minute
+)
+
+func startCheckpointer(b boltEngine, path string, pending []uint64, log *slog.Logger) *checkpointer {
+	c := &checkpointer{b: b, path: path, log: log, pending: pending, retry: checkpointRetry,
+		quit: make(chan struct{}), done: make(chan struct{})}
 	c.cond = sync.NewCond(&c.mu)
 	go c.loop()
 	return c
@@ -455,20 +473,22 @@ func (c *checkpointer) add(seg uint64) {
 	c.cond.Signal()
 }
 
-// close waits until every pending segment is in bbolt (or checkpointing has
-// failed), then closes bbolt. Segments not absorbed stay on disk and are
-// replayed at the next open.
+// close waits until every pending segment is in bbolt, or until the one
+// being worked on has failed once more, then closes bbolt. Segments not
+// absorbed stay on disk and are replayed at the next open.
 func (c *checkpointer) close() error {
 	c.mu.Lock()
 	c.closing = true
 	c.mu.Unlock()
 	c.cond.Signal()
+	close(c.quit)
 	<-c.done
 	return errors.Join(c.err, c.b.close())
 }
 
 func (c *checkpointer) loop() {
 	defer close(c.done)
+	var wait time.Duration
 	for {
 		c.mu.Lock()
 		for len(c.pending) == 0 && !c.closing {
@@ -478,24 +498,55 @@ func (c *checkpointer) loop() {
 			c.mu.Unlock()
 			return
 		}
-		seg := c.pending[0]
+		seg, failing := c.pending[0], c.failing
+		if wait == 0 {
+			wait = c.retry
+		}
 		c.mu.Unlock()
 
 		c.running.Lock()
-		err := c.checkpoint(seg)
+		err := c.attempt(seg, failing)
 		c.running.Unlock()
-		if err != nil {
-			// Stop: the segments stay on disk for the next open, and
-			// close reports why.
-			c.mu.Lock()
-			c.err = err
-			c.mu.Unlock()
+		c.mu.Lock()
+		c.err = err
+		if err == nil {
+			c.pending = c.pending[1:]
+		}
+		closing := c.closing
+		c.mu.Unlock()
+		if err == nil {
+			wait = 0
+			continue
+		}
+		if c.log != nil {
+			c.log.Error("checkpoint failed; the log is kept and the checkpoint retried", "segment", segmentName(c.path, seg), "retry_in", wait, "err", err)
+		}
+		if closing {
 			return
 		}
-		c.mu.Lock()
-		c.pending = c.pending[1:]
-		c.mu.Unlock()
+		select {
+		case <-time.After(wait):
+		case <-c.quit:
+		}
+		wait = min(2*wait, checkpointRetryMax)
 	}
+}
+
+func (c *checkpointer) attempt(seg uint64, failing func(uint64) error) error {
+	if failing != nil {
+		if err := failing(seg); err != nil {
+			return err
+		}
+	}
+	return c.checkpoint(seg)
+}
+
+// inject makes each later checkpoint call fail first, and sets the first
+// wait before a retry (tests).
+func (c *checkpointer) inject(retry time.Duration, fail func(uint64) error) {
+	c.mu.Lock()
+	c.retry, c.failing = retry, fail
+	c.mu.Unlock()
 }
 
 // checkpoint applies segment seg to bbolt, a chunk of records per

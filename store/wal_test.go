@@ -3,14 +3,19 @@ package store
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // dumpState renders everything a DB holds, for comparing two states.
@@ -115,7 +120,7 @@ func copyFiles(t *testing.T, src string) string {
 
 func openPath(t *testing.T, path string, limit int64) *DB {
 	t.Helper()
-	eng, err := openDurableLimit(path, true, limit)
+	eng, err := openDurableLimit(path, true, limit, nil)
 	if err != nil {
 		t.Fatalf("open %s: %v", path, err)
 	}
@@ -419,7 +424,7 @@ func TestSpareSegments(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "db")
 	const limit = 64 << 10
-	eng, err := openDurableLimit(path, false, limit)
+	eng, err := openDurableLimit(path, false, limit, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,3 +483,92 @@ func TestSpareSegments(t *testing.T) {
 		t.Errorf("files after Close: %v, want the bbolt file alone", names)
 	}
 }
+
+// TestCheckpointRetries fails the first checkpoints: the failure is logged,
+// the segment stays, and a later retry absorbs it; Close then leaves the
+// bbolt file alone and reports nothing.
+func TestCheckpointRetries(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "db")
+	var logged strings.Builder
+	var mu sync.Mutex
+	log := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return logged.Write(p)
+	}), nil))
+	eng, err := openDurableLimit(path, true, 1<<10, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failures atomic.Int32
+	eng.wal.ck.inject(time.Millisecond, func(uint64) error {
+		if failures.Add(1) <= 3 {
+			return errors.New("disk full")
+		}
+		return nil
+	})
+	db := newDB(eng)
+	rng := rand.New(rand.NewPCG(13, 13))
+	for range 50 {
+		_ = db.Update(context.Background(), randomWrite(rng))
+	}
+	want := dumpState(t, db)
+	// Let the retries get past the failures before Close, which would
+	// otherwise report the one it interrupts.
+	for deadline := time.Now().Add(5 * time.Second); failures.Load() <= 3 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatalf("Close after the checkpoints recovered: %v", err)
+	}
+	if failures.Load() <= 3 {
+		t.Fatalf("%d checkpoint attempts; the test needs retries", failures.Load())
+	}
+	mu.Lock()
+	if !strings.Contains(logged.String(), "checkpoint failed") || !strings.Contains(logged.String(), "disk full") {
+		t.Errorf("log = %q, want the checkpoint failure", logged.String())
+	}
+	mu.Unlock()
+	if segs, _ := listSegments(path); len(segs) != 0 {
+		t.Errorf("segments left: %v", segs)
+	}
+	re := openPath(t, path, 1<<10)
+	defer re.Close()
+	if got := dumpState(t, re); got != want {
+		t.Errorf("reopened state differs")
+	}
+}
+
+// TestCheckpointFailureKeepsLog makes every checkpoint fail: Close reports
+// it, the segments stay, and the next open replays them.
+func TestCheckpointFailureKeepsLog(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "db")
+	eng, err := openDurableLimit(path, true, 1<<10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng.wal.ck.inject(time.Millisecond, func(uint64) error { return errors.New("disk full") })
+	db := newDB(eng)
+	rng := rand.New(rand.NewPCG(17, 17))
+	for range 50 {
+		_ = db.Update(context.Background(), randomWrite(rng))
+	}
+	want := dumpState(t, db)
+	if err := db.Close(); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("Close = %v, want the checkpoint failure", err)
+	}
+	if segs, _ := listSegments(path); len(segs) == 0 {
+		t.Fatal("no segments left after failed checkpoints")
+	}
+	re := openPath(t, path, 1<<10)
+	defer re.Close()
+	if got := dumpState(t, re); got != want {
+		t.Errorf("reopened state differs")
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
