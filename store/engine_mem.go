@@ -436,8 +436,9 @@ func (b *memBucket) ascend(from, to []byte, fn func(k, v []byte) bool) {
 		return
 	}
 	pe, slot := b.t.e.probes.probe(from)
-	defer slot.release()
-	m.t.Ascend(pe, visit)
+	p := pivot{slot: slot}
+	m.t.Ascend(pe, p.visit(visit))
+	p.free()
 }
 
 func (b *memBucket) descend(from, to []byte, fn func(k, v []byte) bool) {
@@ -461,12 +462,12 @@ func (b *memBucket) descend(from, to []byte, fn func(k, v []byte) bool) {
 		return
 	}
 	pe, slot := b.t.e.probes.probe(to)
-	defer slot.release()
-	end := boundOf(to)
-	m.t.Descend(pe, func(e memEntry) bool {
+	p, end := pivot{slot: slot}, boundOf(to)
+	m.t.Descend(pe, p.visit(func(e memEntry) bool {
 		if v.compare(e, end) == 0 {
 			return true // descend is [from, to): skip to itself
 		}
 		return visit(e)
-	})
+	}))
+	p.free()
 }

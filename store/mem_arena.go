@@ -183,6 +183,32 @@ func (s *probeSlot) release() {
 	s.busy.Store(false)
 }
 
+// pivot is a probe slot held for an ascent or descent. The B-tree compares
+// with its pivot only on the way down, before it visits anything, so visit
+// frees the slot at its first call: visits that search again (an index read
+// fetching its table's item) then never hold two slots, and busy slots
+// cannot all be waiting for another. A slot is freed exactly once, since a
+// freed slot may already serve another search.
+type pivot struct {
+	slot  *probeSlot
+	freed bool
+}
+
+func (p *pivot) free() {
+	if !p.freed {
+		p.freed = true
+		p.slot.release()
+	}
+}
+
+// visit returns fn, freeing the slot before its first call.
+func (p *pivot) visit(fn func(memEntry) bool) func(memEntry) bool {
+	return func(e memEntry) bool {
+		p.free()
+		return fn(e)
+	}
+}
+
 // kvMap is one ordered keyspace in memory: a B-tree of entries over an
 // arena. Published maps are never modified: a write transaction mutates a
 // copy (copy-on-write, O(1) until a node is touched), and readers keep

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -144,4 +145,41 @@ func TestCompactionUnderReaders(t *testing.T) {
 		close(stop)
 		wg.Wait()
 	})
+}
+
+// TestNestedSearchesDoNotExhaustProbes runs more concurrent ascents than
+// there are probe slots, all inside their visits at once and each searching
+// again from there (as an index read fetches its table's item): an ascent
+// must not hold its slot while it visits, or the searches would wait for
+// each other forever.
+func TestNestedSearchesDoNotExhaustProbes(t *testing.T) {
+	db := openMem(t)
+	withSpace(t, db, "t", "a")
+	const n = probeSlots + 10
+	var inside atomic.Int32
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			mustView(t, db, func(tx *Tx) error {
+				sp := tx.Space("t")
+				return sp.Ascend([]byte("a"), nil, func(k, v []byte) bool {
+					// Wait until every ascent is visiting (or give up, so
+					// that a failing run ends in the check below).
+					inside.Add(1)
+					for deadline := time.Now().Add(5 * time.Second); inside.Load() < n && time.Now().Before(deadline); {
+						time.Sleep(time.Millisecond)
+					}
+					return sp.Get(k) != nil
+				})
+			})
+		})
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		// Not t.Fatal: Close would wait for the stuck reads forever.
+		panic(fmt.Sprintf("nested searches stuck waiting for probe slots (%d of %d ascents reached their visits)", inside.Load(), n))
+	}
 }
