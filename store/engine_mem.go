@@ -421,7 +421,9 @@ func (b *memBucket) ascend(from, to []byte, fn func(k, v []byte) bool) {
 		return
 	}
 	v, end := m.a.view(), boundOf(to)
+	var p pivot
 	visit := func(e memEntry) bool {
+		p.free()
 		if to != nil && v.compare(e, end) >= 0 {
 			return false
 		}
@@ -435,9 +437,9 @@ func (b *memBucket) ascend(from, to []byte, fn func(k, v []byte) bool) {
 		m.t.Scan(visit)
 		return
 	}
-	pe, slot := b.t.e.probes.probe(from)
-	p := pivot{slot: slot}
-	m.t.Ascend(pe, p.visit(visit))
+	var pe memEntry
+	pe, p.slot = b.t.e.probes.probe(from)
+	m.t.Ascend(pe, visit)
 	p.free()
 }
 
@@ -446,8 +448,13 @@ func (b *memBucket) descend(from, to []byte, fn func(k, v []byte) bool) {
 	if m == nil {
 		return
 	}
-	v, start := m.a.view(), boundOf(from)
+	v, start, end := m.a.view(), boundOf(from), boundOf(to)
+	var p pivot
 	visit := func(e memEntry) bool {
+		p.free()
+		if to != nil && v.compare(e, end) == 0 {
+			return true // descend is [from, to): skip to itself
+		}
 		if from != nil && v.compare(e, start) < 0 {
 			return false
 		}
@@ -461,13 +468,8 @@ func (b *memBucket) descend(from, to []byte, fn func(k, v []byte) bool) {
 		m.t.Reverse(visit)
 		return
 	}
-	pe, slot := b.t.e.probes.probe(to)
-	p, end := pivot{slot: slot}, boundOf(to)
-	m.t.Descend(pe, p.visit(func(e memEntry) bool {
-		if v.compare(e, end) == 0 {
-			return true // descend is [from, to): skip to itself
-		}
-		return visit(e)
-	}))
+	var pe memEntry
+	pe, p.slot = b.t.e.probes.probe(to)
+	m.t.Descend(pe, visit)
 	p.free()
 }

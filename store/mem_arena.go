@@ -3,8 +3,8 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
-	"runtime"
 	"sync/atomic"
+	"time"
 
 	"github.com/tidwall/btree"
 )
@@ -173,7 +173,9 @@ func (p *probes) probe(key []byte) (memEntry, *probeSlot) {
 			return memEntry{pre: prefixOf(key), ref: probeRef | uint64(i), n: uint32(len(key)), klen: uint32(len(key))}, s
 		}
 		if i == probeSlots-1 {
-			runtime.Gosched() // every slot was busy: let a search finish
+			// A whole round found every slot busy: sleep rather than spin,
+			// so that the searches holding them get the CPU.
+			time.Sleep(20 * time.Microsecond)
 		}
 	}
 }
@@ -183,29 +185,18 @@ func (s *probeSlot) release() {
 	s.busy.Store(false)
 }
 
-// pivot is a probe slot held for an ascent or descent. The B-tree compares
-// with its pivot only on the way down, before it visits anything, so visit
-// frees the slot at its first call: visits that search again (an index read
-// fetching its table's item) then never hold two slots, and busy slots
-// cannot all be waiting for another. A slot is freed exactly once, since a
-// freed slot may already serve another search.
-type pivot struct {
-	slot  *probeSlot
-	freed bool
-}
+// pivot is the probe slot of an ascent's or descent's starting key. The
+// B-tree compares with its pivot only on the way down, before it visits
+// anything, so the first visit frees the slot: visits that search again (an
+// index read fetching its table's item) then never hold two slots, and busy
+// slots cannot all be waiting for another. A slot is freed exactly once,
+// since a freed slot may already serve another search.
+type pivot struct{ slot *probeSlot }
 
 func (p *pivot) free() {
-	if !p.freed {
-		p.freed = true
+	if p.slot != nil {
 		p.slot.release()
-	}
-}
-
-// visit returns fn, freeing the slot before its first call.
-func (p *pivot) visit(fn func(memEntry) bool) func(memEntry) bool {
-	return func(e memEntry) bool {
-		p.free()
-		return fn(e)
+		p.slot = nil
 	}
 }
 
