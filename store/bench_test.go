@@ -15,6 +15,12 @@ func benchOpen(b *testing.B, durable bool) *DB {
 	if durable {
 		opts = Options{Path: filepath.Join(b.TempDir(), "bench.db")}
 	}
+	return benchDB(b, opts)
+}
+
+// benchDB opens opts with a space "t", closed when the benchmark ends.
+func benchDB(b *testing.B, opts Options) *DB {
+	b.Helper()
 	db, err := Open(opts)
 	if err != nil {
 		b.Fatal(err)
@@ -187,13 +193,7 @@ func openForBench(b *testing.B, engine string) *DB {
 	if engine == "durable" {
 		opts = Options{Path: filepath.Join(b.TempDir(), "bench.db"), NoSync: true}
 	}
-	db, err := Open(opts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	withSpace(b, db, "t")
-	return db
+	return benchDB(b, opts)
 }
 
 // BenchmarkCheckpoint copies one full log segment of random 300-byte puts

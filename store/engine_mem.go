@@ -427,11 +427,7 @@ func (b *memBucket) ascend(from, to []byte, fn func(k, v []byte) bool) {
 		if to != nil && v.compare(e, end) >= 0 {
 			return false
 		}
-		if int(e.ref>>32) >= len(v) {
-			v = m.a.view() // written by fn during the iteration
-		}
-		kv := v.bytes(e)
-		return fn(kv[:e.klen], kv[e.klen:])
+		return v.yield(m.a, e, fn)
 	}
 	if from == nil {
 		m.t.Scan(visit)
@@ -458,11 +454,7 @@ func (b *memBucket) descend(from, to []byte, fn func(k, v []byte) bool) {
 		if from != nil && v.compare(e, start) < 0 {
 			return false
 		}
-		if int(e.ref>>32) >= len(v) {
-			v = m.a.view() // written by fn during the iteration
-		}
-		kv := v.bytes(e)
-		return fn(kv[:e.klen], kv[e.klen:])
+		return v.yield(m.a, e, fn)
 	}
 	if to == nil {
 		m.t.Reverse(visit)

@@ -124,6 +124,17 @@ func (v arenaView) bytes(e memEntry) []byte {
 	return v[e.ref>>32][off : off+e.n : off+e.n]
 }
 
+// yield calls fn with e's key and value, for an iteration over a. An entry
+// stored by fn itself during the iteration may be in a chunk added since the
+// view was taken, which is then taken again.
+func (v *arenaView) yield(a *arena, e memEntry, fn func(k, v []byte) bool) bool {
+	if int(e.ref>>32) >= len(*v) {
+		*v = a.view()
+	}
+	kv := v.bytes(e)
+	return fn(kv[:e.klen], kv[e.klen:])
+}
+
 func (a *arena) key(e memEntry) []byte { return a.bytes(e)[:e.klen] }
 func (a *arena) val(e memEntry) []byte { return a.bytes(e)[e.klen:] }
 

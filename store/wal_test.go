@@ -127,6 +127,19 @@ func openPath(t *testing.T, path string, limit int64) *DB {
 	return newDB(eng)
 }
 
+// wantReopened opens the store at path (without fsync) and fails the test
+// unless it holds want.
+func wantReopened(t *testing.T, path string, limit int64, want, what string) {
+	t.Helper()
+	db := openPath(t, path, limit)
+	if got := dumpState(t, db); got != want {
+		t.Errorf("%s: recovered state differs:\ngot:\n%s\nwant:\n%s", what, got, want)
+	}
+	if err := db.Close(); err != nil {
+		t.Errorf("%s: close: %v", what, err)
+	}
+}
+
 // TestDurableCrashRecovery copies the files of an open durable DB after each
 // of many random commits (what a crash at that moment leaves), with segments
 // small enough that checkpoints run meanwhile, and opens each copy: it must
@@ -147,13 +160,7 @@ func TestDurableCrashRecovery(t *testing.T) {
 		ck.running.Lock()
 		copied := copyFiles(t, dir)
 		ck.running.Unlock()
-		crashed := openPath(t, filepath.Join(copied, "db"), 2<<10)
-		if got := dumpState(t, crashed); got != want {
-			t.Fatalf("after commit %d, recovered state differs:\ngot:\n%s\nwant:\n%s", i, got, want)
-		}
-		if err := crashed.Close(); err != nil {
-			t.Fatalf("close recovered: %v", err)
-		}
+		wantReopened(t, filepath.Join(copied, "db"), 2<<10, want, fmt.Sprintf("after commit %d", i))
 	}
 }
 
@@ -213,18 +220,10 @@ func TestDurableTornTail(t *testing.T) {
 		if err := crashed.Close(); err != nil {
 			t.Fatal(err)
 		}
-		reopened := openPath(t, filepath.Join(copyDir, "db"), segmentLimit)
-		if got := dumpState(t, reopened); got != want {
-			t.Fatalf("cut at %d: a commit after recovery was lost on reopen", cut)
-		}
-		reopened.Close()
+		wantReopened(t, filepath.Join(copyDir, "db"), segmentLimit, want, fmt.Sprintf("cut at %d, a commit after recovery", cut))
 	}
 	// The whole record recovers the commit.
-	whole := openPath(t, filepath.Join(copyFiles(t, dir), "db"), segmentLimit)
-	defer whole.Close()
-	if got := dumpState(t, whole); got != after {
-		t.Fatalf("intact log: recovered state is not the committed one")
-	}
+	wantReopened(t, filepath.Join(copyFiles(t, dir), "db"), segmentLimit, after, "intact log")
 }
 
 // TestDurableCloseCheckpoints checks that a clean Close leaves bbolt holding
@@ -255,11 +254,7 @@ func TestDurableCloseCheckpoints(t *testing.T) {
 	if err := bdb.Close(); err != nil {
 		t.Fatal(err)
 	}
-	reopened := openPath(t, path, 1<<10)
-	defer reopened.Close()
-	if got := dumpState(t, reopened); got != want {
-		t.Errorf("reopened:\n%s\nwant:\n%s", got, want)
-	}
+	wantReopened(t, path, 1<<10, want, "reopened")
 }
 
 // TestReplayIsIdempotent applies a log again over every state a checkpoint
@@ -464,11 +459,7 @@ func TestSpareSegments(t *testing.T) {
 			}
 			f.Close()
 		}
-		re := openPath(t, copied, limit)
-		if got := dumpState(t, re); got != tt.want {
-			t.Errorf("%s: recovered state differs", tt.name)
-		}
-		re.Close()
+		wantReopened(t, copied, limit, tt.want, tt.name)
 	}
 
 	if err := db.Close(); err != nil {
@@ -533,11 +524,7 @@ func TestCheckpointRetries(t *testing.T) {
 	if segs, _ := listSegments(path); len(segs) != 0 {
 		t.Errorf("segments left: %v", segs)
 	}
-	re := openPath(t, path, 1<<10)
-	defer re.Close()
-	if got := dumpState(t, re); got != want {
-		t.Errorf("reopened state differs")
-	}
+	wantReopened(t, path, 1<<10, want, "reopened")
 }
 
 // TestCheckpointFailureKeepsLog makes every checkpoint fail: Close reports
@@ -562,11 +549,7 @@ func TestCheckpointFailureKeepsLog(t *testing.T) {
 	if segs, _ := listSegments(path); len(segs) == 0 {
 		t.Fatal("no segments left after failed checkpoints")
 	}
-	re := openPath(t, path, 1<<10)
-	defer re.Close()
-	if got := dumpState(t, re); got != want {
-		t.Errorf("reopened state differs")
-	}
+	wantReopened(t, path, 1<<10, want, "reopened")
 }
 
 type writerFunc func([]byte) (int, error)
