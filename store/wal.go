@@ -118,26 +118,23 @@ func recoverDurable(path string, b boltEngine) (*recovered, error) {
 	r.applied = appliedSegment(bt.(boltTxn))
 
 	mt, _ := r.mem.begin(true)
+	defer mt.rollback() // after commit, does nothing
 	if err := copyState(mt, bt); err != nil {
-		mt.rollback()
 		return nil, fmt.Errorf("store: load %s: %w", path, err)
 	}
 	segs, err := listSegments(path)
 	if err != nil {
-		mt.rollback()
 		return nil, err
 	}
 	for _, n := range segs {
 		name := segmentName(path, n)
 		if n <= r.applied {
 			if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
-				mt.rollback()
 				return nil, fmt.Errorf("store: remove %s: %w", name, err)
 			}
 			continue
 		}
 		if err := replaySegment(name, mt); err != nil {
-			mt.rollback()
 			return nil, err
 		}
 		r.segs = append(r.segs, n)
@@ -148,15 +145,14 @@ func recoverDurable(path string, b boltEngine) (*recovered, error) {
 	return r, nil
 }
 
-// copyState copies everything in src into dst, which is empty.
+// copyState copies everything in src into dst, which is empty. dst keeps
+// what src hands out, so src must stay open until dst commits (the memory
+// engine, the one dst, copies it into its arena anyway).
 func copyState(dst, src txn) error {
 	var err error
 	copyKeys := func(to, from bucket) {
 		from.ascend(nil, nil, func(k, v []byte) bool {
-			kv := make([]byte, len(k)+len(v))
-			copy(kv, k)
-			copy(kv[len(k):], v)
-			err = to.putJoined(kv, len(k))
+			err = to.put(k, v)
 			return err == nil
 		})
 	}
@@ -297,26 +293,24 @@ func (w *wal) append(rec []byte) error {
 		limit /= 8 // move to a spare early: its syncs are cheaper
 	}
 	if w.size >= limit {
-		return w.rotate()
+		w.rotate()
 	}
 	return nil
 }
 
 // rotate hands the full segment to the checkpointer and starts the next.
 // The record that filled it is durable already: a failure here fails later
-// appends, not this one.
-func (w *wal) rotate() error {
+// appends (w.err), not this one.
+func (w *wal) rotate() {
 	err := w.f.Close()
 	w.f = nil
 	w.ck.add(w.seg)
+	if err == nil {
+		err = w.create(w.seg + 1)
+	}
 	if err != nil {
 		w.err = fmt.Errorf("store: write-ahead log: %w", err)
-		return nil
 	}
-	if err := w.create(w.seg + 1); err != nil {
-		w.err = err
-	}
-	return nil
 }
 
 // close checkpoints every segment, so that a cleanly closed DB is the bbolt
@@ -400,17 +394,18 @@ func (s *sparer) prepare() error {
 	return err
 }
 
-// take renames a ready spare to name and reports whether it did; the next
-// spare is then prepared. A nil sparer never has one.
+// take renames a ready spare to name and reports whether it did. Either way
+// a spare is asked for: the next one, or another try after a failed one
+// (a full disk). A nil sparer never has one.
 func (s *sparer) take(name string) bool {
-	if s == nil || !s.ready.Load() {
+	if s == nil {
 		return false
 	}
-	if err := os.Rename(s.name, name); err != nil {
+	defer s.ask()
+	if !s.ready.Load() || os.Rename(s.name, name) != nil {
 		return false
 	}
 	s.ready.Store(false)
-	s.ask()
 	return true
 }
 
