@@ -62,7 +62,7 @@ const compactMin = 1 << 20
 // keyspace (each transaction's copy-on-write copy) shares it. Chunks are
 // only appended to, and bytes once written never change, so a reader's
 // entries stay valid for as long as it holds them; overwritten and deleted
-// entries leave dead bytes behind until compact copies the live ones into
+// entries leave dead bytes behind until a compaction copies the live ones into
 // a new arena.
 type arena struct {
 	dir atomic.Pointer[[][]byte] // the chunks, by number

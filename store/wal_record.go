@@ -165,24 +165,19 @@ func applyRecord(t txn, body []byte) error {
 	for len(d.b) > 0 && d.err == nil {
 		op := d.byte()
 		switch op {
-		case opCreateSpace:
+		case opCreateSpace, opDropSpace:
 			id := string(d.bytes())
 			if d.err != nil {
 				break
 			}
+			// A create starts from an empty space, so both drop first.
 			if err := t.dropSpace(id); err != nil {
 				return err
 			}
-			if err := t.createSpace(id); err != nil {
-				return err
-			}
-		case opDropSpace:
-			id := string(d.bytes())
-			if d.err != nil {
-				break
-			}
-			if err := t.dropSpace(id); err != nil {
-				return err
+			if op == opCreateSpace {
+				if err := t.createSpace(id); err != nil {
+					return err
+				}
 			}
 		case opPut, opDelete, opSequence:
 			b := d.target(t)
