@@ -10,21 +10,23 @@ import (
 
 // checkItem validates an item to be stored: size limit and index key values.
 func (m *tableMeta) checkItem(item attr.Item, update bool) error {
-	if item.Size() > attr.MaxItemSize {
+	return m.checkStored(item.Size(), itemLookup(item), update)
+}
+
+// checkEncoded is checkItem for a put of an encoded item.
+func (m *tableMeta) checkEncoded(item attr.Encoded) error {
+	return m.checkStored(item.Size(), item.Lookup, false)
+}
+
+// checkStored is checkItem for an item of size seen through get.
+func (m *tableMeta) checkStored(size int, get lookup, update bool) error {
+	if size > attr.MaxItemSize {
 		if update {
 			return Errorf(ValidationException, "Item size to update has exceeded the maximum allowed size")
 		}
 		return Errorf(ValidationException, "Item size has exceeded the maximum allowed size")
 	}
-	return m.checkIndexKeys(itemLookup(item))
-}
-
-// checkEncoded is checkItem for a put of an encoded item.
-func (m *tableMeta) checkEncoded(item attr.Encoded) error {
-	if item.Size() > attr.MaxItemSize {
-		return Errorf(ValidationException, "Item size has exceeded the maximum allowed size")
-	}
-	return m.checkIndexKeys(item.Lookup)
+	return m.checkIndexKeys(get)
 }
 
 func checkReturnValues(rv string, allowed ...string) error {
