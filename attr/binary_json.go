@@ -125,7 +125,7 @@ func (t *jsonTranscoder) appendValue(dst []byte, i, depth int) ([]byte, int, boo
 	}
 	typ := Type(b[i])
 	switch typ {
-	case TypeS, TypeN:
+	case TypeS, TypeN, tagPlainS, tagPlainN:
 		at, end := i+2, 0
 		var ok bool
 		if end, ok = shortBytes(b, i+1); !ok {
@@ -133,28 +133,16 @@ func (t *jsonTranscoder) appendValue(dst []byte, i, depth int) ([]byte, int, boo
 				return dst, i, false
 			}
 		}
-		if typ == TypeS {
+		if typ == TypeS || typ == tagPlainS {
 			dst = append(dst, `{"S":"`...)
 		} else {
 			dst = append(dst, `{"N":"`...)
 		}
-		dst = appendJSONBody(dst, b[at:end])
-		return append(dst, '"', '}'), end, true
-	case tagPlainS, tagPlainN:
-		// AppendBinary found the text plain when it stored it.
-		at, end := i+2, 0
-		var ok bool
-		if end, ok = shortBytes(b, i+1); !ok {
-			if at, end, ok = readBytes(b, i+1); !ok {
-				return dst, i, false
-			}
-		}
-		if typ == tagPlainS {
-			dst = append(dst, `{"S":"`...)
+		if typ == tagPlainS || typ == tagPlainN {
+			dst = append(dst, b[at:end]...) // found plain when it was stored
 		} else {
-			dst = append(dst, `{"N":"`...)
+			dst = appendJSONBody(dst, b[at:end])
 		}
-		dst = append(dst, b[at:end]...)
 		return append(dst, '"', '}'), end, true
 	case TypeB:
 		at, end, ok := readBytes(b, i+1)
