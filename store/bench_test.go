@@ -274,8 +274,7 @@ func BenchmarkGrowingInsert(b *testing.B) {
 		mustUpdate(b, db, func(tx *Tx) error {
 			sp := tx.Space("t")
 			for range n {
-				kv := append(key(), val...)
-				if err := sp.PutOwnedJoined(kv, len(kv)-len(val)); err != nil {
+				if err := sp.PutOwned(key(), val); err != nil {
 					return err
 				}
 			}

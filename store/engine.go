@@ -45,11 +45,9 @@ type spaceTxn interface {
 type bucket interface {
 	get(key []byte) []byte
 	put(key, val []byte) error
-	// putJoined is put of kv[:klen] → kv[klen:], both owned by the bucket.
-	putJoined(kv []byte, klen int) error
-	// swapJoined is putJoined that also returns the value it replaced
+	// swap is put that also returns the value it replaced
 	// (nil if there was none), valid until the transaction ends.
-	swapJoined(kv []byte, klen int) ([]byte, error)
+	swap(key, val []byte) ([]byte, error)
 	delete(key []byte) error
 	// ascend visits keys in [from, to) upwards (nil from = first, nil to =
 	// no bound) until fn returns false.

@@ -86,13 +86,11 @@ func (b boltBucket) get(key []byte) []byte { return b.b.Get(key) }
 
 func (b boltBucket) put(key, val []byte) error { return mapErr(b.b.Put(key, val)) }
 
-func (b boltBucket) putJoined(kv []byte, klen int) error { return b.put(kv[:klen:klen], kv[klen:]) }
-
-func (b boltBucket) swapJoined(kv []byte, klen int) ([]byte, error) {
+func (b boltBucket) swap(key, val []byte) ([]byte, error) {
 	// bbolt's pages stay mapped until the transaction ends, so the old
 	// value is still readable after the put.
-	old := b.get(kv[:klen])
-	return old, b.putJoined(kv, klen)
+	old := b.get(key)
+	return old, b.put(key, val)
 }
 
 func (b boltBucket) delete(key []byte) error { return mapErr(b.b.Delete(key)) }

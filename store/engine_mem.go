@@ -313,22 +313,13 @@ func (b *memBucket) get(key []byte) []byte {
 }
 
 func (b *memBucket) put(key, val []byte) error {
-	_, err := b.set(key, val)
+	_, err := b.swap(key, val)
 	return err
 }
 
-func (b *memBucket) putJoined(kv []byte, klen int) error {
-	_, err := b.set(kv[:klen], kv[klen:])
-	return err
-}
-
-func (b *memBucket) swapJoined(kv []byte, klen int) ([]byte, error) {
-	return b.set(kv[:klen], kv[klen:])
-}
-
-// set stores key → val (copied into the arena) and returns the value it
+// swap stores key → val (copied into the arena) and returns the value it
 // replaced, or nil.
-func (b *memBucket) set(key, val []byte) ([]byte, error) {
+func (b *memBucket) swap(key, val []byte) ([]byte, error) {
 	switch {
 	case len(key) == 0:
 		return nil, ErrKeyRequired

@@ -57,23 +57,23 @@ func testOwnedWrites(t *testing.T, openMem func(testing.TB) *DB) {
 	})
 }
 
-func TestPutOwnedJoined(t *testing.T) { forEngines(t, testPutOwnedJoined) }
+func TestPutOwnedValues(t *testing.T) { forEngines(t, testPutOwnedValues) }
 
-func testPutOwnedJoined(t *testing.T, openMem func(testing.TB) *DB) {
+// testPutOwnedValues: PutOwned stores a value and an empty value (present),
+// refuses an empty key, and is refused in a View.
+func testPutOwnedValues(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "s")
 	mustUpdate(t, db, func(tx *Tx) error {
 		sp := tx.Space("s")
-		if err := sp.PutOwnedJoined([]byte("keyvalue"), 3); err != nil {
+		if err := sp.PutOwned([]byte("key"), []byte("value")); err != nil {
 			return err
 		}
-		if err := sp.PutOwnedJoined([]byte("k2"), 2); err != nil { // empty value
+		if err := sp.PutOwned([]byte("k2"), []byte{}); err != nil { // empty value
 			return err
 		}
-		for _, klen := range []int{0, -1, 9} {
-			if err := sp.PutOwnedJoined([]byte("keyvalue"), klen); !errors.Is(err, ErrKeyRequired) {
-				t.Errorf("klen %d: err = %v, want ErrKeyRequired", klen, err)
-			}
+		if err := sp.PutOwned([]byte{}, []byte("value")); !errors.Is(err, ErrKeyRequired) {
+			t.Errorf("empty key: err = %v, want ErrKeyRequired", err)
 		}
 		return nil
 	})
@@ -90,31 +90,31 @@ func testPutOwnedJoined(t *testing.T, openMem func(testing.TB) *DB) {
 		}
 		return nil
 	})
-	if err := db.View(func(tx *Tx) error { return tx.Space("s").PutOwnedJoined([]byte("ab"), 1) }); !errors.Is(err, ErrReadOnly) {
+	if err := db.View(func(tx *Tx) error { return tx.Space("s").PutOwned([]byte("a"), []byte("b")) }); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("in View: err = %v, want ErrReadOnly", err)
 	}
 }
 
-func TestSwapOwnedJoined(t *testing.T) { forEngines(t, testSwapOwnedJoined) }
+func TestSwapOwned(t *testing.T) { forEngines(t, testSwapOwned) }
 
-// testSwapOwnedJoined: the swap returns nil for a new key and the value it
+// testSwapOwned: the swap returns nil for a new key and the value it
 // replaced otherwise, and the replaced value stays readable in the
 // transaction.
-func testSwapOwnedJoined(t *testing.T, openMem func(testing.TB) *DB) {
+func testSwapOwned(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "s")
 	mustUpdate(t, db, func(tx *Tx) error {
 		sp := tx.Space("s")
-		old, err := sp.SwapOwnedJoined([]byte("kone"), 1)
+		old, err := sp.SwapOwned([]byte("k"), []byte("one"))
 		if err != nil || old != nil {
 			t.Errorf("first swap = %q, %v; want nil, nil", old, err)
 		}
-		old, err = sp.SwapOwnedJoined([]byte("ktwo"), 1)
+		old, err = sp.SwapOwned([]byte("k"), []byte("two"))
 		if err != nil || string(old) != "one" {
 			t.Errorf("second swap = %q, %v; want one, nil", old, err)
 		}
-		if _, err := sp.SwapOwnedJoined([]byte("k"), 0); !errors.Is(err, ErrKeyRequired) {
-			t.Errorf("klen 0: err = %v, want ErrKeyRequired", err)
+		if _, err := sp.SwapOwned(nil, []byte("k")); !errors.Is(err, ErrKeyRequired) {
+			t.Errorf("empty key: err = %v, want ErrKeyRequired", err)
 		}
 		return nil
 	})

@@ -61,31 +61,20 @@ func (s *Space) PutOwned(key, val []byte) error {
 	return putOwned(s.dataB(), key, val)
 }
 
-// PutOwnedJoined is PutOwned for a key and value built in one buffer:
-// kv[:klen] is the key and kv[klen:] the value, and nobody may modify kv
-// afterwards (the memory engine copies it into its arena with one memmove;
-// bbolt reads it until the commit). It returns the errors Put returns.
-func (s *Space) PutOwnedJoined(kv []byte, klen int) error {
-	if err := s.tx.write(); err != nil {
-		return err
-	}
-	if klen <= 0 || klen > len(kv) {
-		return ErrKeyRequired
-	}
-	return s.dataB().putJoined(kv, klen)
-}
-
-// SwapOwnedJoined is PutOwnedJoined that also returns the value it
-// replaced, or nil if the key was absent: one search instead of a Get and
-// a Put. The old value is valid until the transaction ends.
-func (s *Space) SwapOwnedJoined(kv []byte, klen int) ([]byte, error) {
+// SwapOwned is PutOwned that also returns the value it replaced, or nil if
+// the key was absent: one search instead of a Get and a Put. The old value
+// is valid until the transaction ends.
+func (s *Space) SwapOwned(key, val []byte) ([]byte, error) {
 	if err := s.tx.write(); err != nil {
 		return nil, err
 	}
-	if klen <= 0 || klen > len(kv) {
+	if len(key) == 0 {
 		return nil, ErrKeyRequired
 	}
-	return s.dataB().swapJoined(kv, klen)
+	if val == nil {
+		val = []byte{}
+	}
+	return s.dataB().swap(key, val)
 }
 
 // Delete removes key; removing an absent key is not an error. It returns

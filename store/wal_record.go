@@ -268,10 +268,12 @@ func (d *recordDecoder) apply(op byte, b bucket) error {
 		if d.err != nil {
 			return nil
 		}
+		// Copied: body is the reader's, and bbolt reads values until
+		// its commit.
 		kv := make([]byte, len(key)+len(val))
 		copy(kv, key)
 		copy(kv[len(key):], val)
-		return b.putJoined(kv, len(key))
+		return b.put(kv[:len(key)], kv[len(key):])
 	case opDelete:
 		key := d.bytes()
 		if d.err != nil {

@@ -162,9 +162,8 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 
 	var newBytes []byte
 	if next != nil {
-		kv := mu.entry(next, w.newSize)
-		newBytes = kv[len(mu.key):]
-		if err := sp.PutOwnedJoined(kv, len(mu.key)); err != nil {
+		newBytes = mu.encoded(next, w.newSize)
+		if err := sp.PutOwned(mu.key, newBytes); err != nil {
 			return w, err
 		}
 	} else if err := sp.Delete(mu.key); err != nil {
@@ -221,20 +220,15 @@ func (mu *mutation) logged(sp *store.Space) bool {
 	return mu.keepLog || len(mu.meta.gsis) > 0 || sp.GetMeta(logMeta) != nil
 }
 
-// entry returns the store entry for item under mu's key: key and encoded
-// item in one buffer, sized for the usual item (short names and values) so
-// that the encoding does not regrow; the store takes it as it is.
-// An item that came encoded (mu.enc) is copied, not encoded again.
-func (mu *mutation) entry(item attr.Item, size int) []byte {
+// encoded returns the stored form of item, whose Size is size: mu.enc when
+// the item came encoded, else its encoding, in a buffer sized for the usual
+// item (short names and values) so that it does not regrow. The store may
+// keep it: nobody modifies it afterwards.
+func (mu *mutation) encoded(item attr.Item, size int) []byte {
 	if mu.enc != nil {
-		kv := make([]byte, len(mu.key)+len(mu.enc))
-		copy(kv, mu.key)
-		copy(kv[len(mu.key):], mu.enc)
-		return kv
+		return mu.enc
 	}
-	kv := make([]byte, len(mu.key), len(mu.key)+size+4*len(item)+8)
-	copy(kv, mu.key)
-	return attr.AppendBinarySized(kv, item, size)
+	return attr.AppendBinarySized(make([]byte, 0, size+4*len(item)+8), item, size)
 }
 
 // blindPut is applyIn for a blind put on a table without indexes or change
@@ -242,22 +236,22 @@ func (mu *mutation) entry(item attr.Item, size int) []byte {
 // the store hands back from the same search that stores the new one.
 func (mu *mutation) blindPut(sp *store.Space, sw *spaceWrites) (written, error) {
 	w := written{collection: -1, stored: true}
-	var kv []byte
+	var val []byte
 	if mu.enc != nil {
 		size, err := attr.BinarySize(mu.enc)
 		if err != nil {
 			return w, err
 		}
-		w.newSize, kv = size, mu.entry(nil, size)
+		w.newSize, val = size, mu.enc
 	} else {
 		next, err := mu.next(nil)
 		if err != nil {
 			return w, validationError(err)
 		}
 		w.new, w.newSize = next, next.Size()
-		kv = mu.entry(next, w.newSize)
+		val = mu.encoded(next, w.newSize)
 	}
-	raw, err := sp.SwapOwnedJoined(kv, len(mu.key))
+	raw, err := sp.SwapOwned(mu.key, val)
 	if err != nil {
 		return w, err
 	}
