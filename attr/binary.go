@@ -3,6 +3,8 @@ package attr
 import (
 	"encoding/binary"
 	"errors"
+	"maps"
+	"slices"
 )
 
 // The storage codec. Layout (uvarint = encoding/binary's unsigned varint):
@@ -95,6 +97,45 @@ func AppendBinarySized(dst []byte, it Item, size int) []byte {
 	dst = append(dst, binaryVersion)
 	dst = binary.AppendUvarint(dst, uint64(size))
 	return appendBinaryMembers(dst, it)
+}
+
+// appendBinarySorted is AppendBinary with the names of every map in
+// order, so that equal items encode to equal bytes (see EncodeItem).
+func appendBinarySorted(dst []byte, it Item) []byte {
+	dst = append(dst, binaryVersion)
+	dst = binary.AppendUvarint(dst, uint64(it.Size()))
+	return appendSortedMembers(dst, it)
+}
+
+// appendSortedMembers is appendBinaryMembers in name order at every level.
+func appendSortedMembers(dst []byte, m map[string]Value) []byte {
+	at := len(dst)
+	dst = append(dst, byte(TypeM))
+	dst = binary.AppendUvarint(dst, uint64(len(m)))
+	plain := true
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		plain = plain && jsonPlain(k)
+		dst = appendBytes(dst, k)
+		dst = appendSortedValue(dst, m[k])
+	}
+	dst[at] = markIf(TypeM, plain)
+	return dst
+}
+
+// appendSortedValue is appendBinaryValue with maps in name order.
+func appendSortedValue(dst []byte, v Value) []byte {
+	switch v.T {
+	case TypeM:
+		return appendSortedMembers(dst, v.M)
+	case TypeL:
+		dst = append(dst, byte(TypeL))
+		dst = binary.AppendUvarint(dst, uint64(len(v.L)))
+		for _, e := range v.L {
+			dst = appendSortedValue(dst, e)
+		}
+		return dst
+	}
+	return appendBinaryValue(dst, v)
 }
 
 // appendBinaryMembers appends an M value (type byte, marked once all names

@@ -12,13 +12,14 @@ type Encoded struct {
 	b []byte
 }
 
-// EncodeItem returns it in its storage encoding (AppendBinary's); a nil it
-// gives the zero Encoded.
+// EncodeItem returns it in its storage encoding, with names in order at
+// every level so that equal items give equal bytes; a nil it gives the
+// zero Encoded.
 func EncodeItem(it Item) Encoded {
 	if it == nil {
 		return Encoded{}
 	}
-	return Encoded{b: AppendBinary(nil, it)}
+	return Encoded{b: appendBinarySorted(nil, it)}
 }
 
 // IsZero reports whether e holds no item.
