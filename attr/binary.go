@@ -96,7 +96,7 @@ func AppendBinary(dst []byte, it Item) []byte {
 func AppendBinarySized(dst []byte, it Item, size int) []byte {
 	dst = append(dst, binaryVersion)
 	dst = binary.AppendUvarint(dst, uint64(size))
-	return appendBinaryMembers(dst, it)
+	return appendBinaryMembers(dst, it, false)
 }
 
 // appendBinarySorted is AppendBinary with the names of every map in
@@ -104,51 +104,27 @@ func AppendBinarySized(dst []byte, it Item, size int) []byte {
 func appendBinarySorted(dst []byte, it Item) []byte {
 	dst = append(dst, binaryVersion)
 	dst = binary.AppendUvarint(dst, uint64(it.Size()))
-	return appendSortedMembers(dst, it)
-}
-
-// appendSortedMembers is appendBinaryMembers in name order at every level.
-func appendSortedMembers(dst []byte, m map[string]Value) []byte {
-	at := len(dst)
-	dst = append(dst, byte(TypeM))
-	dst = binary.AppendUvarint(dst, uint64(len(m)))
-	plain := true
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		plain = plain && jsonPlain(k)
-		dst = appendBytes(dst, k)
-		dst = appendSortedValue(dst, m[k])
-	}
-	dst[at] = markIf(TypeM, plain)
-	return dst
-}
-
-// appendSortedValue is appendBinaryValue with maps in name order.
-func appendSortedValue(dst []byte, v Value) []byte {
-	switch v.T {
-	case TypeM:
-		return appendSortedMembers(dst, v.M)
-	case TypeL:
-		dst = append(dst, byte(TypeL))
-		dst = binary.AppendUvarint(dst, uint64(len(v.L)))
-		for _, e := range v.L {
-			dst = appendSortedValue(dst, e)
-		}
-		return dst
-	}
-	return appendBinaryValue(dst, v)
+	return appendBinaryMembers(dst, it, true)
 }
 
 // appendBinaryMembers appends an M value (type byte, marked once all names
-// are known to be plain, and payload).
-func appendBinaryMembers(dst []byte, m map[string]Value) []byte {
+// are known to be plain, and payload), its names in map order or, when
+// sorted, in byte order at every level.
+func appendBinaryMembers(dst []byte, m map[string]Value, sorted bool) []byte {
 	at := len(dst)
 	dst = append(dst, byte(TypeM))
 	dst = binary.AppendUvarint(dst, uint64(len(m)))
 	plain := true
-	for k, v := range m {
-		plain = plain && jsonPlain(k)
-		dst = appendBytes(dst, k)
-		dst = appendBinaryValue(dst, v)
+	if sorted {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			plain = plain && jsonPlain(k)
+			dst = appendBinaryValue(appendBytes(dst, k), m[k], true)
+		}
+	} else {
+		for k, v := range m {
+			plain = plain && jsonPlain(k)
+			dst = appendBinaryValue(appendBytes(dst, k), v, false)
+		}
 	}
 	dst[at] = markIf(TypeM, plain)
 	return dst
@@ -159,13 +135,14 @@ func appendBytes[T string | []byte](dst []byte, s T) []byte {
 	return append(dst, s...)
 }
 
-func appendBinaryValue(dst []byte, v Value) []byte {
+// appendBinaryValue appends v; sorted is appendBinaryMembers'.
+func appendBinaryValue(dst []byte, v Value, sorted bool) []byte {
 	switch v.T {
 	case TypeS, TypeN:
 		dst = append(dst, markIf(v.T, jsonPlain(v.S)))
 		return appendBytes(dst, v.S)
 	case TypeM:
-		return appendBinaryMembers(dst, v.M)
+		return appendBinaryMembers(dst, v.M, sorted)
 	case TypeSS, TypeNS:
 		at := len(dst)
 		dst = append(dst, byte(v.T))
@@ -191,7 +168,7 @@ func appendBinaryValue(dst []byte, v Value) []byte {
 	case TypeL:
 		dst = binary.AppendUvarint(dst, uint64(len(v.L)))
 		for _, e := range v.L {
-			dst = appendBinaryValue(dst, e)
+			dst = appendBinaryValue(dst, e, sorted)
 		}
 	case TypeBS:
 		dst = binary.AppendUvarint(dst, uint64(len(v.BS)))
