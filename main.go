@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/ddblocal/ddblocal/api"
+	"github.com/ddblocal/ddblocal/clock"
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/faults"
 	"github.com/ddblocal/ddblocal/store"
@@ -166,11 +167,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if c.cors != "" {
 		cfg.CORSOrigins = strings.Split(c.cors, ",")
 	}
-	svc := table.New(db, table.Options{TransientDelay: c.transientDelay, Logger: log, EventualLag: c.eventualLag, Seed: c.seed})
+	clk := clock.New()
+	svc := table.New(db, table.Options{TransientDelay: c.transientDelay, Logger: log, EventualLag: c.eventualLag, Seed: c.seed, Now: clk.Now})
 	defer svc.Close()
 	cfg.Settle = svc.Settle
 	inj := faults.New()
 	var h http.Handler = api.FaultRoutes(api.NewHandler(cfg, api.WithFaults(api.Operations(svc), inj)), inj)
+	h = api.ClockRoutes(h, clk)
 	if c.pprof {
 		h = withPprof(h)
 	}
