@@ -1,12 +1,8 @@
 package store
 
 import (
-	"bytes"
 	"encoding/binary"
 	"sync/atomic"
-	"time"
-
-	"github.com/tidwall/btree"
 )
 
 // The memory engine's entries hold no Go pointers: their bytes live in
@@ -20,6 +16,9 @@ import (
 // A search key is not in the arena: a probe entry names a slot of the
 // engine's probe table, where the searching goroutine has put the key for
 // the length of the search.
+//
+// One idea per file: mem_arena.go holds the bytes, mem_probe.go the search
+// keys, mem_map.go the copy-on-write B-tree of one keyspace over an arena.
 
 // memEntry is one key and value. pre holds the key's first 24 bytes,
 // zero-padded and big-endian, so that most comparisons in a search are
@@ -156,129 +155,3 @@ func (a *arena) forget(e memEntry) {
 
 // wasteful reports whether the arena is more dead than alive.
 func (a *arena) wasteful() bool { return a.dead > compactMin && a.dead > a.live }
-
-// probeSlots is the size of the probe table. A search holds one slot (an
-// ascent with an end, two) while it runs; more concurrent searches than
-// slots wait for one to free up.
-const probeSlots = 1024
-
-// probes is the engine's table of search keys.
-type probes struct {
-	next  atomic.Uint32
-	slots [probeSlots]probeSlot
-}
-
-type probeSlot struct {
-	busy atomic.Bool
-	key  []byte
-}
-
-// probe returns the entry that stands for key in searches, and the slot to
-// release when the search is over.
-func (p *probes) probe(key []byte) (memEntry, *probeSlot) {
-	for {
-		i := p.next.Add(1) % probeSlots
-		s := &p.slots[i]
-		if s.busy.CompareAndSwap(false, true) {
-			s.key = key
-			return memEntry{pre: prefixOf(key), ref: probeRef | uint64(i), n: uint32(len(key)), klen: uint32(len(key))}, s
-		}
-		if i == probeSlots-1 {
-			// A whole round found every slot busy: sleep rather than spin,
-			// so that the searches holding them get the CPU.
-			time.Sleep(20 * time.Microsecond)
-		}
-	}
-}
-
-func (s *probeSlot) release() {
-	s.key = nil
-	s.busy.Store(false)
-}
-
-// pivot is the probe slot of an ascent's or descent's starting key. The
-// B-tree compares with its pivot only on the way down, before it visits
-// anything, so the first visit frees the slot: visits that search again (an
-// index read fetching its table's item) then never hold two slots, and busy
-// slots cannot all be waiting for another. A slot is freed exactly once,
-// since a freed slot may already serve another search.
-type pivot struct{ slot *probeSlot }
-
-func (p *pivot) free() {
-	if p.slot != nil {
-		p.slot.release()
-		p.slot = nil
-	}
-}
-
-// kvMap is one ordered keyspace in memory: a B-tree of entries over an
-// arena. Published maps are never modified: a write transaction mutates a
-// copy (copy-on-write, O(1) until a node is touched), and readers keep
-// whichever version they started with.
-type kvMap struct {
-	t *btree.BTreeG[memEntry]
-	a *arena
-}
-
-// newKVMap returns an empty keyspace whose searches resolve probes in p.
-func newKVMap(p *probes) *kvMap {
-	a := newArena()
-	key := func(e memEntry) []byte {
-		if e.ref&probeRef != 0 {
-			return p.slots[e.ref&^probeRef].key
-		}
-		return a.key(e)
-	}
-	less := func(x, y memEntry) bool {
-		if x.pre != y.pre {
-			return lessPre(x.pre, y.pre)
-		}
-		return bytes.Compare(key(x), key(y)) < 0
-	}
-	return &kvMap{t: btree.NewBTreeGOptions(less, btree.Options{Degree: memDegree, NoLocks: true}), a: a}
-}
-
-func lessPre(x, y [3]uint64) bool {
-	if x[0] != y[0] {
-		return x[0] < y[0]
-	}
-	if x[1] != y[1] {
-		return x[1] < y[1]
-	}
-	return x[2] < y[2]
-}
-
-// copy returns a version of m that a write transaction may change.
-func (m *kvMap) copy() *kvMap { return &kvMap{t: m.t.Copy(), a: m.a} }
-
-// bound is a key that iterated entries are compared with, its prefix
-// computed once.
-type bound struct {
-	key []byte
-	pre [3]uint64
-}
-
-func boundOf(key []byte) bound { return bound{key: key, pre: prefixOf(key)} }
-
-// compare orders stored entry e against b.
-func (v arenaView) compare(e memEntry, b bound) int {
-	if e.pre != b.pre {
-		if lessPre(e.pre, b.pre) {
-			return -1
-		}
-		return 1
-	}
-	return bytes.Compare(v.bytes(e)[:e.klen], b.key)
-}
-
-// compacted returns m with its live entries copied, in order, into a new
-// arena, which drops the dead ones.
-func (m *kvMap) compacted(p *probes) *kvMap {
-	c := newKVMap(p)
-	m.t.Scan(func(e memEntry) bool {
-		kv := m.a.bytes(e)
-		c.t.Load(c.a.store(kv[:e.klen], kv[e.klen:]))
-		return true
-	})
-	return c
-}

@@ -1,0 +1,79 @@
+package store
+
+import (
+	"bytes"
+
+	"github.com/tidwall/btree"
+)
+
+// kvMap is one ordered keyspace in memory: a B-tree of entries over an
+// arena. Published maps are never modified: a write transaction mutates a
+// copy (copy-on-write, O(1) until a node is touched), and readers keep
+// whichever version they started with.
+type kvMap struct {
+	t *btree.BTreeG[memEntry]
+	a *arena
+}
+
+// newKVMap returns an empty keyspace whose searches resolve probes in p.
+func newKVMap(p *probes) *kvMap {
+	a := newArena()
+	key := func(e memEntry) []byte {
+		if e.ref&probeRef != 0 {
+			return p.slots[e.ref&^probeRef].key
+		}
+		return a.key(e)
+	}
+	less := func(x, y memEntry) bool {
+		if x.pre != y.pre {
+			return lessPre(x.pre, y.pre)
+		}
+		return bytes.Compare(key(x), key(y)) < 0
+	}
+	return &kvMap{t: btree.NewBTreeGOptions(less, btree.Options{Degree: memDegree, NoLocks: true}), a: a}
+}
+
+func lessPre(x, y [3]uint64) bool {
+	if x[0] != y[0] {
+		return x[0] < y[0]
+	}
+	if x[1] != y[1] {
+		return x[1] < y[1]
+	}
+	return x[2] < y[2]
+}
+
+// copy returns a version of m that a write transaction may change.
+func (m *kvMap) copy() *kvMap { return &kvMap{t: m.t.Copy(), a: m.a} }
+
+// bound is a key that iterated entries are compared with, its prefix
+// computed once.
+type bound struct {
+	key []byte
+	pre [3]uint64
+}
+
+func boundOf(key []byte) bound { return bound{key: key, pre: prefixOf(key)} }
+
+// compare orders stored entry e against b.
+func (v arenaView) compare(e memEntry, b bound) int {
+	if e.pre != b.pre {
+		if lessPre(e.pre, b.pre) {
+			return -1
+		}
+		return 1
+	}
+	return bytes.Compare(v.bytes(e)[:e.klen], b.key)
+}
+
+// compacted returns m with its live entries copied, in order, into a new
+// arena, which drops the dead ones.
+func (m *kvMap) compacted(p *probes) *kvMap {
+	c := newKVMap(p)
+	m.t.Scan(func(e memEntry) bool {
+		kv := m.a.bytes(e)
+		c.t.Load(c.a.store(kv[:e.klen], kv[e.klen:]))
+		return true
+	})
+	return c
+}

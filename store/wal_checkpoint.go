@@ -1,0 +1,201 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+)
+
+// checkpointChunk is how many bytes of records the checkpointer applies per
+// bbolt transaction, bounding the dirty pages bbolt holds in memory.
+const checkpointChunk = 8 << 20
+
+// walBucket is bbolt's root bucket for the log's bookkeeping, and
+// appliedKey the key of the last segment bbolt holds in full.
+const (
+	walBucket  = "wal"
+	appliedKey = "applied"
+)
+
+// checkpointer copies closed segments into bbolt, oldest first, and deletes
+// them. A failure (a full disk, say) is logged and retried, waiting longer
+// each time; the segments stay on disk meanwhile, so nothing is lost, and an
+// open after a stop replays them.
+type checkpointer struct {
+	b    boltEngine
+	path string
+	log  *slog.Logger // nil: failures are only returned by close
+
+	// running is held while a segment is checkpointed, so that tests can
+	// copy the files in a state a crash could leave.
+	running sync.Mutex
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	pending []uint64
+	closing bool
+	err     error         // the last failure, nil once a retry succeeds
+	quit    chan struct{} // closed by close: stop waiting to retry
+	done    chan struct{}
+
+	// Under mu: the first wait after a failure, and, in tests, a failure
+	// to inject before each checkpoint.
+	retry   time.Duration
+	failing func(uint64) error
+}
+
+// Waits between retries of a failed checkpoint.
+const (
+	checkpointRetry    = time.Second
+	checkpointRetryMax = time.Minute
+)
+
+func startCheckpointer(b boltEngine, path string, pending []uint64, log *slog.Logger) *checkpointer {
+	c := &checkpointer{b: b, path: path, log: log, pending: pending, retry: checkpointRetry,
+		quit: make(chan struct{}), done: make(chan struct{})}
+	c.cond = sync.NewCond(&c.mu)
+	go c.loop()
+	return c
+}
+
+func (c *checkpointer) add(seg uint64) {
+	c.mu.Lock()
+	c.pending = append(c.pending, seg)
+	c.mu.Unlock()
+	c.cond.Signal()
+}
+
+// close waits until every pending segment is in bbolt, or until the one
+// being worked on has failed once more, then closes bbolt. Segments not
+// absorbed stay on disk and are replayed at the next open.
+func (c *checkpointer) close() error {
+	c.mu.Lock()
+	c.closing = true
+	c.mu.Unlock()
+	c.cond.Signal()
+	close(c.quit)
+	<-c.done
+	return errors.Join(c.err, c.b.close())
+}
+
+func (c *checkpointer) loop() {
+	defer close(c.done)
+	var wait time.Duration
+	for {
+		c.mu.Lock()
+		for len(c.pending) == 0 && !c.closing {
+			c.cond.Wait()
+		}
+		if len(c.pending) == 0 {
+			c.mu.Unlock()
+			return
+		}
+		seg, failing := c.pending[0], c.failing
+		if wait == 0 {
+			wait = c.retry
+		}
+		c.mu.Unlock()
+
+		c.running.Lock()
+		err := c.attempt(seg, failing)
+		c.running.Unlock()
+		c.mu.Lock()
+		c.err = err
+		if err == nil {
+			c.pending = c.pending[1:]
+		}
+		closing := c.closing
+		c.mu.Unlock()
+		if err == nil {
+			wait = 0
+			continue
+		}
+		if c.log != nil {
+			c.log.Error("checkpoint failed; the log is kept and the checkpoint retried", "segment", segmentName(c.path, seg), "retry_in", wait, "err", err)
+		}
+		if closing {
+			return
+		}
+		select {
+		case <-time.After(wait):
+		case <-c.quit:
+		}
+		wait = min(2*wait, checkpointRetryMax)
+	}
+}
+
+func (c *checkpointer) attempt(seg uint64, failing func(uint64) error) error {
+	if failing != nil {
+		if err := failing(seg); err != nil {
+			return err
+		}
+	}
+	return c.checkpoint(seg)
+}
+
+// inject makes each later checkpoint call fail first, and sets the first
+// wait before a retry (tests).
+func (c *checkpointer) inject(retry time.Duration, fail func(uint64) error) {
+	c.mu.Lock()
+	c.retry, c.failing = retry, fail
+	c.mu.Unlock()
+}
+
+// checkpoint applies segment seg to bbolt, a chunk of records per
+// transaction, records it as applied in the last one, and deletes it.
+func (c *checkpointer) checkpoint(seg uint64) error {
+	name := segmentName(c.path, seg)
+	f, err := os.Open(name)
+	if err != nil {
+		return fmt.Errorf("store: checkpoint: %w", err)
+	}
+	defer f.Close()
+
+	t, err := c.b.begin(true)
+	if err != nil {
+		return err
+	}
+	var chunk int
+	_, err = readRecords(f, func(body []byte) error {
+		if chunk >= checkpointChunk {
+			if err := t.commit(); err != nil {
+				return err
+			}
+			if t, err = c.b.begin(true); err != nil {
+				return err
+			}
+			chunk = 0
+		}
+		chunk += len(body)
+		return applyRecord(t, body)
+	})
+	if err == nil {
+		err = setApplied(t.(boltTxn), seg)
+	}
+	if err != nil {
+		if t != nil {
+			t.rollback()
+		}
+		return fmt.Errorf("store: checkpoint %s: %w", name, err)
+	}
+	if err := t.commit(); err != nil {
+		return fmt.Errorf("store: checkpoint %s: %w", name, err)
+	}
+	if err := os.Remove(name); err != nil {
+		return fmt.Errorf("store: checkpoint: %w", err)
+	}
+	return nil
+}
+
+// setApplied records seg as the last segment bbolt holds in full.
+func setApplied(t boltTxn, seg uint64) error {
+	b, err := t.t.CreateBucketIfNotExists([]byte(walBucket))
+	if err != nil {
+		return mapErr(err)
+	}
+	return mapErr(b.Put([]byte(appliedKey), binary.BigEndian.AppendUint64(nil, seg)))
+}
