@@ -23,6 +23,7 @@ type Input struct {
 	ProjectionExpression, UpdateExpression *string
 	Names  map[string]string     // ExpressionAttributeNames
 	Values map[string]attr.Value // ExpressionAttributeValues
+	Op     Op                    // the request's operation, for messages
 	// Legacy parameters (translated onto the same AST):
 	Expected            map[string]ExpectedAttributeValue
 	ConditionalOperator *string // AND | OR
@@ -112,18 +113,54 @@ func Compile(in Input) (*Compiled, error) {
 	return out, nil
 }
 
+// Op names the operation a request belongs to, for the one message that lists
+// the operation's expression parameters. The zero Op names none (that message
+// then has no list).
+type Op uint8
+
+// The operations whose ExpressionAttributeValues message lists the
+// expressions that could use the values.
+const (
+	OpNone   Op = iota
+	OpWrite     // PutItem, DeleteItem and their transaction actions
+	OpUpdate    // UpdateItem and the transaction Update action
+	OpQuery     // Query
+	OpScan      // Scan
+)
+
+// valueExpressions are the expression parameters of op that can hold values
+// (every one but ProjectionExpression), in DynamoDB's order.
+func (op Op) valueExpressions() []string {
+	switch op {
+	case OpWrite:
+		return []string{"ConditionExpression"}
+	case OpUpdate:
+		return []string{"UpdateExpression", "ConditionExpression"}
+	case OpQuery:
+		return []string{"FilterExpression", "KeyConditionExpression"}
+	case OpScan:
+		return []string{"FilterExpression"}
+	}
+	return nil
+}
+
 // checkParameterMix does the request-level checks that come before any parsing.
+//
+// DynamoDB lists, in the order used below, every expression parameter present
+// against every legacy one present, with one exception: KeyConditions go with
+// any expression but KeyConditionExpression (libraries such as guregu/dynamo
+// send KeyConditions with a FilterExpression and a ProjectionExpression).
 func checkParameterMix(in *Input) error {
 	var expr, legacy []string
 	for _, p := range []struct {
 		name    string
 		present bool
 	}{
+		{"UpdateExpression", in.UpdateExpression != nil},
 		{"ConditionExpression", in.ConditionExpression != nil},
+		{"ProjectionExpression", in.ProjectionExpression != nil},
 		{"FilterExpression", in.FilterExpression != nil},
 		{"KeyConditionExpression", in.KeyConditionExpression != nil},
-		{"ProjectionExpression", in.ProjectionExpression != nil},
-		{"UpdateExpression", in.UpdateExpression != nil},
 	} {
 		if p.present {
 			expr = append(expr, p.name)
@@ -135,11 +172,11 @@ func checkParameterMix(in *Input) error {
 	}{
 		{"AttributesToGet", in.AttributesToGet != nil},
 		{"AttributeUpdates", in.AttributeUpdates != nil},
-		{"ConditionalOperator", in.ConditionalOperator != nil},
-		{"Expected", in.Expected != nil},
-		{"KeyConditions", in.KeyConditions != nil},
 		{"QueryFilter", in.QueryFilter != nil},
 		{"ScanFilter", in.ScanFilter != nil},
+		{"Expected", in.Expected != nil},
+		{"ConditionalOperator", in.ConditionalOperator != nil},
+		{"KeyConditions", in.KeyConditions != nil && in.KeyConditionExpression != nil},
 	} {
 		if p.present {
 			legacy = append(legacy, p.name)
@@ -149,13 +186,11 @@ func checkParameterMix(in *Input) error {
 		return plainErr("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {%s} Expression parameters: {%s}",
 			strings.Join(legacy, ", "), strings.Join(expr, ", "))
 	}
-	if len(expr) == 0 {
-		if in.Names != nil {
-			return plainErr("ExpressionAttributeNames can only be specified when using expressions")
-		}
-		if in.Values != nil {
-			return plainErr("ExpressionAttributeValues can only be specified when using expressions")
-		}
+	if len(expr) == 0 && in.Names != nil {
+		return plainErr("ExpressionAttributeNames can only be specified when using expressions")
+	}
+	if err := checkValuesUsable(in, len(expr) > 0); err != nil {
+		return err
 	}
 	if in.Names != nil && len(in.Names) == 0 {
 		return plainErr("ExpressionAttributeNames must not be empty")
@@ -174,6 +209,46 @@ func checkParameterMix(in *Input) error {
 		}
 	}
 	return nil
+}
+
+// checkValuesUsable rejects ExpressionAttributeValues given with none of the
+// expressions that could use them; anyExpr says whether any expression is present.
+func checkValuesUsable(in *Input, anyExpr bool) error {
+	if in.Values == nil {
+		return nil
+	}
+	users := in.Op.valueExpressions()
+	if users == nil {
+		if anyExpr {
+			return nil
+		}
+		return plainErr("ExpressionAttributeValues can only be specified when using expressions")
+	}
+	for _, u := range users {
+		if in.expression(u) != nil {
+			return nil
+		}
+	}
+	verb := "is"
+	if len(users) > 1 {
+		verb = "are"
+	}
+	return plainErr("ExpressionAttributeValues can only be specified when using expressions: %s %s null", strings.Join(users, " and "), verb)
+}
+
+// expression returns the expression parameter called name.
+func (in *Input) expression(name string) *string {
+	switch name {
+	case "UpdateExpression":
+		return in.UpdateExpression
+	case "ConditionExpression":
+		return in.ConditionExpression
+	case "FilterExpression":
+		return in.FilterExpression
+	case "KeyConditionExpression":
+		return in.KeyConditionExpression
+	}
+	return in.ProjectionExpression
 }
 
 // validPlaceholder reports whether key is prefix followed by one or more

@@ -8,6 +8,7 @@ import (
 
 func TestCompileRequestChecks(t *testing.T) {
 	v := map[string]attr.Value{":v": num("1")}
+	kc := map[string]LegacyCondition{"pk": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{num("1")}}}
 	tests := []struct {
 		name string
 		in   Input
@@ -16,7 +17,23 @@ func TestCompileRequestChecks(t *testing.T) {
 		{"mixed", Input{ConditionExpression: ptr("a = :v"), Values: v, Expected: map[string]ExpectedAttributeValue{"a": {Value: &attr.Value{T: attr.TypeN, S: "1"}}}},
 			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}"},
 		{"mixed many", Input{ProjectionExpression: ptr("a"), FilterExpression: ptr("b = :v"), Values: v, AttributesToGet: []string{"a"}, ScanFilter: map[string]LegacyCondition{}},
-			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet, ScanFilter} Expression parameters: {FilterExpression, ProjectionExpression}"},
+			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet, ScanFilter} Expression parameters: {ProjectionExpression, FilterExpression}"},
+		{"query: KeyConditions do not count without KeyConditionExpression", Input{Op: OpQuery, KeyConditions: kc, QueryFilter: map[string]LegacyCondition{}, ProjectionExpression: ptr("a")},
+			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {QueryFilter} Expression parameters: {ProjectionExpression}"},
+		{"query: every parameter", Input{Op: OpQuery, KeyConditions: kc, QueryFilter: map[string]LegacyCondition{}, AttributesToGet: []string{"a"}, ConditionalOperator: ptr("OR"),
+			ProjectionExpression: ptr("a"), FilterExpression: ptr("b = :v"), KeyConditionExpression: ptr("pk = :v"), Values: v},
+			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet, QueryFilter, ConditionalOperator, KeyConditions} Expression parameters: {ProjectionExpression, FilterExpression, KeyConditionExpression}"},
+		{"query: KeyConditions with KeyConditionExpression", Input{Op: OpQuery, KeyConditions: kc, KeyConditionExpression: ptr("pk = :v"), Values: v},
+			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {KeyConditions} Expression parameters: {KeyConditionExpression}"},
+		{"scan: ConditionalOperator alone is legacy", Input{Op: OpScan, ConditionalOperator: ptr("AND"), FilterExpression: ptr("b = :v"), Values: v},
+			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {ConditionalOperator} Expression parameters: {FilterExpression}"},
+		{"update: both kinds", Input{Op: OpUpdate, AttributeUpdates: map[string]AttributeValueUpdate{}, Expected: map[string]ExpectedAttributeValue{}, UpdateExpression: ptr("SET a = :v"), ConditionExpression: ptr("a = :v"), Values: v},
+			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributeUpdates, Expected} Expression parameters: {UpdateExpression, ConditionExpression}"},
+		{"query values with only a projection", Input{Op: OpQuery, KeyConditions: kc, ProjectionExpression: ptr("a"), Values: v},
+			"ExpressionAttributeValues can only be specified when using expressions: FilterExpression and KeyConditionExpression are null"},
+		{"update values without expression", Input{Op: OpUpdate, Values: v}, "ExpressionAttributeValues can only be specified when using expressions: UpdateExpression and ConditionExpression are null"},
+		{"put values without expression", Input{Op: OpWrite, Values: v}, "ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null"},
+		{"scan values with only a projection", Input{Op: OpScan, ProjectionExpression: ptr("a"), Values: v}, "ExpressionAttributeValues can only be specified when using expressions: FilterExpression is null"},
 		{"names without expression", Input{Names: map[string]string{"#a": "a"}}, "ExpressionAttributeNames can only be specified when using expressions"},
 		{"values without expression", Input{Values: v}, "ExpressionAttributeValues can only be specified when using expressions"},
 		{"empty names", Input{ProjectionExpression: ptr("a"), Names: map[string]string{}}, "ExpressionAttributeNames must not be empty"},
@@ -77,4 +94,30 @@ func equalStrings(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// TestCompileKeyConditionsWithExpressions: a Query may send the legacy
+// KeyConditions with FilterExpression and ProjectionExpression (guregu/dynamo
+// does); each is compiled from its own parameter.
+func TestCompileKeyConditionsWithExpressions(t *testing.T) {
+	c, err := Compile(Input{
+		Op:                   OpQuery,
+		KeyConditions:        map[string]LegacyCondition{"pk": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{num("1")}}},
+		FilterExpression:     ptr("#a > :v"),
+		ProjectionExpression: ptr("#a, b"),
+		Names:                map[string]string{"#a": "a"},
+		Values:               map[string]attr.Value{":v": num("2")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.KeyCondition == nil || c.Filter == nil || c.Projection == nil {
+		t.Fatalf("got %+v, want KeyCondition, Filter and Projection", c)
+	}
+	if got, want := c.KeyCondition.String(), "pk = :legacy"; got != want {
+		t.Errorf("KeyCondition = %q, want %q", got, want)
+	}
+	if got, want := c.Filter.TopLevelNames(), []string{"a"}; !equalStrings(got, want) {
+		t.Errorf("Filter.TopLevelNames() = %v, want %v", got, want)
+	}
 }

@@ -200,5 +200,5 @@ func TestLegacyMixedWithExpressions(t *testing.T) {
 
 	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("LegMix"), Item: key,
 		Expected: exp, ExpressionAttributeValues: map[string]types.AttributeValue{":one": n("1")}})
-	wantAPIError(t, err, "ValidationException", "ExpressionAttributeValues can only be specified when using expressions")
+	wantAPIError(t, err, "ValidationException", "ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null")
 }

@@ -30,7 +30,7 @@ type writeParams struct {
 func (p *writeParams) exprInput() expressions.Input {
 	return expressions.Input{
 		ConditionExpression: p.ConditionExpression, Expected: p.Expected, ConditionalOperator: p.ConditionalOperator,
-		Names: p.ExpressionAttributeNames, Values: p.ExpressionAttributeValues,
+		Names: p.ExpressionAttributeNames, Values: p.ExpressionAttributeValues, Op: expressions.OpWrite,
 	}
 }
 

@@ -103,7 +103,7 @@ func (s *Service) UpdateItem(ctx context.Context, region string, in *UpdateItemI
 		return nil, err
 	}
 	ei := in.exprInput()
-	ei.UpdateExpression, ei.AttributeUpdates = in.UpdateExpression, in.AttributeUpdates
+	ei.UpdateExpression, ei.AttributeUpdates, ei.Op = in.UpdateExpression, in.AttributeUpdates, expressions.OpUpdate
 	c, err := s.compileExpr(ei)
 	if err != nil {
 		return nil, err

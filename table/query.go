@@ -167,7 +167,7 @@ func (s *Service) Query(ctx context.Context, region string, in *QueryInput) (*Re
 		KeyConditionExpression: in.KeyConditionExpression, KeyConditions: in.KeyConditions,
 		FilterExpression: in.FilterExpression, QueryFilter: in.QueryFilter, ConditionalOperator: in.ConditionalOperator,
 		ProjectionExpression: in.ProjectionExpression, AttributesToGet: in.AttributesToGet,
-		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues,
+		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues, Op: expressions.OpQuery,
 	})
 	if err != nil {
 		return nil, err
@@ -402,7 +402,7 @@ func (s *Service) Scan(ctx context.Context, region string, in *ScanInput) (*Read
 	c, err := s.compileExpr(expressions.Input{
 		FilterExpression: in.FilterExpression, ScanFilter: in.ScanFilter, ConditionalOperator: in.ConditionalOperator,
 		ProjectionExpression: in.ProjectionExpression, AttributesToGet: in.AttributesToGet,
-		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues,
+		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues, Op: expressions.OpScan,
 	})
 	if err != nil {
 		return nil, err

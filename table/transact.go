@@ -190,8 +190,12 @@ func (s *Service) keyedAction(region, tableName string, keyItem attr.Item, cond,
 
 // compileTx compiles one action's expressions with its own names and values.
 func (s *Service) compileTx(cond, update *string, p exprParams) (*expressions.Compiled, error) {
+	op := expressions.OpWrite
+	if update != nil {
+		op = expressions.OpUpdate
+	}
 	return s.compileExpr(expressions.Input{ConditionExpression: cond, UpdateExpression: update,
-		Names: p.ExpressionAttributeNames, Values: p.ExpressionAttributeValues})
+		Names: p.ExpressionAttributeNames, Values: p.ExpressionAttributeValues, Op: op})
 }
 
 // runTransactWrite performs validated actions in one store transaction and
