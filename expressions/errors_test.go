@@ -38,6 +38,13 @@ func TestInvalidExpressions(t *testing.T) {
 		{U, "SET a = :n SET b = :n", `Invalid UpdateExpression: The "SET" section can only be used once in an update expression;`},
 		{U, "remove a REMOVE b", `Invalid UpdateExpression: The "REMOVE" section can only be used once in an update expression;`},
 		{U, "SET a = :n + :n + :n", `Invalid UpdateExpression: Syntax error; token: "+", near: ":n + :n"`},
+		// Parentheses group at most one '+' or '-' per SET value.
+		{U, "SET a = (:n + :n) + :n", `Invalid UpdateExpression: Syntax error; token: "+", near: ") + :n"`},
+		{U, "SET a = :n + (:n - :n)", `Invalid UpdateExpression: Syntax error; token: "-", near: ":n - :n"`},
+		{U, "SET a = (:n + :n", `Invalid UpdateExpression: Syntax error; token: "<EOF>", near: ":n"`},
+		{U, "SET a = if_not_exists(a, :n + :n)", `Invalid UpdateExpression: Syntax error; token: "+", near: ":n + :n"`},
+		{U, "SET (a) = :n", `Invalid UpdateExpression: Syntax error; token: "(", near: "SET (a"`},
+		{C, "size((a)) > :n", `Invalid ConditionExpression: Syntax error; token: "(", near: "((a"`},
 		{U, "ADD a b", `Invalid UpdateExpression: Syntax error; token: "b", near: "a b"`},
 		{U, "SET a = :n,", `Invalid UpdateExpression: Syntax error; token: "<EOF>", near: ","`},
 		{C, "a = ", `Invalid ConditionExpression: Syntax error; token: "<EOF>", near: "="`},

@@ -12,6 +12,7 @@ var fuzzSeeds = []string{
 	"size(l) BETWEEN :one AND :n10", "a IN (:n, :s)", "begins_with(#a, :ab)",
 	"SET a = a + :one, b = list_append(if_not_exists(b, :l), :l) REMOVE c[1] ADD d :ss DELETE e :ss",
 	"a, b.c, #s[3]", "a-b", "((a = :n)", "SET a", "#", ":", "a[", "a[99999999999]",
+	"SET #a = (if_not_exists(#a, :n) + :one), b = ((b) - (:one))", "SET l = list_append((l), (:l))",
 }
 
 // checkErr asserts the invariant every Compile error keeps.

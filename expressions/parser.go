@@ -25,6 +25,9 @@ type parser struct {
 	// group, which DynamoDB rejects once the whole expression has parsed.
 	lastParen [2]int
 	redundant *Error
+	// parenArgs lets a function argument be wrapped in parentheses, as update
+	// expressions allow.
+	parenArgs bool
 }
 
 func newParser(k kind, src string, keywords []string) *parser {
@@ -118,7 +121,9 @@ func (p *parser) parsePath() (*operand, error) {
 
 // parseOperand:
 //
-//	operand := FUNCNAME '(' operand (',' operand)* ')' | path | :VALUE
+//	operand := FUNCNAME '(' arg (',' arg)* ')' | path | :VALUE
+//	arg     := operand                 (conditions)
+//	arg     := term                    (updates, see parseTerm)
 func (p *parser) parseOperand() (*operand, error) {
 	t := p.peek()
 	switch {
@@ -130,7 +135,13 @@ func (p *parser) parseOperand() (*operand, error) {
 		p.next()
 		f := &operand{kind: opFunc, name: t.text, pos: t.pos}
 		for {
-			a, err := p.parseOperand()
+			var a *operand
+			var err error
+			if p.parenArgs {
+				a, err = p.parseTerm(false)
+			} else {
+				a, err = p.parseOperand()
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -324,9 +335,15 @@ var updateKeywords = []string{"SET", "REMOVE", "ADD", "DELETE"}
 //	clause := 'SET' set (',' set)* | 'REMOVE' path (',' path)*
 //	        | 'ADD' path :VALUE (',' path :VALUE)* | 'DELETE' path :VALUE (',' path :VALUE)*
 //	set    := path '=' value
-//	value  := operand (('+' | '-') operand)?
+//	value  := term (('+' | '-') term)?     (neither term itself arithmetic)
+//	term   := '(' value ')' | operand
+//
+// So a value, an operand and a function argument may be wrapped in
+// parentheses (ElectroDB sends "SET #a = (if_not_exists(#a, :z) + :v)"), but
+// one SET value holds at most one '+' or '-'.
 func parseUpdate(src string) (*Update, error) {
 	p := newParser(kindUpdate, src, updateKeywords)
+	p.parenArgs = true
 	u := &Update{}
 	seen := [4]bool{}
 	for {
@@ -379,21 +396,9 @@ func (p *parser) parseAction(ak actionKind) (action, error) {
 		if err := p.expect("="); err != nil {
 			return action{}, err
 		}
-		v, err := p.parseOperand()
+		v, err := p.parseValue()
 		if err != nil {
 			return action{}, err
-		}
-		if t := p.peek(); isPunct(t, "+") || isPunct(t, "-") {
-			p.next()
-			r, err := p.parseOperand()
-			if err != nil {
-				return action{}, err
-			}
-			k := opPlus
-			if t.text == "-" {
-				k = opMinus
-			}
-			v = &operand{kind: k, name: t.text, args: []*operand{v, r}, pos: t.pos}
 		}
 		a.value = v
 	case actAdd, actDelete:
@@ -405,6 +410,54 @@ func (p *parser) parseAction(ak actionKind) (action, error) {
 		a.value = &operand{kind: opValue, name: t.text, pos: t.pos}
 	}
 	return a, nil
+}
+
+// parseValue parses a SET action's value (see parseUpdate).
+func (p *parser) parseValue() (*operand, error) {
+	v, err := p.parseTerm(true)
+	if err != nil {
+		return nil, err
+	}
+	t := p.peek()
+	if !isPunct(t, "+") && !isPunct(t, "-") {
+		return v, nil
+	}
+	if v.kind == opPlus || v.kind == opMinus {
+		return nil, p.fail()
+	}
+	p.next()
+	r, err := p.parseTerm(false)
+	if err != nil {
+		return nil, err
+	}
+	k := opPlus
+	if t.text == "-" {
+		k = opMinus
+	}
+	return &operand{kind: k, name: t.text, args: []*operand{v, r}, pos: t.pos}, nil
+}
+
+// parseTerm parses a term of a SET value (see parseUpdate); inside its
+// parentheses a '+' or '-' is allowed only when arith is true.
+func (p *parser) parseTerm(arith bool) (*operand, error) {
+	if !isPunct(p.peek(), "(") {
+		return p.parseOperand()
+	}
+	p.next()
+	var v *operand
+	var err error
+	if arith {
+		v, err = p.parseValue()
+	} else {
+		v, err = p.parseTerm(false)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expect(")"); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // parseProjection parses a projection expression.

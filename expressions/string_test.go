@@ -37,6 +37,15 @@ func TestUpdateStringRoundTrip(t *testing.T) {
 		{"set a=:n,b=b+:one remove c, d[2] add e :one delete f :ss", "SET a = :n, b = b + :one REMOVE c, d[2] ADD e :one DELETE f :ss"},
 		{"REMOVE x SET y = list_append(if_not_exists(y, :l), :l)", "REMOVE x SET y = list_append(if_not_exists(y, :l), :l)"},
 		{"SET #a = #b - :n", "SET #a = #b - :n"},
+		// Parentheses around a value, a term or a function argument (ElectroDB
+		// sends the first two) parse to the same tree as without them.
+		{"SET #a = (if_not_exists(#a, :n) + :one)", "SET #a = if_not_exists(#a, :n) + :one"},
+		{"SET #a = (#a - :n)", "SET #a = #a - :n"},
+		{"SET a = ( ( b ) + ( :n ) ), c = (:n)", "SET a = b + :n, c = :n"},
+		{"SET a = ((b - :n))", "SET a = b - :n"},
+		{"SET l = list_append((if_not_exists(l, :l)), (:l))", "SET l = list_append(if_not_exists(l, :l), :l)"},
+		{"SET a=(b)-(:n)", "SET a = b - :n"},
+		{"SET\ta\n=\r\n( b\t+\t:n )", "SET a = b + :n"},
 	}
 	for _, tt := range tests {
 		u := mustUpdate(t, tt.in)

@@ -34,6 +34,8 @@ func TestUpdateApply(t *testing.T) {
 		{"SET x = :s", map[string]attr.Value{"x": attr.String("abc")}},
 		{"SET n = n + :one", map[string]attr.Value{"n": num("6")}},
 		{"SET n = :one - n", map[string]attr.Value{"n": num("-4")}},
+		{"SET n = (n - :one)", map[string]attr.Value{"n": num("4")}},
+		{"SET x = (if_not_exists(x, :n) + :one), n = (if_not_exists(n, :one) + :one)", map[string]attr.Value{"x": num("6"), "n": num("6")}},
 		{"SET x = n, n = :one", map[string]attr.Value{"x": num("5"), "n": num("1")}}, // right-hand sides read the old item
 		{"SET m.k = :s, m.fresh = :n", map[string]attr.Value{"m": attr.Map(map[string]attr.Value{"k": attr.String("abc"), "fresh": num("5"), "nest": attr.Map(map[string]attr.Value{"d": num("1")})})}},
 		{"SET m.nest.d = m.nest.d + :one", map[string]attr.Value{"m": attr.Map(map[string]attr.Value{"k": attr.String("v"), "nest": attr.Map(map[string]attr.Value{"d": num("2")})})}},
