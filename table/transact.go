@@ -76,8 +76,11 @@ func (s *Service) TransactWriteItems(ctx context.Context, region string, in *Tra
 	if err != nil {
 		return nil, err
 	}
-	if out, err := s.tokens.begin(region, token, d, s.now()); out != nil || err != nil {
-		return out, err
+	if first, err := s.tokens.begin(region, token, d, s.now()); first != nil || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return s.replayed(acts, first, in.ReturnConsumedCapacity)
 	}
 	out, err := s.runTransactWrite(ctx, acts, in)
 	s.tokens.finish(region, token, out, s.now())
@@ -415,22 +418,71 @@ func (s *Service) TransactGetItems(ctx context.Context, region string, in *Trans
 	if err != nil {
 		return nil, err
 	}
+	metas := make([]*tableMeta, len(gets))
+	for i, g := range gets {
+		metas[i] = g.meta
+	}
+	out.ConsumedCapacity = transactReads(metas, sizes, in.ReturnConsumedCapacity)
+	return out, nil
+}
+
+// transactReads reports, per table in order of first appearance, the
+// capacity of transactional reads of items of the given sizes (0: absent):
+// each costs twice a strongly consistent read. Nil unless mode asks for it.
+func transactReads(metas []*tableMeta, sizes []int, mode string) []*ConsumedCapacity {
 	var meters []*meter
 	byTable := map[string]*meter{}
-	for i, g := range gets {
-		mt := byTable[g.meta.ID]
+	for i, m := range metas {
+		mt := byTable[m.ID]
 		if mt == nil {
-			mt = newMeter(g.meta.Name, true)
+			mt = newMeter(m.Name, true)
 			mt.transaction = true
-			byTable[g.meta.ID] = mt
+			byTable[m.ID] = mt
 			meters = append(meters, mt)
 		}
 		mt.addTable(readUnits(sizes[i], true))
 	}
+	var out []*ConsumedCapacity
 	for _, mt := range meters {
-		if cc := mt.report(in.ReturnConsumedCapacity); cc != nil {
-			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
+		if cc := mt.report(mode); cc != nil {
+			out = append(out, cc)
 		}
 	}
-	return out, nil
+	return out
+}
+
+// replayed answers a retry of a remembered transaction with the first answer,
+// except for its capacity: a replay writes nothing but reads the items
+// ("Subsequent TransactWriteItems calls with the same client token return the
+// number of read capacity units consumed in reading the item", API reference).
+func (s *Service) replayed(acts []txWrite, first *TransactWriteItemsOutput, mode string) (*TransactWriteItemsOutput, error) {
+	out := *first
+	out.ConsumedCapacity = nil
+	if mode != "TOTAL" && mode != "INDEXES" {
+		return &out, nil
+	}
+	metas := make([]*tableMeta, len(acts))
+	sizes := make([]int, len(acts))
+	err := s.db.View(func(tx *store.Tx) error {
+		for i, a := range acts {
+			metas[i] = a.mu.meta
+			sp := tx.Space(a.mu.meta.ID)
+			if sp == nil {
+				return Errorf(ResourceNotFoundException, "Requested resource not found")
+			}
+			if raw := sp.Get(a.mu.key); raw != nil {
+				n, err := attr.BinarySize(raw)
+				if err != nil {
+					return err
+				}
+				sizes[i] = n
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.ConsumedCapacity = transactReads(metas, sizes, mode)
+	return &out, nil
 }
