@@ -1,0 +1,68 @@
+// Package partiql is DynamoDB's PartiQL dialect compiled onto the table
+// operations: a statement is lexed, parsed into a tree (every node carries its
+// byte offset), and planned into the very request shapes GetItem, Query, Scan,
+// PutItem, UpdateItem, DeleteItem, TransactGetItems and TransactWriteItems
+// take, with the WHERE clause rendered as a condition expression. Evaluation,
+// validation and capacity accounting are therefore the table package's, and
+// the same for a statement as for its expression-API equivalent.
+//
+// Imports: api → partiql → table (and expressions and attr below it).
+package partiql
+
+import (
+	"fmt"
+
+	"github.com/ddblocal/ddblocal/table"
+)
+
+// Error is a statement DynamoDB refuses, in DynamoDB's words, with the byte
+// offset in the statement it concerns (-1 when it is not about a position).
+// DynamoDB's messages carry no position; Pos is for tests and logs.
+type Error struct {
+	Msg string
+	Pos int
+}
+
+// Error returns Msg, the ValidationException's message.
+func (e *Error) Error() string { return e.Msg }
+
+// malformedPrefix starts every message about a statement that does not parse.
+const malformedPrefix = "Statement wasn't well formed, can't be processed: "
+
+// The parser's details after malformedPrefix, as DynamoDB words them.
+const (
+	msgLeftover      = "Unexpected token after expression"
+	msgTerm          = "Unexpected term"
+	msgKeyword       = "Unexpected keyword"
+	msgOperator      = "Unexpected operator"
+	msgMissingRight  = "Missing right-hand side expression of infix operator"
+	msgNotDML        = "Expected data manipulation"
+	msgSimplePath    = "Expected identifier for simple path"
+	msgAliasing      = "Aliasing is not supported"
+	msgTypeName      = "Expected type name"
+	msgParamCount    = "Number of parameters in request and statement don't match."
+	msgIncompleteKey = "Where clause does not contain a mandatory equality on all key attributes"
+	msgDuplicate     = "Duplicate primary key exists in table"
+)
+
+// syntaxErr is a parse error: the well-formedness prefix and a detail.
+func syntaxErr(pos int, detail string) *Error {
+	return &Error{Msg: malformedPrefix + detail, Pos: pos}
+}
+
+// semErr is an error about a statement that parsed, without the prefix.
+func semErr(pos int, format string, args ...any) *Error {
+	return &Error{Msg: fmt.Sprintf(format, args...), Pos: pos}
+}
+
+// DuplicateItemException is the code of an INSERT whose key already exists.
+const DuplicateItemException table.Code = "DuplicateItemException"
+
+// validation converts err to the *table.Error the api layer sends: an *Error
+// becomes a ValidationException; anything else is returned unchanged.
+func validation(err error) error {
+	if e, ok := err.(*Error); ok {
+		return &table.Error{Code: table.ValidationException, Message: e.Msg}
+	}
+	return err
+}
