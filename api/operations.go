@@ -1,10 +1,14 @@
 package api
 
-import "github.com/ddblocal/ddblocal/table"
+import (
+	"github.com/ddblocal/ddblocal/partiql"
+	"github.com/ddblocal/ddblocal/table"
+)
 
 // Operations is the dispatch table: every DynamoDB operation ddblocal serves,
 // by its X-Amz-Target name. DescribeEndpoints is answered by the handler itself.
 func Operations(svc *table.Service) map[string]Handler {
+	ql := partiql.New(svc)
 	return map[string]Handler{
 		"CreateTable":               Op(svc.CreateTable),
 		"DescribeTable":             Op(svc.DescribeTable),
@@ -28,5 +32,6 @@ func Operations(svc *table.Service) map[string]Handler {
 		"BatchWriteItem":            Op(svc.BatchWriteItem),
 		"TransactWriteItems":        Op(svc.TransactWriteItems),
 		"TransactGetItems":          Op(svc.TransactGetItems),
+		"ExecuteStatement":          Op(ql.ExecuteStatement),
 	}
 }

@@ -108,12 +108,18 @@ func (p *parser) expectPunct(s string) error {
 }
 
 // Parse parses one statement. Every error is an *Error in DynamoDB's words.
+func Parse(src string) (Statement, error) {
+	s, _, err := parse(src)
+	return s, err
+}
+
+// parse parses one statement and counts its '?' parameters.
 //
 //	statement := (select | insert | update | delete | exists) [';'] EOF
-func Parse(src string) (Statement, error) {
+func parse(src string) (Statement, int, error) {
 	toks, err := lex(src)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	p := &parser{toks: toks}
 	var s Statement
@@ -130,16 +136,16 @@ func Parse(src string) (Statement, error) {
 	case isWord(t, "EXISTS"):
 		s, err = p.parseExists()
 	default:
-		return nil, syntaxErr(t.pos, msgNotDML)
+		return nil, 0, syntaxErr(t.pos, msgNotDML)
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	p.acceptPunct(";")
 	if t := p.peek(); t.typ != tEOF {
-		return nil, syntaxErr(t.pos, msgLeftover)
+		return nil, 0, syntaxErr(t.pos, msgLeftover)
 	}
-	return s, nil
+	return s, p.params, nil
 }
 
 // parseSelect:

@@ -1,0 +1,72 @@
+package partiql
+
+import (
+	"context"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/table"
+)
+
+// Tables is what statements run on: the table package's operations
+// (*table.Service implements it).
+type Tables interface {
+	DescribeTable(ctx context.Context, region string, in *table.TableNameInput) (*table.DescribeTableOutput, error)
+	GetItem(ctx context.Context, region string, in *table.GetItemInput) (*table.GetItemOutput, error)
+	Query(ctx context.Context, region string, in *table.QueryInput) (*table.ReadOutput, error)
+	Scan(ctx context.Context, region string, in *table.ScanInput) (*table.ReadOutput, error)
+	PutItem(ctx context.Context, region string, in *table.PutItemInput) (*table.WriteOutput, error)
+	UpdateItem(ctx context.Context, region string, in *table.UpdateItemInput) (*table.WriteOutput, error)
+	DeleteItem(ctx context.Context, region string, in *table.DeleteItemInput) (*table.WriteOutput, error)
+	TransactWriteItems(ctx context.Context, region string, in *table.TransactWriteItemsInput) (*table.TransactWriteItemsOutput, error)
+	TransactGetItems(ctx context.Context, region string, in *table.TransactGetItemsInput) (*table.TransactGetItemsOutput, error)
+}
+
+// Service runs PartiQL statements on Tables. It keeps no state of its own
+// and is safe for concurrent use.
+type Service struct {
+	tables Tables
+}
+
+// New returns a Service running statements on t.
+func New(t Tables) *Service { return &Service{tables: t} }
+
+// prepared is a parsed statement with its parameters and table schema.
+type prepared struct {
+	stmt   Statement
+	bind   *binder
+	schema *schema
+}
+
+// tableOf returns the table a statement names.
+func tableOf(s Statement) string {
+	switch s := s.(type) {
+	case *Select:
+		return s.Table
+	case *Insert:
+		return s.Table
+	case *Update:
+		return s.Table
+	case *Delete:
+		return s.Table
+	case *Exists:
+		return s.Select.Table
+	}
+	return ""
+}
+
+// prepare parses src, checks its parameter count and describes its table.
+// Every error is DynamoDB's: parse errors are ValidationExceptions.
+func (s *Service) prepare(ctx context.Context, region, src string, params []attr.Value) (*prepared, error) {
+	stmt, n, err := parse(src)
+	if err != nil {
+		return nil, validation(err)
+	}
+	if n != len(params) {
+		return nil, validation(semErr(-1, msgParamCount))
+	}
+	sc, err := s.schema(ctx, region, tableOf(stmt))
+	if err != nil {
+		return nil, err
+	}
+	return &prepared{stmt: stmt, bind: &binder{params: params}, schema: sc}, nil
+}

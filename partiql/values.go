@@ -1,0 +1,111 @@
+package partiql
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/ddblocal/ddblocal/attr"
+)
+
+// binder turns the constant expressions of a statement (literals, '?'
+// parameters and the collections built from them) into attribute values.
+type binder struct {
+	params []attr.Value
+}
+
+// value evaluates the constant e. at names where e sits inside a written
+// value ("root", "root.a", "root[1]"), as DynamoDB's number messages do.
+func (b *binder) value(e Expr, at string) (attr.Value, error) {
+	switch e := e.(type) {
+	case *Literal:
+		if e.V.T != attr.TypeN {
+			return e.V, nil
+		}
+		return number(e, at)
+	case *Param:
+		return b.params[e.N], nil
+	case *Tuple:
+		m := make(map[string]attr.Value, len(e.Keys))
+		for i, k := range e.Keys {
+			if _, dup := m[k]; dup {
+				return attr.Value{}, semErr(e.Values[i].Pos(), "Duplicate keys in tuple. Key: %s under %s", k, at)
+			}
+			v, err := b.value(e.Values[i], at+"."+k)
+			if err != nil {
+				return attr.Value{}, err
+			}
+			m[k] = v
+		}
+		return attr.Map(m), nil
+	case *List:
+		l := make([]attr.Value, len(e.Elems))
+		for i, x := range e.Elems {
+			v, err := b.value(x, at+"["+strconv.Itoa(i)+"]")
+			if err != nil {
+				return attr.Value{}, err
+			}
+			l[i] = v
+		}
+		return attr.List(l), nil
+	case *Bag:
+		return b.bag(e, at)
+	case *Missing:
+		return attr.Value{}, semErr(e.At, "MISSING must be compared using IS operator")
+	}
+	return attr.Value{}, semErr(e.Pos(), "Unsupported operation: %s", e.String())
+}
+
+// number validates a number literal as DynamoDB stores numbers.
+func number(e *Literal, at string) (attr.Value, error) {
+	text := strings.TrimPrefix(e.V.S, "-")
+	if i := strings.IndexAny(text, "eE"); i >= 0 {
+		if _, err := strconv.ParseInt(text[i+1:], 10, 32); err != nil {
+			// An exponent beyond 32 bits is not a literal the parser can read.
+			return attr.Value{}, syntaxErr(e.At, "")
+		}
+	}
+	v, err := attr.Number(e.V.S)
+	if err != nil {
+		var ae *attr.Error
+		if errors.As(err, &ae) {
+			return attr.Value{}, semErr(e.At, "%s under %s", ae.Msg, at)
+		}
+		return attr.Value{}, err
+	}
+	return v, nil
+}
+
+// bag evaluates a <<...>> literal into a string, number or binary set.
+func (b *binder) bag(e *Bag, at string) (attr.Value, error) {
+	if len(e.Elems) == 0 {
+		return attr.Value{}, semErr(e.At, "Empty bags are not supported")
+	}
+	var set attr.Value
+	for i, x := range e.Elems {
+		v, err := b.value(x, at+"["+strconv.Itoa(i)+"]")
+		if err != nil {
+			return attr.Value{}, err
+		}
+		switch {
+		case (v.T == attr.TypeS || v.T == attr.TypeN) && (i == 0 || set.T == v.T+attr.TypeSS-attr.TypeS):
+			set.T = v.T + attr.TypeSS - attr.TypeS // S → SS, N → NS
+			set.SS = append(set.SS, v.S)
+		case v.T == attr.TypeB && (i == 0 || set.T == attr.TypeBS):
+			set.T = attr.TypeBS
+			set.BS = append(set.BS, v.B)
+		default:
+			return attr.Value{}, semErr(x.Pos(), "Unsupported data type in Bag. DynamoDB only supports either numbers or strings in bags")
+		}
+	}
+	return set, nil
+}
+
+// isConstant reports whether e is a value written in the statement.
+func isConstant(e Expr) bool {
+	switch e.(type) {
+	case *Literal, *Param, *Tuple, *List, *Bag:
+		return true
+	}
+	return false
+}
