@@ -67,7 +67,7 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *BatchGetI
 		for i, tr := range reqs {
 			sp := tx.Space(tr.meta.ID)
 			if sp == nil {
-				return Errorf(ResourceNotFoundException, "Requested resource not found")
+				return errNotFound("", "")
 			}
 			consistent := tr.req.ConsistentRead != nil && *tr.req.ConsistentRead
 			at := s.readTime(tr.meta, consistent)

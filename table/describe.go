@@ -119,7 +119,7 @@ func (s *Service) table(region, name string) (*tableMeta, error) {
 		return nil, err
 	}
 	if m == nil {
-		return nil, Errorf(ResourceNotFoundException, "Requested resource not found")
+		return nil, errNotFound("", "")
 	}
 	return m, nil
 }
@@ -131,7 +131,7 @@ func (s *Service) tableForControl(region, name string) (*tableMeta, error) {
 		return nil, err
 	}
 	if m == nil {
-		return nil, Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", tableName(name))
+		return nil, errNotFound("Table", tableName(name))
 	}
 	return m, nil
 }
@@ -198,7 +198,7 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameI
 	err = s.db.Update(ctx, func(tx *store.Tx) error {
 		cur := tx.CatalogGet(key)
 		if cur == nil {
-			return Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name)
+			return errNotFound("Table", m.Name)
 		}
 		// The name may have been re-created since m was read: delete what is there now.
 		now, err := decodeMeta(cur)

@@ -54,3 +54,15 @@ type CancellationReason struct {
 	Message string    `json:"Message,omitempty"`
 	Item    attr.Item `json:"Item,omitempty"`
 }
+
+// errNotFound is ResourceNotFoundException in DynamoDB's words: "Requested
+// resource not found", then ": <kind>: <name> not found" when kind is not
+// empty ("Table", "Index", or "ResourcArn", DynamoDB's own spelling).
+// Without a kind, it is what an operation returns when the table it
+// resolved is gone by the time its store transaction runs.
+func errNotFound(kind, name string) *Error {
+	if kind == "" {
+		return &Error{Code: ResourceNotFoundException, Message: "Requested resource not found"}
+	}
+	return Errorf(ResourceNotFoundException, "Requested resource not found: %s: %s not found", kind, name)
+}

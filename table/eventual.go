@@ -54,7 +54,7 @@ func (s *Service) readTime(m *tableMeta, consistent bool) int64 {
 func (s *Service) syncHistory(tx *store.Tx, m *tableMeta) error {
 	sp := tx.Space(m.ID)
 	if sp == nil {
-		return Errorf(ResourceNotFoundException, "Requested resource not found")
+		return errNotFound("", "")
 	}
 	return s.history.Sync(m.ID, sp, s.now().Add(-s.retain(m)).UnixNano())
 }

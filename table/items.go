@@ -168,24 +168,6 @@ func (s *Service) writeMeter(m *tableMeta, w written) *meter {
 	return mt
 }
 
-// collectionMetrics is the ItemCollectionMetrics of a write to a table with
-// local secondary indexes, when ReturnItemCollectionMetrics is SIZE.
-func (m *tableMeta) collectionMetrics(mode string, w written) *ItemCollectionMetrics {
-	if mode != "SIZE" || w.collection < 0 {
-		return nil
-	}
-	item := w.new
-	if item == nil {
-		item = w.old
-	}
-	gb := float64(w.collection) / (1 << 30)
-	lo := float64(int64(gb))
-	return &ItemCollectionMetrics{
-		ItemCollectionKey:   attr.Item{m.schema.PK: item[m.schema.PK]},
-		SizeEstimateRangeGB: []float64{lo, lo + 1},
-	}
-}
-
 // GetItem reads one item by key.
 func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) (*GetItemOutput, error) {
 	m, err := s.table(region, in.TableName)
@@ -214,7 +196,7 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 	err = s.db.View(func(tx *store.Tx) error {
 		sp := tx.Space(m.ID)
 		if sp == nil {
-			return Errorf(ResourceNotFoundException, "Requested resource not found")
+			return errNotFound("", "")
 		}
 		if at != 0 {
 			if err := s.syncHistory(tx, m); err != nil {

@@ -126,7 +126,7 @@ func readPage(tx *store.Tx, ps pageSpec, ov *overlay) (page, error) {
 	pg := page{items: ps.buf}
 	sp := tx.Space(ps.space)
 	if sp == nil {
-		return pg, Errorf(ResourceNotFoundException, "Requested resource not found")
+		return pg, errNotFound("", "")
 	}
 	var filterNames, projectNames []string
 	if ps.filter != nil {

@@ -34,7 +34,7 @@ func (s *Service) taggedTable(arn string) (*tableMeta, error) {
 		return nil, err
 	}
 	if m == nil {
-		return nil, Errorf(ResourceNotFoundException, "Requested resource not found: ResourcArn: %s not found", arn)
+		return nil, errNotFound("ResourcArn", arn)
 	}
 	return m, nil
 }
@@ -58,7 +58,7 @@ func (s *Service) changeTags(ctx context.Context, arn string, fn func(map[string
 		next.Tags = append(next.Tags, Tag{Key: k, Value: v})
 	}
 	next.Tags = sortTags(next.Tags)
-	return s.replaceTable(ctx, m, &next, Errorf(ResourceNotFoundException, "Requested resource not found: ResourcArn: %s not found", arn), nil)
+	return s.replaceTable(ctx, m, &next, errNotFound("ResourcArn", arn), nil)
 }
 
 // checkTags validates tags being set: no aws: prefix, and the ddblocal

@@ -270,7 +270,7 @@ func checkAll(tx *store.Tx, acts []txWrite, results []written) error {
 		reasons[i].Code = reasonNone
 		sp := tx.Space(a.mu.meta.ID)
 		if sp == nil {
-			return Errorf(ResourceNotFoundException, "Requested resource not found")
+			return errNotFound("", "")
 		}
 		var old attr.Item
 		if raw := sp.Get(a.mu.key); raw != nil {
@@ -397,7 +397,7 @@ func (s *Service) TransactGetItems(ctx context.Context, region string, in *Trans
 		for i, g := range gets {
 			sp := tx.Space(g.meta.ID)
 			if sp == nil {
-				return Errorf(ResourceNotFoundException, "Requested resource not found")
+				return errNotFound("", "")
 			}
 			raw := sp.Get(g.key)
 			if raw == nil {

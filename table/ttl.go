@@ -68,7 +68,7 @@ func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *Updat
 	default:
 		next.TTLAttribute = ""
 	}
-	notFound := Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name)
+	notFound := errNotFound("Table", m.Name)
 	if err := s.replaceTable(ctx, m, &next, notFound, nil); err != nil {
 		return nil, err
 	}

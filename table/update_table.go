@@ -40,7 +40,7 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 				Until:     next.Updated + s.opts.TransientDelay.Nanoseconds()})
 		}
 	}
-	notFound := Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name)
+	notFound := errNotFound("Table", m.Name)
 	err = s.replaceTable(ctx, m, &next, notFound, func(tx *store.Tx) error {
 		for _, name := range created {
 			if err := tx.CreateSpace(indexSpaceID(m, name)); err != nil {
@@ -175,13 +175,13 @@ func (m *tableMeta) applyIndexUpdates(in *UpdateTableInput) error {
 		case u.Delete != nil:
 			i := m.gsiPosition(u.Delete.IndexName)
 			if i < 0 {
-				return Errorf(ResourceNotFoundException, "Requested resource not found: Index: %s not found", u.Delete.IndexName)
+				return errNotFound("Index", u.Delete.IndexName)
 			}
 			m.GlobalSecondaryIndexes = append(m.GlobalSecondaryIndexes[:i:i], m.GlobalSecondaryIndexes[i+1:]...)
 		default:
 			i := m.gsiPosition(u.Update.IndexName)
 			if i < 0 {
-				return Errorf(ResourceNotFoundException, "Requested resource not found: Index: %s not found", u.Update.IndexName)
+				return errNotFound("Index", u.Update.IndexName)
 			}
 			ix := &m.GlobalSecondaryIndexes[i]
 			if pt := u.Update.ProvisionedThroughput; pt != nil {

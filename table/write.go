@@ -2,14 +2,11 @@ package table
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
-	"fmt"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/changelog"
 	"github.com/ddblocal/ddblocal/expressions"
-	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -71,8 +68,12 @@ type spaceWrites struct {
 	stats  map[string]*[2]int64 // items, bytes
 }
 
-// space returns the space of table id, opening it on first use.
+// space returns the space of table id, opening it on first use; with a nil
+// sw, each call opens it.
 func (sw *spaceWrites) space(tx *store.Tx, id string) *store.Space {
+	if sw == nil {
+		return tx.Space(id)
+	}
 	sp, ok := sw.spaces[id]
 	if !ok {
 		sp = tx.Space(id)
@@ -95,28 +96,50 @@ func (sw *spaceWrites) flush() error {
 // not nil (the caller then flushes sw before its transaction ends).
 func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, error) {
 	w := written{collection: -1}
-	m := mu.meta
-	var sp *store.Space
-	if sw != nil {
-		sp = sw.space(tx, m.ID)
-	} else {
-		sp = tx.Space(m.ID)
-	}
+	sp := sw.space(tx, mu.meta.ID)
 	if sp == nil {
-		return w, Errorf(ResourceNotFoundException, "Requested resource not found")
+		return w, errNotFound("", "")
 	}
-	if mu.blind && len(m.lsis) == 0 && !mu.logged(sp) {
+	if mu.blind && len(mu.meta.lsis) == 0 && !mu.logged(sp) {
 		return mu.blindPut(sp, sw)
 	}
 	raw := sp.Get(mu.key)
+	if err := mu.decide(raw, &w); err != nil {
+		return w, err
+	}
+	if w.new == nil && raw == nil {
+		return w, nil // deleting an absent item changes nothing
+	}
+	// Every check comes before the first write.
+	lw, err := mu.planLocal(sp, &w)
+	if err != nil {
+		return w, err
+	}
+	for _, d := range mu.meta.gsis {
+		w.gsi = addUnits(w.gsi, d.Name, indexWriteUnits(d.Diff(mu.key, w.old, w.new)))
+	}
+	newBytes, err := mu.store(sp, sw, raw, w)
+	if err != nil {
+		return w, err
+	}
+	if err := lw.apply(tx, sp, mu.meta); err != nil {
+		return w, err
+	}
+	return w, mu.appendLog(sp, now, raw, newBytes)
+}
+
+// decide reads the old item from raw (its stored bytes, nil when absent),
+// checks the condition and computes the new item, filling in w's items and
+// sizes.
+func (mu *mutation) decide(raw []byte, w *written) error {
 	if raw != nil {
 		old, err := attr.DecodeBinary(raw)
 		if err != nil {
-			return w, err
+			return err
 		}
 		size, err := attr.BinarySize(raw) // recorded in the encoding: no walk
 		if err != nil {
-			return w, err
+			return err
 		}
 		w.old, w.oldSize = old, size
 	}
@@ -125,83 +148,51 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 		if mu.returnOldOnFailure {
 			e.Item = w.old
 		}
-		return w, e
+		return e
 	}
 	next, err := mu.nextItem(w.old)
 	if err != nil {
-		return w, validationError(err)
+		return validationError(err)
 	}
 	w.new, w.stored = next, next != nil
-	if next == nil && raw == nil {
-		return w, nil // deleting an absent item changes nothing
-	}
 	if next != nil {
 		w.newSize = next.Size()
 	}
-	// Every check comes before the first write.
-	lsiChanges := make([]index.Change, len(m.lsis))
-	delta := int64(w.newSize - w.oldSize)
-	for i, d := range m.lsis {
-		c := d.Diff(mu.key, w.old, next)
-		lsiChanges[i] = c
-		w.lsi = addUnits(w.lsi, d.Name, indexWriteUnits(c))
-		delta += int64(c.NewSize - c.OldSize)
-	}
-	for _, d := range m.gsis {
-		w.gsi = addUnits(w.gsi, d.Name, indexWriteUnits(d.Diff(mu.key, w.old, next)))
-	}
-	var collectionMeta string
-	if len(m.lsis) > 0 {
-		collectionMeta = "ic/" + string(mu.key[:m.partitionPrefixLen(mu.key)])
-		cur := decodeInt64(sp.GetMeta(collectionMeta))
-		w.collection = cur + delta
-		if delta > 0 && w.collection > m.collectionLimit {
-			return w, Errorf(ItemCollectionSizeLimitExceededException, "Collection size exceeded.")
-		}
-	}
+	return nil
+}
 
+// store writes w's new item under mu's key, or deletes it, and counts the
+// change; raw is the old item's bytes. It returns the new item's bytes.
+func (mu *mutation) store(sp *store.Space, sw *spaceWrites, raw []byte, w written) ([]byte, error) {
 	var newBytes []byte
-	if next != nil {
-		newBytes = mu.encoded(next, w.newSize)
-		if err := sp.PutOwned(mu.key, newBytes); err != nil {
-			return w, err
-		}
-	} else if err := sp.Delete(mu.key); err != nil {
-		return w, err
-	}
 	var items int64
-	switch {
-	case raw == nil:
-		items = 1
-	case next == nil:
+	if w.new != nil {
+		newBytes = mu.encoded(w.new, w.newSize)
+		if err := sp.PutOwned(mu.key, newBytes); err != nil {
+			return nil, err
+		}
+		if raw == nil {
+			items = 1
+		}
+	} else {
+		if err := sp.Delete(mu.key); err != nil {
+			return nil, err
+		}
 		items = -1
 	}
-	if err := mu.count(sp, sw, items, int64(w.newSize-w.oldSize)); err != nil {
-		return w, err
-	}
-	for i, d := range m.lsis {
-		isp := tx.Space(indexSpaceID(m, d.Name))
-		if isp == nil {
-			return w, fmt.Errorf("table: local index space %s missing", d.Name)
-		}
-		if err := lsiChanges[i].Apply(isp); err != nil {
-			return w, err
-		}
-	}
-	if collectionMeta != "" {
-		if err := sp.PutMeta(collectionMeta, binary.BigEndian.AppendUint64(nil, uint64(w.collection))); err != nil {
-			return w, err
-		}
-	}
+	return newBytes, mu.count(sp, sw, items, int64(w.newSize-w.oldSize))
+}
+
+// appendLog appends the write's change-log record, when the table logs its
+// writes: raw and newBytes are the item before and after.
+func (mu *mutation) appendLog(sp *store.Space, now int64, raw, newBytes []byte) error {
 	if !mu.logged(sp) {
-		return w, nil
+		return nil
 	}
 	rec := changelog.Append(make([]byte, 0, 48+len(mu.key)+len(raw)+len(newBytes)),
 		changelog.Record{Time: now, Key: mu.key, Old: raw, New: newBytes})
-	if _, err := sp.AppendLogOwned(rec); err != nil {
-		return w, err
-	}
-	return w, nil
+	_, err := sp.AppendLogOwned(rec)
+	return err
 }
 
 // nextItem returns the item after the write: mu.next's answer, or the
@@ -290,23 +281,6 @@ func addUnits(m map[string]float64, name string, u float64) map[string]float64 {
 	}
 	m[name] += u
 	return m
-}
-
-func decodeInt64(b []byte) int64 {
-	if len(b) != 8 {
-		return 0
-	}
-	return int64(binary.BigEndian.Uint64(b))
-}
-
-// partitionPrefixLen is the length of the hash ‖ partition-key part of a
-// table storage key.
-func (m *tableMeta) partitionPrefixLen(key []byte) int {
-	_, rest, err := attr.DecodeKey(key[8:], m.schema.PKType)
-	if err != nil {
-		return len(key)
-	}
-	return len(key) - len(rest)
 }
 
 // commit runs one mutation in its own store transaction and tells the
