@@ -2,6 +2,7 @@ package attr
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"strings"
 	"unsafe"
@@ -215,6 +216,18 @@ func decodeNumberKey(b []byte) (Value, []byte, error) {
 	}
 	var out [136]byte
 	return Value{T: TypeN, S: string(d.appendCanonical(out[:0]))}, b[i+1:], nil
+}
+
+// HashPrefixLen is the length of the partition-hash prefix that begins
+// every table and index storage key (see AppendHashPrefix).
+const HashPrefixLen = 8
+
+// AppendHashPrefix appends the storage-key prefix for partition hash h (a
+// PartitionHash, or a bound of a slice of the hash space): h as HashPrefixLen
+// big-endian bytes, so keys sort by hash first and partitions spread over
+// the key space.
+func AppendHashPrefix(dst []byte, h uint64) []byte {
+	return binary.BigEndian.AppendUint64(dst, h)
 }
 
 // PartitionHash returns a stable 64-bit hash of the partition key value pk

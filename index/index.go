@@ -45,8 +45,7 @@ func PartitionPrefix(vals []attr.Value) []byte {
 	} else {
 		h = attr.PartitionHash(attr.Binary(enc))
 	}
-	b := make([]byte, 8, 8+len(enc))
-	binary.BigEndian.PutUint64(b, h)
+	b := attr.AppendHashPrefix(make([]byte, 0, attr.HashPrefixLen+len(enc)), h)
 	return append(b, enc...)
 }
 

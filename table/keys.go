@@ -1,8 +1,6 @@
 package table
 
 import (
-	"encoding/binary"
-
 	"github.com/ddblocal/ddblocal/attr"
 )
 
@@ -11,8 +9,7 @@ import (
 // items are contiguous and sorted by sort key, and partitions are spread over
 // the hash space (Scan order, parallel scan segments).
 func storageKey(ks keySchema, pk attr.Value, sk *attr.Value) []byte {
-	b := make([]byte, 8, 8+len(pk.S)+len(pk.B)+24)
-	binary.BigEndian.PutUint64(b, attr.PartitionHash(pk))
+	b := attr.AppendHashPrefix(make([]byte, 0, attr.HashPrefixLen+len(pk.S)+len(pk.B)+24), attr.PartitionHash(pk))
 	b = attr.AppendKey(b, pk)
 	if sk != nil {
 		b = attr.AppendKey(b, *sk)

@@ -78,7 +78,7 @@ func collectionMetaKey(m *tableMeta, key []byte) string {
 // partitionPrefixLen is the length of the hash ‖ partition-key part of a
 // table storage key.
 func (m *tableMeta) partitionPrefixLen(key []byte) int {
-	_, rest, err := attr.DecodeKey(key[8:], m.schema.PKType)
+	_, rest, err := attr.DecodeKey(key[attr.HashPrefixLen:], m.schema.PKType)
 	if err != nil {
 		return len(key)
 	}

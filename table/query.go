@@ -3,7 +3,6 @@ package table
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"math/bits"
 	"sort"
 
@@ -444,7 +443,7 @@ func segmentRange(seg, total uint64) (from, to []byte) {
 			return nil
 		}
 		q, _ := bits.Div64(i, 0, total) // floor(i * 2^64 / total)
-		return binary.BigEndian.AppendUint64(nil, q)
+		return attr.AppendHashPrefix(nil, q)
 	}
 	return bound(seg), bound(seg + 1)
 }
