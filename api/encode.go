@@ -39,15 +39,7 @@ var (
 	valueType         = reflect.TypeFor[attr.Value]()
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
-	appenderType      = reflect.TypeFor[jsonAppender]()
 )
-
-// jsonAppender is implemented by results that write their own JSON, exactly
-// as encoding/json would write them, without a copy to re-scan: a Query
-// page's items are transcoded from storage and kept as JSON.
-type jsonAppender interface {
-	AppendJSON(dst []byte) ([]byte, error)
-}
 
 // appendValue appends the JSON of v (nil → null) to dst.
 func (e *encoder) appendValue(dst []byte, v any) ([]byte, error) {
@@ -76,9 +68,10 @@ func newPlan(t reflect.Type) encodeFunc {
 		return encodeItem
 	case valueType:
 		return encodeAttrValue
-	}
-	if t.Implements(appenderType) {
-		return encodeAppender
+	case readOutputType:
+		return encodeReadOutput
+	case getItemOutputType:
+		return encodeGetItemOutput
 	}
 	if t.Kind() != reflect.Pointer && (t.Implements(marshalerType) || t.Implements(textMarshalerType) ||
 		reflect.PointerTo(t).Implements(marshalerType) || reflect.PointerTo(t).Implements(textMarshalerType)) {
@@ -129,14 +122,6 @@ func encodeFallback(_ *encoder, dst []byte, v reflect.Value) ([]byte, error) {
 		return dst, err
 	}
 	return append(dst, b...), nil
-}
-
-// encodeAppender writes a jsonAppender (null for a nil pointer).
-func encodeAppender(_ *encoder, dst []byte, v reflect.Value) ([]byte, error) {
-	if v.Kind() == reflect.Pointer && v.IsNil() {
-		return append(dst, "null"...), nil
-	}
-	return v.Interface().(jsonAppender).AppendJSON(dst)
 }
 
 func encodeItem(_ *encoder, dst []byte, v reflect.Value) ([]byte, error) {

@@ -191,7 +191,7 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 	// being decoded; a projection or an older version needs the decoded item.
 	raw := at == 0 && c.Projection == nil
 	var item attr.Item
-	var itemJSON []byte
+	var renderedJSON []byte
 	size := 0
 	err = s.db.View(func(tx *store.Tx) error {
 		sp := tx.Space(m.ID)
@@ -213,7 +213,7 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 				return err
 			}
 			// The stored bytes are only valid inside the transaction.
-			itemJSON, err = attr.AppendBinaryJSON(make([]byte, 0, len(stored)+len(stored)/2+64), stored)
+			renderedJSON, err = attr.AppendBinaryJSON(make([]byte, 0, len(stored)+len(stored)/2+64), stored)
 			return err
 		}
 		if stored != nil {
@@ -231,7 +231,7 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 	}
 	mt := newMeter(m.Name, true)
 	mt.addTable(readUnits(size, consistent))
-	out := &GetItemOutput{ConsumedCapacity: mt.report(in.ReturnConsumedCapacity), itemJSON: itemJSON}
+	out := &GetItemOutput{ConsumedCapacity: mt.report(in.ReturnConsumedCapacity), RenderedItem: renderedJSON}
 	if item != nil && c.Projection != nil {
 		item = c.Projection.Apply(item)
 	}

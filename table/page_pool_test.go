@@ -36,7 +36,7 @@ func TestPageScratchReuse(t *testing.T) {
 	}
 	want := func(i int) []byte {
 		item := attr.Item{"pk": sv(fmt.Sprintf("k%02d", i)), "v": sv(fmt.Sprintf("value %d", i))}
-		return attr.AppendItemJSON([]byte(`{"Items":[`), item)
+		return attr.AppendItemJSON(nil, item)
 	}
 	var wg sync.WaitGroup
 	for g := range 4 {
@@ -55,13 +55,13 @@ func TestPageScratchReuse(t *testing.T) {
 				if other == nil {
 					return
 				}
-				otherJSON, err := other.AppendJSON(nil)
+				otherJSON, err := append([]byte(nil), other.RenderedItems...), error(nil)
 				other.Release()
 				if w := want(19); err != nil || !bytes.HasPrefix(otherJSON, w) {
 					t.Errorf("Query k19: got %s, %v; want prefix %s", otherJSON, err, w)
 					return
 				}
-				got, err := out.AppendJSON(nil)
+				got, err := append([]byte(nil), out.RenderedItems...), error(nil)
 				out.Release()
 				if w := want(i); err != nil || !bytes.HasPrefix(got, w) {
 					t.Errorf("Query k%02d: got %s, %v; want prefix %s", i, got, err, w)

@@ -312,11 +312,11 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 	out := &ReadOutput{Count: pg.count, ScannedCount: pg.scanned, LastEvaluatedKey: pg.lastEvaluated,
 		ConsumedCapacity: mt.report(rcc)}
 	if !ps.count {
-		out.itemsJSON = pg.items
-		if out.itemsJSON == nil {
-			out.itemsJSON = []byte{} // an empty page: "Items":[]
+		out.RenderedItems = pg.items
+		if out.RenderedItems == nil {
+			out.RenderedItems = []byte{} // an empty page: "Items":[]
 		}
-		out.release = func() { s.recyclePage(scratch, out.itemsJSON) }
+		out.release = func() { s.recyclePage(scratch, out.RenderedItems) }
 	}
 	return out, nil
 }

@@ -1,10 +1,6 @@
 package table
 
 import (
-	"bytes"
-	"encoding/json"
-	"strconv"
-
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/expressions"
 )
@@ -49,19 +45,19 @@ type ScanInput struct {
 }
 
 // ReadOutput is the response of Query and Scan. Query and Scan leave Items
-// nil and keep the items as the JSON they were transcoded to from storage,
-// which AppendJSON and MarshalJSON write in their place (ItemList decodes
-// them); a ReadOutput built with Items set is written from Items.
+// nil and keep the page's items in RenderedItems, written as DynamoDB JSON
+// straight from storage; the api layer writes them in Items' place
+// (ItemList decodes them).
 type ReadOutput struct {
-	Items            *[]attr.Item `json:",omitempty"` // nil for Select COUNT, or see itemsJSON
+	Items            *[]attr.Item `json:",omitempty"` // nil for Select COUNT, or see RenderedItems
 	Count            int
 	ScannedCount     int
 	LastEvaluatedKey attr.Item         `json:",omitempty"`
 	ConsumedCapacity *ConsumedCapacity `json:",omitempty"`
-	// itemsJSON is the JSON of the items, comma-separated, when Items is nil;
-	// nil for Select COUNT.
-	itemsJSON []byte
-	release   func() // gives itemsJSON's buffer back; nil if not pooled
+	// RenderedItems is the page's items when Items is nil; nil for Select
+	// COUNT. It is not a wire member of its own.
+	RenderedItems attr.ItemsJSON `json:"-"`
+	release       func()         // gives RenderedItems' buffer back; nil if not pooled
 }
 
 // Release gives the buffer behind the output's items back to the Service
@@ -71,140 +67,37 @@ type ReadOutput struct {
 func (o *ReadOutput) Release() {
 	if o.release != nil {
 		o.release()
-		o.release, o.itemsJSON = nil, nil
+		o.release, o.RenderedItems = nil, nil
 	}
-}
-
-// AppendJSON appends o's JSON to dst and returns the extended slice: what
-// encoding/json writes for the struct (without HTML escaping), with the
-// items taken from the read's JSON when Items is nil.
-func (o ReadOutput) AppendJSON(dst []byte) ([]byte, error) {
-	dst = append(dst, '{')
-	switch {
-	case o.Items != nil:
-		dst = append(dst, `"Items":`...)
-		if *o.Items == nil {
-			dst = append(dst, "null"...)
-		} else {
-			dst = append(dst, '[')
-			for i, it := range *o.Items {
-				if i > 0 {
-					dst = append(dst, ',')
-				}
-				dst = attr.AppendItemJSON(dst, it)
-			}
-			dst = append(dst, ']')
-		}
-		dst = append(dst, ',')
-	case o.itemsJSON != nil:
-		dst = append(dst, `"Items":[`...)
-		dst = append(dst, o.itemsJSON...)
-		dst = append(dst, "],"...)
-	}
-	dst = append(dst, `"Count":`...)
-	dst = strconv.AppendInt(dst, int64(o.Count), 10)
-	dst = append(dst, `,"ScannedCount":`...)
-	dst = strconv.AppendInt(dst, int64(o.ScannedCount), 10)
-	if len(o.LastEvaluatedKey) > 0 {
-		dst = append(dst, `,"LastEvaluatedKey":`...)
-		dst = attr.AppendItemJSON(dst, o.LastEvaluatedKey)
-	}
-	if o.ConsumedCapacity != nil {
-		var err error
-		if dst, err = appendCapacity(append(dst, `,"ConsumedCapacity":`...), o.ConsumedCapacity); err != nil {
-			return dst, err
-		}
-	}
-	return append(dst, '}'), nil
-}
-
-// appendCapacity appends cc's JSON as encoding/json writes it (without HTML
-// escaping). Rare, small and not on the hot path: encoding/json writes it.
-func appendCapacity(dst []byte, cc *ConsumedCapacity) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(cc); err != nil {
-		return dst, err
-	}
-	return append(dst, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
-}
-
-// MarshalJSON returns o's JSON (see AppendJSON).
-func (o ReadOutput) MarshalJSON() ([]byte, error) {
-	return o.AppendJSON(make([]byte, 0, 64+len(o.itemsJSON)))
 }
 
 // ItemList returns the items of the page: *Items when set, else the items
-// decoded from the read's JSON; nil for Select COUNT.
+// decoded from RenderedItems; nil for Select COUNT.
 func (o *ReadOutput) ItemList() ([]attr.Item, error) {
 	if o.Items != nil {
 		return *o.Items, nil
 	}
-	if o.itemsJSON == nil {
-		return nil, nil
-	}
-	var items []attr.Item
-	b := append(append(append(make([]byte, 0, len(o.itemsJSON)+2), '['), o.itemsJSON...), ']')
-	if err := json.Unmarshal(b, &items); err != nil {
-		return nil, err
-	}
-	if items == nil {
-		items = []attr.Item{}
-	}
-	return items, nil
+	return o.RenderedItems.Items()
 }
 
 // GetItemOutput is GetItem's response. GetItem leaves Item nil and keeps the
-// item as the JSON it was transcoded to from storage, which AppendJSON and
-// MarshalJSON write in its place (ReadItem decodes it); a GetItemOutput
-// built with Item set is written from Item.
+// item in RenderedItem, written as DynamoDB JSON straight from storage; the
+// api layer writes it in Item's place (ReadItem decodes it).
 type GetItemOutput struct {
 	Item             attr.Item         `json:",omitempty"`
 	ConsumedCapacity *ConsumedCapacity `json:",omitempty"`
-	// itemJSON is the item's JSON when Item is nil; nil when no item was found.
-	itemJSON []byte
-}
-
-// AppendJSON appends o's JSON to dst and returns the extended slice: what
-// encoding/json writes for the struct (without HTML escaping), with the
-// item taken from the stored item's JSON when Item is nil.
-func (o GetItemOutput) AppendJSON(dst []byte) ([]byte, error) {
-	dst = append(dst, '{')
-	switch {
-	case len(o.Item) > 0:
-		dst = attr.AppendItemJSON(append(dst, `"Item":`...), o.Item)
-	case o.Item == nil && o.itemJSON != nil:
-		dst = append(append(dst, `"Item":`...), o.itemJSON...)
-	}
-	if o.ConsumedCapacity != nil {
-		if len(dst) > 1 {
-			dst = append(dst, ',')
-		}
-		var err error
-		if dst, err = appendCapacity(append(dst, `"ConsumedCapacity":`...), o.ConsumedCapacity); err != nil {
-			return dst, err
-		}
-	}
-	return append(dst, '}'), nil
-}
-
-// MarshalJSON returns o's JSON (see AppendJSON).
-func (o GetItemOutput) MarshalJSON() ([]byte, error) {
-	return o.AppendJSON(make([]byte, 0, 16+len(o.itemJSON)))
+	// RenderedItem is the item when Item is nil; nil when no item was
+	// found. It is not a wire member of its own.
+	RenderedItem attr.ItemJSON `json:"-"`
 }
 
 // ReadItem returns the item read: Item when set, else the item decoded from
-// its JSON; nil when there was none.
+// RenderedItem; nil when there was none.
 func (o *GetItemOutput) ReadItem() (attr.Item, error) {
-	if o.Item != nil || o.itemJSON == nil {
+	if o.Item != nil {
 		return o.Item, nil
 	}
-	var item attr.Item
-	if err := json.Unmarshal(o.itemJSON, &item); err != nil {
-		return nil, err
-	}
-	return item, nil
+	return o.RenderedItem.Item()
 }
 
 // KeysAndAttributes is one table's part of a BatchGetItem request.

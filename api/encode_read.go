@@ -1,0 +1,98 @@
+package api
+
+import (
+	"reflect"
+	"strconv"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/table"
+)
+
+// The read results carry their items already rendered as DynamoDB JSON
+// (table.ReadOutput.RenderedItems, table.GetItemOutput.RenderedItem), which
+// these plans write in the items' place. The output is what encoding/json
+// writes for the struct with the items decoded.
+var (
+	readOutputType    = reflect.TypeFor[table.ReadOutput]()
+	getItemOutputType = reflect.TypeFor[table.GetItemOutput]()
+)
+
+// encodeReadOutput writes a Query or Scan page.
+func encodeReadOutput(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+	var o *table.ReadOutput
+	if v.CanAddr() {
+		o = v.Addr().Interface().(*table.ReadOutput)
+	} else {
+		cp := v.Interface().(table.ReadOutput)
+		o = &cp
+	}
+	dst = append(dst, '{')
+	switch {
+	case o.Items != nil:
+		dst = append(dst, `"Items":`...)
+		if *o.Items == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = appendItemList(append(dst, '['), *o.Items)
+			dst = append(dst, ']')
+		}
+		dst = append(dst, ',')
+	case o.RenderedItems != nil:
+		dst = append(dst, `"Items":[`...)
+		dst = append(dst, o.RenderedItems...)
+		dst = append(dst, "],"...)
+	}
+	dst = append(dst, `"Count":`...)
+	dst = strconv.AppendInt(dst, int64(o.Count), 10)
+	dst = append(dst, `,"ScannedCount":`...)
+	dst = strconv.AppendInt(dst, int64(o.ScannedCount), 10)
+	if len(o.LastEvaluatedKey) > 0 {
+		dst = attr.AppendItemJSON(append(dst, `,"LastEvaluatedKey":`...), o.LastEvaluatedKey)
+	}
+	if o.ConsumedCapacity != nil {
+		var err error
+		if dst, err = e.appendValue(append(dst, `,"ConsumedCapacity":`...), o.ConsumedCapacity); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// appendItemList appends items' JSON, comma-separated.
+func appendItemList(dst []byte, items []attr.Item) []byte {
+	for i, it := range items {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = attr.AppendItemJSON(dst, it)
+	}
+	return dst
+}
+
+// encodeGetItemOutput writes GetItem's result.
+func encodeGetItemOutput(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+	var o *table.GetItemOutput
+	if v.CanAddr() {
+		o = v.Addr().Interface().(*table.GetItemOutput)
+	} else {
+		cp := v.Interface().(table.GetItemOutput)
+		o = &cp
+	}
+	dst = append(dst, '{')
+	switch {
+	case len(o.Item) > 0:
+		dst = attr.AppendItemJSON(append(dst, `"Item":`...), o.Item)
+	case o.Item == nil && o.RenderedItem != nil:
+		dst = append(append(dst, `"Item":`...), o.RenderedItem...)
+	}
+	if o.ConsumedCapacity != nil {
+		if len(dst) > 1 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = e.appendValue(append(dst, `"ConsumedCapacity":`...), o.ConsumedCapacity); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
+}
