@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -14,8 +13,9 @@ import (
 	"github.com/ddblocal/ddblocal/store"
 )
 
-// tableMeta is a table's definition as kept in the store's catalog (JSON). The
-// fields after Tags are derived on load and never stored.
+// tableMeta is a table's definition. The exported fields are stored in the
+// store's catalog through catalogRecord (catalog_record.go); the others are
+// derived on load and never stored.
 type tableMeta struct {
 	Region                 string
 	Name                   string
@@ -24,22 +24,22 @@ type tableMeta struct {
 	Updated                int64 // last UpdateTable, Unix nanoseconds
 	AttributeDefinitions   []AttributeDefinition
 	KeySchema              []KeySchemaElement
-	LocalSecondaryIndexes  []indexMeta `json:",omitempty"`
-	GlobalSecondaryIndexes []indexMeta `json:",omitempty"`
+	LocalSecondaryIndexes  []indexMeta
+	GlobalSecondaryIndexes []indexMeta
 	BillingMode            string
-	ReadCapacity           int64 `json:",omitempty"`
-	WriteCapacity          int64 `json:",omitempty"`
+	ReadCapacity           int64
+	WriteCapacity          int64
 	OnDemandThroughput     *OnDemandThroughput
-	Stream                 *StreamSpecification `json:",omitempty"`
-	StreamLabel            string               `json:",omitempty"`
-	SSE                    *SSESpecification    `json:",omitempty"`
-	TableClass             string               `json:",omitempty"`
-	DeletionProtection     bool                 `json:",omitempty"`
+	Stream                 *StreamSpecification
+	StreamLabel            string
+	SSE                    *SSESpecification
+	TableClass             string
+	DeletionProtection     bool
 	// DeletingIndexes are global indexes deleted within TransientDelay:
 	// DescribeTable reports them DELETING until then.
-	DeletingIndexes []deletingIndex `json:",omitempty"`
-	Tags            []Tag           `json:",omitempty"`
-	TTLAttribute    string          `json:",omitempty"` // Time to Live attribute, "" when disabled
+	DeletingIndexes []deletingIndex
+	Tags            []Tag
+	TTLAttribute    string // Time to Live attribute, "" when disabled
 
 	schema keySchema
 	lsis   []*index.Def // derived from LocalSecondaryIndexes
@@ -53,8 +53,8 @@ type indexMeta struct {
 	Name          string
 	KeySchema     []KeySchemaElement
 	Projection    Projection
-	ReadCapacity  int64 `json:",omitempty"`
-	WriteCapacity int64 `json:",omitempty"`
+	ReadCapacity  int64
+	WriteCapacity int64
 	Created       int64
 }
 
@@ -124,15 +124,6 @@ func (m *tableMeta) arn() string {
 const accountID = "000000000000"
 
 func catalogKey(region, name string) []byte { return []byte(region + "/" + name) }
-
-func decodeMeta(b []byte) (*tableMeta, error) {
-	m := new(tableMeta)
-	if err := json.Unmarshal(b, m); err != nil {
-		return nil, fmt.Errorf("table: corrupt catalog entry: %w", err)
-	}
-	m.derive()
-	return m, nil
-}
 
 // catalog caches table definitions in memory in front of the store's catalog.
 // A cached *tableMeta is never mutated: changes replace it.
@@ -214,7 +205,7 @@ func epochSeconds(nanos int64) float64 { return float64(nanos) / float64(time.Se
 // was read, so a change is never applied to the wrong incarnation.
 func (s *Service) replaceTable(ctx context.Context, m, next *tableMeta, notFound *Error, extra func(tx *store.Tx) error) error {
 	next.derive()
-	val, err := json.Marshal(next)
+	val, err := encodeMeta(next)
 	if err != nil {
 		return err
 	}

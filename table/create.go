@@ -2,7 +2,6 @@ package table
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"time"
 
@@ -28,7 +27,7 @@ func (s *Service) CreateTable(ctx context.Context, region string, in *CreateTabl
 	if err != nil {
 		return nil, err
 	}
-	val, err := json.Marshal(m)
+	val, err := encodeMeta(m)
 	if err != nil {
 		return nil, err
 	}

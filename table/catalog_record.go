@@ -1,0 +1,153 @@
+package table
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// catalogRecord is a table definition as the store's catalog holds it, in
+// JSON. Its member names are the file format, pinned by explicit tags and
+// written by these private types alone, so that renaming or retagging a wire
+// shape (AttributeDefinition, Projection, ...) never changes what is stored.
+// Every stored field of tableMeta has one here (TestCatalogRecordCoversMeta);
+// a new one needs an omitempty member, so older files still load.
+type catalogRecord struct {
+	Region                 string               `json:"Region"`
+	Name                   string               `json:"Name"`
+	ID                     string               `json:"ID"`
+	Created                int64                `json:"Created"`
+	Updated                int64                `json:"Updated"`
+	AttributeDefinitions   []recordAttribute    `json:"AttributeDefinitions"`
+	KeySchema              []recordKey          `json:"KeySchema"`
+	LocalSecondaryIndexes  []recordIndex        `json:"LocalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes []recordIndex        `json:"GlobalSecondaryIndexes,omitempty"`
+	BillingMode            string               `json:"BillingMode"`
+	ReadCapacity           int64                `json:"ReadCapacity,omitempty"`
+	WriteCapacity          int64                `json:"WriteCapacity,omitempty"`
+	OnDemandThroughput     *recordOnDemand      `json:"OnDemandThroughput"`
+	Stream                 *recordStream        `json:"Stream,omitempty"`
+	StreamLabel            string               `json:"StreamLabel,omitempty"`
+	SSE                    *recordSSE           `json:"SSE,omitempty"`
+	TableClass             string               `json:"TableClass,omitempty"`
+	DeletionProtection     bool                 `json:"DeletionProtection,omitempty"`
+	DeletingIndexes        []recordDeletedIndex `json:"DeletingIndexes,omitempty"`
+	Tags                   []recordTag          `json:"Tags,omitempty"`
+	TTLAttribute           string               `json:"TTLAttribute,omitempty"`
+}
+
+// The record's parts. Each has the fields of the wire shape it stores, in
+// the same order, so that Go converts between the two; a wire shape that
+// changes its fields then fails to compile here instead of changing the file.
+type (
+	recordAttribute struct {
+		AttributeName string `json:"AttributeName"`
+		AttributeType string `json:"AttributeType"`
+	}
+	recordKey struct {
+		AttributeName string `json:"AttributeName"`
+		KeyType       string `json:"KeyType"`
+	}
+	recordProjection struct {
+		ProjectionType   string   `json:"ProjectionType,omitempty"`
+		NonKeyAttributes []string `json:"NonKeyAttributes,omitempty"`
+	}
+	recordIndex struct {
+		Name          string           `json:"Name"`
+		KeySchema     []recordKey      `json:"KeySchema"`
+		Projection    recordProjection `json:"Projection"`
+		ReadCapacity  int64            `json:"ReadCapacity,omitempty"`
+		WriteCapacity int64            `json:"WriteCapacity,omitempty"`
+		Created       int64            `json:"Created"`
+	}
+	recordDeletedIndex struct {
+		recordIndex
+		Until int64 `json:"Until"`
+	}
+	recordOnDemand struct {
+		MaxReadRequestUnits  *int64 `json:"MaxReadRequestUnits,omitempty"`
+		MaxWriteRequestUnits *int64 `json:"MaxWriteRequestUnits,omitempty"`
+	}
+	recordStream struct {
+		StreamEnabled  *bool  `json:"StreamEnabled"`
+		StreamViewType string `json:"StreamViewType,omitempty"`
+	}
+	recordSSE struct {
+		Enabled        *bool  `json:"Enabled,omitempty"`
+		SSEType        string `json:"SSEType,omitempty"`
+		KMSMasterKeyId string `json:"KMSMasterKeyId,omitempty"`
+	}
+	recordTag struct {
+		Key   string `json:"Key"`
+		Value string `json:"Value"`
+	}
+)
+
+// convert returns xs with f applied to each element, keeping nil as nil.
+func convert[From, To any](xs []From, f func(From) To) []To {
+	if xs == nil {
+		return nil
+	}
+	out := make([]To, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
+// encodeMeta returns m's catalog record as stored.
+func encodeMeta(m *tableMeta) ([]byte, error) {
+	r := catalogRecord{
+		Region: m.Region, Name: m.Name, ID: m.ID, Created: m.Created, Updated: m.Updated,
+		AttributeDefinitions:   convert(m.AttributeDefinitions, func(a AttributeDefinition) recordAttribute { return recordAttribute(a) }),
+		KeySchema:              convert(m.KeySchema, func(k KeySchemaElement) recordKey { return recordKey(k) }),
+		LocalSecondaryIndexes:  convert(m.LocalSecondaryIndexes, indexRecord),
+		GlobalSecondaryIndexes: convert(m.GlobalSecondaryIndexes, indexRecord),
+		BillingMode:            m.BillingMode, ReadCapacity: m.ReadCapacity, WriteCapacity: m.WriteCapacity,
+		OnDemandThroughput: (*recordOnDemand)(m.OnDemandThroughput),
+		Stream:             (*recordStream)(m.Stream), StreamLabel: m.StreamLabel,
+		SSE: (*recordSSE)(m.SSE), TableClass: m.TableClass, DeletionProtection: m.DeletionProtection,
+		DeletingIndexes: convert(m.DeletingIndexes, func(d deletingIndex) recordDeletedIndex {
+			return recordDeletedIndex{recordIndex: indexRecord(d.indexMeta), Until: d.Until}
+		}),
+		Tags:         convert(m.Tags, func(t Tag) recordTag { return recordTag(t) }),
+		TTLAttribute: m.TTLAttribute,
+	}
+	return json.Marshal(&r)
+}
+
+// decodeMeta returns the table definition of a stored catalog record, with
+// its derived fields filled in.
+func decodeMeta(b []byte) (*tableMeta, error) {
+	var r catalogRecord
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("table: corrupt catalog entry: %w", err)
+	}
+	m := &tableMeta{
+		Region: r.Region, Name: r.Name, ID: r.ID, Created: r.Created, Updated: r.Updated,
+		AttributeDefinitions:   convert(r.AttributeDefinitions, func(a recordAttribute) AttributeDefinition { return AttributeDefinition(a) }),
+		KeySchema:              convert(r.KeySchema, func(k recordKey) KeySchemaElement { return KeySchemaElement(k) }),
+		LocalSecondaryIndexes:  convert(r.LocalSecondaryIndexes, recordIndex.meta),
+		GlobalSecondaryIndexes: convert(r.GlobalSecondaryIndexes, recordIndex.meta),
+		BillingMode:            r.BillingMode, ReadCapacity: r.ReadCapacity, WriteCapacity: r.WriteCapacity,
+		OnDemandThroughput: (*OnDemandThroughput)(r.OnDemandThroughput),
+		Stream:             (*StreamSpecification)(r.Stream), StreamLabel: r.StreamLabel,
+		SSE: (*SSESpecification)(r.SSE), TableClass: r.TableClass, DeletionProtection: r.DeletionProtection,
+		DeletingIndexes: convert(r.DeletingIndexes, func(d recordDeletedIndex) deletingIndex {
+			return deletingIndex{indexMeta: d.recordIndex.meta(), Until: d.Until}
+		}),
+		Tags:         convert(r.Tags, func(t recordTag) Tag { return Tag(t) }),
+		TTLAttribute: r.TTLAttribute,
+	}
+	m.derive()
+	return m, nil
+}
+
+func indexRecord(ix indexMeta) recordIndex {
+	return recordIndex{Name: ix.Name, KeySchema: convert(ix.KeySchema, func(k KeySchemaElement) recordKey { return recordKey(k) }),
+		Projection: recordProjection(ix.Projection), ReadCapacity: ix.ReadCapacity, WriteCapacity: ix.WriteCapacity, Created: ix.Created}
+}
+
+func (r recordIndex) meta() indexMeta {
+	return indexMeta{Name: r.Name, KeySchema: convert(r.KeySchema, func(k recordKey) KeySchemaElement { return KeySchemaElement(k) }),
+		Projection: Projection(r.Projection), ReadCapacity: r.ReadCapacity, WriteCapacity: r.WriteCapacity, Created: r.Created}
+}
