@@ -33,6 +33,40 @@ type rule struct {
 	re           *regexp.Regexp
 	set          []string
 	enumRendered string
+	arn          arnScope
+}
+
+// arnScope limits a rule to values that are, or are not, ARNs.
+type arnScope uint8
+
+const (
+	anyValue arnScope = iota
+	namesOnly
+	arnsOnly
+)
+
+// applies reports whether r constrains the string s.
+func (r *rule) applies(s string) bool {
+	switch r.arn {
+	case namesOnly:
+		return !strings.HasPrefix(s, "arn:")
+	case arnsOnly:
+		return strings.HasPrefix(s, "arn:")
+	}
+	return true
+}
+
+// tableNameRules are the rules of the "tablename" tag: the members that name
+// an existing table take its name (3 to 255 of [a-zA-Z0-9_.-]) or its ARN (up
+// to 1024 characters), and a bad name is a ValidationException before any
+// lookup, the length reported before the pattern.
+func tableNameRules() []rule {
+	const pattern = "[a-zA-Z0-9_.-]+"
+	return []rule{
+		{kind: ruleLen, lo: 3, hi: 255, arn: namesOnly},
+		{kind: rulePattern, text: pattern, re: regexp.MustCompile("^(?:" + pattern + ")$"), arn: namesOnly},
+		{kind: ruleLen, lo: -1, hi: 1024, arn: arnsOnly},
+	}
 }
 
 // parseRules parses a ddb tag for a field of type t.
@@ -55,6 +89,12 @@ func parseRules(tag string, t reflect.Type) ([]rule, error) {
 				return nil, errors.New("required takes no argument")
 			}
 			r.kind = ruleRequired
+		case "tablename":
+			if derefType(t).Kind() != reflect.String {
+				return nil, fmt.Errorf("rule %q: does not apply to %s", part, t)
+			}
+			rules = append(rules, tableNameRules()...)
+			continue
 		case "len":
 			r, err = parseLen(arg)
 		case "min", "max":
@@ -145,6 +185,9 @@ func isNumber(k reflect.Kind) bool {
 func (r *rule) check(v reflect.Value) string {
 	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
 		v = v.Elem()
+	}
+	if v.Kind() == reflect.String && !r.applies(v.String()) {
+		return ""
 	}
 	switch r.kind {
 	case ruleLen:

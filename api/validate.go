@@ -21,6 +21,7 @@ import (
 //	min=N, max=N     numeric bounds
 //	pattern=REGEX    the whole string must match REGEX
 //	enum=A|B|C       the string must be one of the listed values
+//	tablename        a table's name (len=3..255;pattern=[a-zA-Z0-9_.-]+) or ARN (len=..1024)
 //
 // A member that is absent is only checked by `required`. Non-pointer strings
 // and numbers cannot be told apart from absent when zero, so "" and 0 count

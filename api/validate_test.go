@@ -188,3 +188,38 @@ func repeat(s string, n int) string {
 	}
 	return out
 }
+
+// TestValidateTableNameOrARN: a member naming an existing table takes a
+// table name, checked as CreateTable checks it, or a table ARN.
+func TestValidateTableNameOrARN(t *testing.T) {
+	type in struct {
+		TableName string `ddb:"required;tablename"`
+	}
+	long := string(make256('a'))
+	tests := []struct{ name, body, want string }{
+		{"name", `{"TableName":"Orders-2.v_1"}`, ""},
+		{"arn", `{"TableName":"arn:aws:dynamodb:us-east-1:123456789012:table/Orders"}`, ""},
+		{"short", `{"TableName":"ab"}`,
+			"1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
+		{"pattern", `{"TableName":"a;b"}`,
+			"1 validation error detected: Value 'a;b' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
+		{"short and pattern", `{"TableName":"x!"}`,
+			"2 validation errors detected: Value 'x!' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; " +
+				"Value 'x!' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
+		{"long", `{"TableName":"` + long + `"}`,
+			"1 validation error detected: Value '" + long + "' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to 255"},
+		{"long arn", `{"TableName":"arn:` + repeat("a", 1021) + `"}`,
+			"1 validation error detected: Value 'arn:" + repeat("a", 1021) + "' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to 1024"},
+		{"missing", `{}`, "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"},
+	}
+	vd := new(validator)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var v in
+			err := (&Request{Body: []byte(tt.body), vd: vd}).Decode(&v)
+			if got := errText(err); got != tt.want {
+				t.Errorf("Decode(%s)\n got: %s\nwant: %s", tt.body, got, tt.want)
+			}
+		})
+	}
+}

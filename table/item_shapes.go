@@ -36,21 +36,21 @@ func (p *writeParams) exprInput() expressions.Input {
 
 // PutItemInput is PutItem's request.
 type PutItemInput struct {
-	TableName string    `ddb:"required;len=1..1024"`
+	TableName string    `ddb:"required;tablename"`
 	Item      attr.Item `ddb:"required"`
 	writeParams
 }
 
 // DeleteItemInput is DeleteItem's request.
 type DeleteItemInput struct {
-	TableName string    `ddb:"required;len=1..1024"`
+	TableName string    `ddb:"required;tablename"`
 	Key       attr.Item `ddb:"required"`
 	writeParams
 }
 
 // UpdateItemInput is UpdateItem's request.
 type UpdateItemInput struct {
-	TableName        string    `ddb:"required;len=1..1024"`
+	TableName        string    `ddb:"required;tablename"`
 	Key              attr.Item `ddb:"required"`
 	UpdateExpression *string   `json:",omitempty"`
 	AttributeUpdates map[string]expressions.AttributeValueUpdate
@@ -59,7 +59,7 @@ type UpdateItemInput struct {
 
 // GetItemInput is GetItem's request.
 type GetItemInput struct {
-	TableName                string            `ddb:"required;len=1..1024"`
+	TableName                string            `ddb:"required;tablename"`
 	Key                      attr.Item         `ddb:"required"`
 	ConsistentRead           *bool             `json:",omitempty"`
 	ProjectionExpression     *string           `json:",omitempty"`

@@ -42,12 +42,20 @@ func checkReturnValues(rv string, allowed ...string) error {
 }
 
 // PutItem writes a whole item, replacing any item with the same key.
+//
+// As in every item operation, what can be checked without the table (the
+// request's parameters and expressions) is checked before the table is
+// looked up: a bad request is a ValidationException even for a missing table.
 func (s *Service) PutItem(ctx context.Context, region string, in *PutItemInput) (*WriteOutput, error) {
-	m, err := s.table(region, in.TableName)
+	if err := checkReturnValues(in.ReturnValues, "NONE", "ALL_OLD"); err != nil {
+		return nil, err
+	}
+	c, err := s.compileExpr(in.exprInput())
 	if err != nil {
 		return nil, err
 	}
-	if err := checkReturnValues(in.ReturnValues, "NONE", "ALL_OLD"); err != nil {
+	m, err := s.table(region, in.TableName)
+	if err != nil {
 		return nil, err
 	}
 	key, err := m.itemKey(in.Item)
@@ -55,10 +63,6 @@ func (s *Service) PutItem(ctx context.Context, region string, in *PutItemInput) 
 		return nil, err
 	}
 	if err := m.checkItem(in.Item, false); err != nil {
-		return nil, err
-	}
-	c, err := s.compileExpr(in.exprInput())
-	if err != nil {
 		return nil, err
 	}
 	item := in.Item
@@ -71,18 +75,18 @@ func (s *Service) PutItem(ctx context.Context, region string, in *PutItemInput) 
 
 // DeleteItem deletes one item by key; deleting an absent item succeeds.
 func (s *Service) DeleteItem(ctx context.Context, region string, in *DeleteItemInput) (*WriteOutput, error) {
+	if err := checkReturnValues(in.ReturnValues, "NONE", "ALL_OLD"); err != nil {
+		return nil, err
+	}
+	c, err := s.compileExpr(in.exprInput())
+	if err != nil {
+		return nil, err
+	}
 	m, err := s.table(region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkReturnValues(in.ReturnValues, "NONE", "ALL_OLD"); err != nil {
-		return nil, err
-	}
 	key, err := m.lookupKey(in.Key)
-	if err != nil {
-		return nil, err
-	}
-	c, err := s.compileExpr(in.exprInput())
 	if err != nil {
 		return nil, err
 	}
@@ -94,17 +98,17 @@ func (s *Service) DeleteItem(ctx context.Context, region string, in *DeleteItemI
 
 // UpdateItem edits an item's attributes, creating the item when it is absent.
 func (s *Service) UpdateItem(ctx context.Context, region string, in *UpdateItemInput) (*WriteOutput, error) {
+	ei := in.exprInput()
+	ei.UpdateExpression, ei.AttributeUpdates, ei.Op = in.UpdateExpression, in.AttributeUpdates, expressions.OpUpdate
+	c, err := s.compileExpr(ei)
+	if err != nil {
+		return nil, err
+	}
 	m, err := s.table(region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
 	key, err := m.lookupKey(in.Key)
-	if err != nil {
-		return nil, err
-	}
-	ei := in.exprInput()
-	ei.UpdateExpression, ei.AttributeUpdates, ei.Op = in.UpdateExpression, in.AttributeUpdates, expressions.OpUpdate
-	c, err := s.compileExpr(ei)
 	if err != nil {
 		return nil, err
 	}
@@ -170,18 +174,18 @@ func (s *Service) writeMeter(m *tableMeta, w written) *meter {
 
 // GetItem reads one item by key.
 func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) (*GetItemOutput, error) {
+	c, err := s.compileExpr(expressions.Input{
+		ProjectionExpression: in.ProjectionExpression, AttributesToGet: in.AttributesToGet,
+		Names: in.ExpressionAttributeNames,
+	})
+	if err != nil {
+		return nil, err
+	}
 	m, err := s.table(region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
 	key, err := m.lookupKey(in.Key)
-	if err != nil {
-		return nil, err
-	}
-	c, err := s.compileExpr(expressions.Input{
-		ProjectionExpression: in.ProjectionExpression, AttributesToGet: in.AttributesToGet,
-		Names: in.ExpressionAttributeNames,
-	})
 	if err != nil {
 		return nil, err
 	}

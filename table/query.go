@@ -153,15 +153,8 @@ func (t target) spec(c *expressions.Compiled, sel string, limit *int32) (pageSpe
 }
 
 // Query reads one partition of a table or index, in sort-key order, a page at a time.
+// The request's own checks (parameters, expressions) come before the lookup.
 func (s *Service) Query(ctx context.Context, region string, in *QueryInput) (*ReadOutput, error) {
-	m, err := s.table(region, in.TableName)
-	if err != nil {
-		return nil, err
-	}
-	t, err := s.resolveTarget(m, in.IndexName, in.ConsistentRead)
-	if err != nil {
-		return nil, err
-	}
 	c, err := s.compileExpr(expressions.Input{
 		KeyConditionExpression: in.KeyConditionExpression, KeyConditions: in.KeyConditions,
 		FilterExpression: in.FilterExpression, QueryFilter: in.QueryFilter, ConditionalOperator: in.ConditionalOperator,
@@ -173,6 +166,14 @@ func (s *Service) Query(ctx context.Context, region string, in *QueryInput) (*Re
 	}
 	if c.KeyCondition == nil {
 		return nil, Errorf(ValidationException, "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+	}
+	m, err := s.table(region, in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.resolveTarget(m, in.IndexName, in.ConsistentRead)
+	if err != nil {
+		return nil, err
 	}
 	partNames, sortNames := t.keyNames()
 	kc, err := c.KeyCondition.KeyCondition(partNames, sortNames)
@@ -390,19 +391,19 @@ func sortRange(typ attr.Type, prefix []byte, t expressions.KeyTerm) (from, to []
 
 // Scan reads a whole table or index (or one parallel segment of it) in storage order.
 func (s *Service) Scan(ctx context.Context, region string, in *ScanInput) (*ReadOutput, error) {
-	m, err := s.table(region, in.TableName)
-	if err != nil {
-		return nil, err
-	}
-	t, err := s.resolveTarget(m, in.IndexName, in.ConsistentRead)
-	if err != nil {
-		return nil, err
-	}
 	c, err := s.compileExpr(expressions.Input{
 		FilterExpression: in.FilterExpression, ScanFilter: in.ScanFilter, ConditionalOperator: in.ConditionalOperator,
 		ProjectionExpression: in.ProjectionExpression, AttributesToGet: in.AttributesToGet,
 		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues, Op: expressions.OpScan,
 	})
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.table(region, in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.resolveTarget(m, in.IndexName, in.ConsistentRead)
 	if err != nil {
 		return nil, err
 	}

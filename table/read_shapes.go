@@ -7,7 +7,7 @@ import (
 
 // QueryInput is Query's request.
 type QueryInput struct {
-	TableName              string  `ddb:"required;len=1..1024"`
+	TableName              string  `ddb:"required;tablename"`
 	IndexName              *string `json:",omitempty" ddb:"len=3..255;pattern=[a-zA-Z0-9_.-]+"`
 	Select                 string  `json:",omitempty" ddb:"enum=ALL_ATTRIBUTES|ALL_PROJECTED_ATTRIBUTES|SPECIFIC_ATTRIBUTES|COUNT"`
 	AttributesToGet        []string
@@ -27,7 +27,7 @@ type QueryInput struct {
 
 // ScanInput is Scan's request.
 type ScanInput struct {
-	TableName              string  `ddb:"required;len=1..1024"`
+	TableName              string  `ddb:"required;tablename"`
 	IndexName              *string `json:",omitempty" ddb:"len=3..255;pattern=[a-zA-Z0-9_.-]+"`
 	AttributesToGet        []string
 	Limit                  *int32 `json:",omitempty" ddb:"min=1"`

@@ -99,7 +99,7 @@ type DescribeTableOutput struct {
 
 // TableNameInput is the request of DescribeTable and DeleteTable (the name may be an ARN).
 type TableNameInput struct {
-	TableName string `ddb:"required;len=1..1024"`
+	TableName string `ddb:"required;tablename"`
 }
 
 // ProvisionedThroughputDescription reports a table's or index's throughput.
@@ -194,7 +194,7 @@ type GlobalSecondaryIndexUpdate struct {
 
 // UpdateTableInput is UpdateTable's request.
 type UpdateTableInput struct {
-	TableName                   string                       `ddb:"required;len=1..1024"`
+	TableName                   string                       `ddb:"required;tablename"`
 	AttributeDefinitions        []AttributeDefinition        `json:",omitempty"`
 	BillingMode                 string                       `json:",omitempty" ddb:"enum=PROVISIONED|PAY_PER_REQUEST"`
 	ProvisionedThroughput       *ProvisionedThroughput       `json:",omitempty"`

@@ -24,7 +24,7 @@ type TransactWriteItem struct {
 
 // ConditionCheck checks a condition on an item without writing it.
 type ConditionCheck struct {
-	TableName                           string    `ddb:"required;len=1..1024"`
+	TableName                           string    `ddb:"required;tablename"`
 	Key                                 attr.Item `ddb:"required"`
 	ConditionExpression                 *string   `ddb:"required"`
 	ReturnValuesOnConditionCheckFailure string    `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`
@@ -33,7 +33,7 @@ type ConditionCheck struct {
 
 // TransactPut writes a whole item, as PutItem does.
 type TransactPut struct {
-	TableName                           string    `ddb:"required;len=1..1024"`
+	TableName                           string    `ddb:"required;tablename"`
 	Item                                attr.Item `ddb:"required"`
 	ConditionExpression                 *string   `json:",omitempty"`
 	ReturnValuesOnConditionCheckFailure string    `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`
@@ -42,7 +42,7 @@ type TransactPut struct {
 
 // TransactDelete deletes an item by key, as DeleteItem does.
 type TransactDelete struct {
-	TableName                           string    `ddb:"required;len=1..1024"`
+	TableName                           string    `ddb:"required;tablename"`
 	Key                                 attr.Item `ddb:"required"`
 	ConditionExpression                 *string   `json:",omitempty"`
 	ReturnValuesOnConditionCheckFailure string    `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`
@@ -51,7 +51,7 @@ type TransactDelete struct {
 
 // TransactUpdate edits an item's attributes, as UpdateItem does.
 type TransactUpdate struct {
-	TableName                           string    `ddb:"required;len=1..1024"`
+	TableName                           string    `ddb:"required;tablename"`
 	Key                                 attr.Item `ddb:"required"`
 	UpdateExpression                    *string   `ddb:"required"`
 	ConditionExpression                 *string   `json:",omitempty"`
@@ -79,7 +79,7 @@ type TransactGetItem struct {
 
 // TransactGet reads one item by key, as a strongly consistent GetItem.
 type TransactGet struct {
-	TableName                string            `ddb:"required;len=1..1024"`
+	TableName                string            `ddb:"required;tablename"`
 	Key                      attr.Item         `ddb:"required"`
 	ProjectionExpression     *string           `json:",omitempty"`
 	ExpressionAttributeNames map[string]string `json:",omitempty"`

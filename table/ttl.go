@@ -12,7 +12,7 @@ type TimeToLiveSpecification struct {
 
 // UpdateTimeToLiveInput is UpdateTimeToLive's request.
 type UpdateTimeToLiveInput struct {
-	TableName               string                   `ddb:"required;len=1..1024"`
+	TableName               string                   `ddb:"required;tablename"`
 	TimeToLiveSpecification *TimeToLiveSpecification `ddb:"required"`
 }
 
