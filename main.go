@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/ddblocal/ddblocal/api"
+	"github.com/ddblocal/ddblocal/auth"
 	"github.com/ddblocal/ddblocal/clock"
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/faults"
@@ -48,6 +49,7 @@ type config struct {
 	pprof          bool
 	eventualLag    consistency.Lag
 	seed           uint64
+	credentials    string
 }
 
 // defaultTransientDelay is how long -delayTransientStatuses keeps a table
@@ -92,6 +94,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	lag := fs.String("eventual-lag", env("EVENTUAL_LAG", "0"), "how far eventually consistent reads and GSIs lag writes: 0, a duration (500ms), or random:MIN-MAX [DDBLOCAL_EVENTUAL_LAG]")
 	fs.Uint64Var(&c.seed, "seed", uint64(envInt("SEED", 1)), "seed for random lags, so runs are reproducible [DDBLOCAL_SEED]")
 	fs.BoolVar(&c.pprof, "pprof", envBool("PPROF"), "serve net/http/pprof under /_ddblocal/debug/pprof/ [DDBLOCAL_PPROF]")
+	fs.StringVar(&c.credentials, "credentials", env("CREDENTIALS", ""), "verify SigV4 signatures: KEY:SECRET[:ACCOUNT[:TOKEN]],... or @FILE [DDBLOCAL_CREDENTIALS]")
 	fs.Bool("optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; no effect")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -166,6 +169,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}
 	if c.cors != "" {
 		cfg.CORSOrigins = strings.Split(c.cors, ",")
+	}
+	if c.credentials != "" {
+		creds, err := auth.ParseCredentials(c.credentials, os.ReadFile)
+		if err != nil {
+			return err
+		}
+		// Wall time, not clk: SDKs sign with the real time even when a
+		// test has moved the server's clock.
+		cfg.Verifier = auth.NewVerifier(creds, nil)
+		log.Info("verifying SigV4 signatures", "credentials", len(creds))
 	}
 	clk := clock.New()
 	svc := table.New(db, table.Options{TransientDelay: c.transientDelay, Logger: log, EventualLag: c.eventualLag, Seed: c.seed, Now: clk.Now})

@@ -26,13 +26,25 @@ func errTooLarge() *table.Error {
 // readBody reads the request body, undoing a gzip or deflate
 // Content-Encoding, and refuses bodies over maxBodyBytes.
 func readBody(r *http.Request) ([]byte, error) {
-	if r.ContentLength > maxBodyBytes {
-		return nil, errTooLarge()
-	}
-	raw, err := readCapped(r.Body, r.ContentLength)
+	raw, err := readRawBody(r)
 	if err != nil {
 		return nil, err
 	}
+	return decodeBody(r, raw)
+}
+
+// readRawBody reads the request body as sent, refusing bodies over
+// maxBodyBytes.
+func readRawBody(r *http.Request) ([]byte, error) {
+	if r.ContentLength > maxBodyBytes {
+		return nil, errTooLarge()
+	}
+	return readCapped(r.Body, r.ContentLength)
+}
+
+// decodeBody undoes r's gzip or deflate Content-Encoding of raw, refusing
+// results over maxBodyBytes.
+func decodeBody(r *http.Request, raw []byte) ([]byte, error) {
 	enc := header(r.Header, hdrContentEncoding)
 	if enc == "" {
 		return raw, nil

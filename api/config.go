@@ -3,6 +3,8 @@ package api
 import (
 	"context"
 	"log/slog"
+
+	"github.com/ddblocal/ddblocal/auth"
 )
 
 // Config configures NewHandler and NewServer.
@@ -24,6 +26,11 @@ type Config struct {
 	// Settle backs POST /_ddblocal/settle: it returns once every write
 	// acknowledged before the call is visible to every read. Nil answers 404.
 	Settle func(ctx context.Context) error
+	// Verifier, when set, makes every DynamoDB call carry a valid SigV4
+	// signature by one of its credentials (--credentials); the signer's
+	// account then scopes the call. Nil accepts any signature, as DynamoDB
+	// Local does.
+	Verifier *auth.Verifier
 }
 
 // logger returns cfg.Logger or a logger that discards everything.

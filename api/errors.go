@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/auth"
 	"github.com/ddblocal/ddblocal/table"
 )
 
@@ -20,12 +21,9 @@ const (
 
 // Error codes that only the HTTP layer raises (the service's own are table.Code).
 const (
-	codeSerialization       table.Code = "SerializationException"
-	codeUnknownOperation    table.Code = "UnknownOperationException"
-	codeMissingAuth         table.Code = "MissingAuthenticationTokenException"
-	codeIncompleteSignature table.Code = "IncompleteSignatureException"
-	codeUnrecognizedClient  table.Code = "UnrecognizedClientException"
-	codeEntityTooLarge      table.Code = "RequestEntityTooLargeException"
+	codeSerialization    table.Code = "SerializationException"
+	codeUnknownOperation table.Code = "UnknownOperationException"
+	codeEntityTooLarge   table.Code = "RequestEntityTooLargeException"
 )
 
 // wireKind says how one error code is put on the wire.
@@ -41,17 +39,18 @@ type wireKind struct {
 // Codes not listed use prefixDynamo and 400. Every client error is a 400 so
 // that SDKs retrying on 5xx never retry a bad request.
 var wireKinds = map[table.Code]wireKind{
-	table.ValidationException:          {prefixValidate, http.StatusBadRequest, false},
-	table.TransactionCanceledException: {prefixDynamo, http.StatusBadRequest, true},
-	table.InternalServerError:          {prefixDynamo, http.StatusInternalServerError, false},
-	table.ThrottlingException:          {prefixAvail, http.StatusBadRequest, false},
-	table.AccessDeniedException:        {prefixService, http.StatusBadRequest, false},
-	codeSerialization:                  {prefixService, http.StatusBadRequest, true},
-	codeUnknownOperation:               {prefixService, http.StatusBadRequest, false},
-	codeMissingAuth:                    {prefixService, http.StatusBadRequest, false},
-	codeIncompleteSignature:            {prefixService, http.StatusBadRequest, false},
-	codeUnrecognizedClient:             {prefixService, http.StatusBadRequest, false},
-	codeEntityTooLarge:                 {prefixService, http.StatusRequestEntityTooLarge, false},
+	table.ValidationException:                   {prefixValidate, http.StatusBadRequest, false},
+	table.TransactionCanceledException:          {prefixDynamo, http.StatusBadRequest, true},
+	table.InternalServerError:                   {prefixDynamo, http.StatusInternalServerError, false},
+	table.ThrottlingException:                   {prefixAvail, http.StatusBadRequest, false},
+	table.AccessDeniedException:                 {prefixService, http.StatusBadRequest, false},
+	codeSerialization:                           {prefixService, http.StatusBadRequest, true},
+	codeUnknownOperation:                        {prefixService, http.StatusBadRequest, false},
+	table.Code(auth.MissingAuthenticationToken): {prefixService, http.StatusBadRequest, false},
+	table.Code(auth.IncompleteSignature):        {prefixService, http.StatusBadRequest, false},
+	table.Code(auth.UnrecognizedClient):         {prefixService, http.StatusBadRequest, false},
+	table.Code(auth.InvalidSignature):           {prefixService, http.StatusBadRequest, false},
+	codeEntityTooLarge:                          {prefixService, http.StatusRequestEntityTooLarge, false},
 }
 
 // kindOf returns the wire prefix and status of code c.
@@ -112,6 +111,10 @@ func classify(err error) *table.Error {
 	var ve *attr.Error
 	if errors.As(err, &ve) {
 		return &table.Error{Code: table.ValidationException, Message: ve.Msg}
+	}
+	var ae *auth.Error
+	if errors.As(err, &ae) {
+		return &table.Error{Code: table.Code(ae.Code), Message: ae.Message}
 	}
 	var se *attr.SerializationError
 	if errors.As(err, &se) {

@@ -105,15 +105,11 @@ func (s *server) call(x *exchange, r *http.Request) (any, error) {
 	if h == nil {
 		return nil, apiErr(codeUnknownOperation, msgUnknownOperation)
 	}
-	region, err := regionOf(r)
+	id, body, err := s.authenticate(r)
 	if err != nil {
 		return nil, err
 	}
-	body, err := readBody(r)
-	if err != nil {
-		return nil, err
-	}
-	x.req = Request{Operation: op, Region: region, RequestID: x.ctx.id, Body: body, vd: &s.vd, fd: &s.fd}
+	x.req = Request{Operation: op, Region: id.Region, Account: id.Account, RequestID: x.ctx.id, Body: body, vd: &s.vd, fd: &s.fd}
 	return h(&x.ctx, &x.req)
 }
 

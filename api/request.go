@@ -9,6 +9,7 @@ import (
 type Request struct {
 	Operation string // from X-Amz-Target, e.g. "PutItem"
 	Region    string // from the SigV4 credential scope
+	Account   string // the caller's account (auth.DefaultAccount unless --credentials says otherwise)
 	RequestID string // also sent back as x-amzn-RequestId
 	Body      []byte // the JSON body, already decompressed
 

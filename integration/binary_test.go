@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -148,6 +149,10 @@ func startBinary(t testing.TB, dir string, env []string, args ...string) *proc {
 	t.Helper()
 	if env == nil {
 		env = testEnv(t)
+	}
+	if signedPass() && !slices.Contains(args, "--credentials") &&
+		!slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "DDBLOCAL_CREDENTIALS=") }) {
+		args = append(args, "--credentials", testKey+":"+testSecret)
 	}
 	p := &proc{t: t, log: &stderrLog{ready: make(chan struct{})}, done: make(chan struct{})}
 	p.cmd = exec.Command(binaryPath(t), args...)

@@ -37,7 +37,7 @@ func startFaultServer(t *testing.T) *faultServer {
 	}
 	svc := table.New(db, table.Options{})
 	inj := faults.New()
-	h := api.FaultRoutes(api.NewHandler(api.Config{Addr: "localhost:8000"}, api.WithFaults(api.Operations(svc), inj)), inj)
+	h := api.FaultRoutes(api.NewHandler(api.Config{Addr: "localhost:8000", Verifier: testVerifier()}, api.WithFaults(api.Operations(svc), inj)), inj)
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
 		ts.Close()
@@ -49,7 +49,7 @@ func startFaultServer(t *testing.T) *faultServer {
 	c := dynamodb.New(dynamodb.Options{
 		BaseEndpoint: aws.String(ts.URL),
 		Region:       "us-east-1",
-		Credentials:  credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "secret", ""),
+		Credentials:  credentials.NewStaticCredentialsProvider(testKey, testSecret, ""),
 		Retryer: retry.NewStandard(func(o *retry.StandardOptions) {
 			o.MaxAttempts = 3
 			o.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return 0, nil })

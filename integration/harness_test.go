@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net"
 	"net/http/httptest"
+	"os"
 	"testing"
 	"time"
 
@@ -18,9 +19,32 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/ddblocal/ddblocal/api"
+	"github.com/ddblocal/ddblocal/auth"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/table"
 )
+
+// The suite runs twice (see TestSuiteWithCredentials): as users run
+// ddblocal by default, accepting any signature, and a second time with
+// DDBLOCAL_TEST_SIGNED=1, where every server verifies signatures
+// (--credentials) and every client signs with testKey and testSecret.
+const (
+	signedPassEnv = "DDBLOCAL_TEST_SIGNED"
+	testKey       = "AKIDEXAMPLE"
+	testSecret    = "secret"
+)
+
+// signedPass reports whether this run is the verifying one.
+func signedPass() bool { return os.Getenv(signedPassEnv) == "1" }
+
+// testVerifier returns the verifier in-process servers use: nil, unless
+// this is the signed pass.
+func testVerifier() *auth.Verifier {
+	if !signedPass() {
+		return nil
+	}
+	return auth.NewVerifier([]auth.Credential{{AccessKey: testKey, Secret: testSecret, Account: auth.DefaultAccount}}, nil)
+}
 
 // server is an in-process ddblocal over an in-memory store.
 type server struct {
@@ -35,7 +59,7 @@ func startServer(t testing.TB, opts table.Options) *server {
 		t.Fatal(err)
 	}
 	svc := table.New(db, opts)
-	cfg := api.Config{Addr: "localhost:8000", Settle: svc.Settle}
+	cfg := api.Config{Addr: "localhost:8000", Settle: svc.Settle, Verifier: testVerifier()}
 	ts := httptest.NewServer(api.NewHandler(cfg, api.Operations(svc)))
 	t.Cleanup(func() {
 		ts.Close()
@@ -54,7 +78,7 @@ func (s *server) client(region string) *dynamodb.Client {
 	return dynamodb.New(dynamodb.Options{
 		BaseEndpoint: aws.String(s.URL),
 		Region:       region,
-		Credentials:  credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "secret", ""),
+		Credentials:  credentials.NewStaticCredentialsProvider(testKey, testSecret, ""),
 		Retryer:      closedConnRetryer(),
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -189,14 +190,14 @@ func TestMalformedRequests(t *testing.T) {
 	}
 }
 
-// rawCall posts body as operation op with a well-formed SigV4 header and
+// rawCall posts body as operation op, signed with the suite's key, and
 // returns the status, __type and message.
 func rawCall(t *testing.T, url, op, body string) (int, string, string) {
 	t.Helper()
 	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
 	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKID/20250101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=abc")
+	signRaw(t, req, body, time.Now())
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,264 @@
+package auth
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Service is the SigV4 service name DynamoDB (and DynamoDB Streams) expect.
+const Service = "dynamodb"
+
+// MaxSkew is how far a request's signing time may lie behind or ahead of
+// the server's clock.
+const MaxSkew = 15 * time.Minute
+
+// unsignedPayload in x-amz-content-sha256 leaves the body out of the signature.
+const unsignedPayload = "UNSIGNED-PAYLOAD"
+
+// basicFormat is ISO 8601's basic format, X-Amz-Date's.
+const basicFormat = "20060102T150405Z"
+
+// Identity is who signed a verified request.
+type Identity struct {
+	AccessKey string
+	Account   string
+	Region    string // from the credential scope
+}
+
+// Verifier checks SigV4 signatures against a fixed set of credentials. It
+// is safe for concurrent use.
+type Verifier struct {
+	creds map[string]Credential
+	now   func() time.Time
+	keys  keyCache
+	bufs  sync.Pool // *[]byte canonical-request scratch
+}
+
+// NewVerifier returns a Verifier accepting creds, judging signing times by
+// now (nil means time.Now).
+func NewVerifier(creds []Credential, now func() time.Time) *Verifier {
+	if now == nil {
+		now = time.Now
+	}
+	m := make(map[string]Credential, len(creds))
+	for _, c := range creds {
+		m[c.AccessKey] = c
+	}
+	return &Verifier{creds: m, now: now}
+}
+
+// Verify checks that r, whose raw body (as sent, before any
+// Content-Encoding is undone) is body, carries a valid Signature Version 4
+// by one of v's credentials, and returns who signed it. It fails with
+// MissingAuthenticationToken (no Authorization header), IncompleteSignature
+// (malformed header, credential or date), UnrecognizedClient (unknown
+// access key, or a session token other than the key's), or
+// InvalidSignature (wrong scope, a signing time more than MaxSkew away, or
+// a signature that does not match; that message shows the canonical
+// request and string to sign the server computed, as DynamoDB's does).
+func (v *Verifier) Verify(r *http.Request, body []byte) (Identity, error) {
+	h := headerValue(r.Header, "Authorization")
+	if h == "" {
+		return Identity{}, errorf(MissingAuthenticationToken, msgMissingAuth)
+	}
+	a, err := ParseAuthorization(h)
+	if err != nil {
+		return Identity{}, err
+	}
+	t, err := signingTime(r.Header, h)
+	if err != nil {
+		return Identity{}, err
+	}
+	if a.Algorithm != Algorithm {
+		return Identity{}, errorf(IncompleteSignature, "Unsupported AWS 'algorithm': '"+a.Algorithm+"'")
+	}
+	s, err := ParseCredential(a.Credential)
+	if err != nil {
+		return Identity{}, err
+	}
+	if err := checkScope(s, t); err != nil {
+		return Identity{}, err
+	}
+	c, ok := v.creds[s.AccessKey]
+	if !ok || subtle.ConstantTimeCompare([]byte(c.Token), []byte(headerValue(r.Header, "X-Amz-Security-Token"))) != 1 {
+		return Identity{}, errorf(UnrecognizedClient, msgInvalidToken)
+	}
+	if err := checkSkew(t, v.now()); err != nil {
+		return Identity{}, err
+	}
+	if !hasHost(a.SignedHeaders) {
+		return Identity{}, errorf(InvalidSignature, "'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization.")
+	}
+	if err := v.checkSignature(r, body, a, s, t, c.Secret); err != nil {
+		return Identity{}, err
+	}
+	return Identity{AccessKey: c.AccessKey, Account: c.Account, Region: s.Region}, nil
+}
+
+// checkSignature recomputes the signature over r and compares it with a's.
+func (v *Verifier) checkSignature(r *http.Request, body []byte, a Authorization, s Scope, t time.Time, secret string) error {
+	bp, _ := v.bufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	defer v.bufs.Put(bp)
+	canon := appendCanonicalRequest((*bp)[:0], r, a.SignedHeaders, body)
+	*bp = canon
+	sts := make([]byte, 0, 160)
+	sts = appendStringToSign(sts, t, s, canon)
+	key := v.keys.get(s, secret)
+	mac := hmac.New(sha256.New, key[:])
+	mac.Write(sts)
+	var sum [sha256.Size]byte
+	var want [2 * sha256.Size]byte
+	hex.Encode(want[:], mac.Sum(sum[:0]))
+	if subtle.ConstantTimeCompare(want[:], []byte(a.Signature)) == 1 {
+		return nil
+	}
+	return errorf(InvalidSignature, msgSignatureDiffer+
+		"\n\nThe Canonical String for this request should have been\n'"+string(canon)+
+		"'\n\nThe String-to-Sign should have been\n'"+string(sts)+"'\n")
+}
+
+// signingTime returns the request's X-Amz-Date (or, without one, its
+// Date), which must be in ISO 8601 basic format; Date may also be an HTTP
+// date.
+func signingTime(hdr http.Header, authz string) (time.Time, error) {
+	d := headerValue(hdr, "X-Amz-Date")
+	if d == "" {
+		d = headerValue(hdr, "Date")
+		if t, err := http.ParseTime(d); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	if d == "" {
+		return time.Time{}, errorf(IncompleteSignature,
+			"Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. Authorization="+authz)
+	}
+	t, err := time.Parse(basicFormat, d)
+	if err != nil {
+		return time.Time{}, errorf(IncompleteSignature,
+			"Date must be in ISO-8601 'basic format'. Got '"+d+"'. See http://en.wikipedia.org/wiki/ISO_8601")
+	}
+	return t, nil
+}
+
+// checkScope checks the credential scope's date, region, service and
+// terminator against the signing time and DynamoDB.
+func checkScope(s Scope, t time.Time) error {
+	if day := t.Format("20060102"); s.Date != day {
+		return errorf(InvalidSignature, "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '"+
+			s.Date+"' != '"+day+"', from '"+t.Format(basicFormat)+"'.")
+	}
+	if s.Region == "" {
+		return errorf(InvalidSignature, "Credential should be scoped to a valid region. ")
+	}
+	if s.Service != Service {
+		return errorf(InvalidSignature, "Credential should be scoped to correct service: '"+Service+"'. ")
+	}
+	if s.Terminator != "aws4_request" {
+		return errorf(InvalidSignature, "Credential should be scoped with a valid terminator: 'aws4_request', not '"+s.Terminator+"'. ")
+	}
+	return nil
+}
+
+// checkSkew fails unless t is within MaxSkew of now, naming the signing
+// time, the limit it passed and the server's time, as DynamoDB does.
+func checkSkew(t, now time.Time) error {
+	now = now.UTC()
+	f := func(t time.Time) string { return t.Format(basicFormat) }
+	if early := now.Add(-MaxSkew); t.Before(early) {
+		return errorf(InvalidSignature, "Signature expired: "+f(t)+" is now earlier than "+f(early)+" ("+f(now)+" - 15 min.)")
+	}
+	if late := now.Add(MaxSkew); t.After(late) {
+		return errorf(InvalidSignature, "Signature not yet current: "+f(t)+" is still later than "+f(late)+" ("+f(now)+" + 15 min.)")
+	}
+	return nil
+}
+
+// hasHost reports whether the ';'-separated list names host.
+func hasHost(signed string) bool {
+	for name := range strings.SplitSeq(signed, ";") {
+		if name == "host" {
+			return true
+		}
+	}
+	return false
+}
+
+// headerValue is http.Header.Get for a canonical key, without
+// canonicalising it.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// appendStringToSign appends SigV4's string to sign for canon.
+func appendStringToSign(b []byte, t time.Time, s Scope, canon []byte) []byte {
+	sum := sha256.Sum256(canon)
+	b = append(b, Algorithm+"\n"...)
+	b = t.AppendFormat(b, basicFormat)
+	b = append(b, '\n')
+	b = append(b, s.Date...)
+	b = append(b, '/')
+	b = append(b, s.Region...)
+	b = append(b, '/')
+	b = append(b, s.Service...)
+	b = append(b, "/aws4_request\n"...)
+	return hex.AppendEncode(b, sum[:])
+}
+
+// keyCache remembers derived signing keys by access key, date, region and
+// service: deriving one costs four HMACs, and a client uses one a day.
+type keyCache struct {
+	mu   sync.RWMutex
+	keys map[Scope][sha256.Size]byte
+}
+
+// maxCachedKeys bounds the cache; past it the cache starts over.
+const maxCachedKeys = 4096
+
+// get returns the signing key of s's scope for secret.
+func (kc *keyCache) get(s Scope, secret string) [sha256.Size]byte {
+	s.Terminator = ""
+	kc.mu.RLock()
+	k, ok := kc.keys[s]
+	kc.mu.RUnlock()
+	if ok {
+		return k
+	}
+	k = deriveKey(secret, s.Date, s.Region, s.Service)
+	kc.mu.Lock()
+	if kc.keys == nil || len(kc.keys) >= maxCachedKeys {
+		kc.keys = make(map[Scope][sha256.Size]byte)
+	}
+	// Clone so the map does not pin the request's header.
+	s = Scope{AccessKey: strings.Clone(s.AccessKey), Date: strings.Clone(s.Date),
+		Region: strings.Clone(s.Region), Service: strings.Clone(s.Service)}
+	kc.keys[s] = k
+	kc.mu.Unlock()
+	return k
+}
+
+// deriveKey is SigV4's kSigning = HMAC(HMAC(HMAC(HMAC("AWS4"+secret, date), region), service), "aws4_request").
+func deriveKey(secret, date, region, service string) [sha256.Size]byte {
+	k := hmacSum([]byte("AWS4"+secret), date)
+	k = hmacSum(k, region)
+	k = hmacSum(k, service)
+	k = hmacSum(k, "aws4_request")
+	return [sha256.Size]byte(k)
+}
+
+func hmacSum(key []byte, data string) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(data))
+	return m.Sum(nil)
+}
