@@ -42,28 +42,34 @@ func FuzzCompile(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			// A successful parse must round-trip through String().
-			var again string
-			switch k {
-			case kindCondition, kindKeyCondition:
-				if k == kindCondition {
-					again = c.Condition.String()
-				} else {
-					again = c.KeyCondition.String()
-					_, _ = c.KeyCondition.KeyCondition([]string{"a"}, []string{"b"})
-				}
-			case kindUpdate:
-				again = c.Update.String()
-			case kindProjection:
-				again = c.Projection.String()
+			// A successful parse must round-trip through String(): the
+			// text compiles again, to the same canonical text.
+			if k == kindKeyCondition {
+				_, _ = c.KeyCondition.KeyCondition([]string{"a"}, []string{"b"})
 			}
+			again := compiledString(k, c)
 			c2, err := compileKind(t, k, again)
 			if err != nil {
 				t.Fatalf("%s %q: String() %q does not compile: %v", k, src, again, err)
 			}
-			_ = c2
+			if third := compiledString(k, c2); third != again {
+				t.Fatalf("%s %q: String() is not canonical: %q compiles to %q", k, src, again, third)
+			}
 		}
 	})
+}
+
+// compiledString is the String() of the part of c that kind k compiles.
+func compiledString(k kind, c *Compiled) string {
+	switch k {
+	case kindCondition:
+		return c.Condition.String()
+	case kindKeyCondition:
+		return c.KeyCondition.String()
+	case kindUpdate:
+		return c.Update.String()
+	}
+	return c.Projection.String()
 }
 
 // FuzzApply checks that Update.Apply, Condition.Eval and Projection.Apply
