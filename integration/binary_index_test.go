@@ -23,7 +23,11 @@ func TestBinaryCrashIndexes(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// The kill comes once killAfter writes are acknowledged (so the
+	// appliers have a log to work through), not after a fixed time.
+	const killAfter = 300
 	var acked atomic.Int64
+	reached := make(chan struct{})
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Add(1)
@@ -32,19 +36,20 @@ func TestBinaryCrashIndexes(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(w), 77))
 			for ctx.Err() == nil {
 				// Errors are expected once the server is killed.
-				if propWrite(ctx, c, r, "IxCrash", 300, false) == nil {
-					acked.Add(1)
+				if propWrite(ctx, c, r, "IxCrash", 300, false) == nil && acked.Add(1) == killAfter {
+					close(reached)
 				}
 			}
 		}()
 	}
-	time.Sleep(time.Second)
+	select {
+	case <-reached:
+	case <-time.After(time.Minute):
+		t.Fatalf("only %d of %d writes acknowledged within a minute", acked.Load(), killAfter)
+	}
 	p.kill()
 	cancel()
 	wg.Wait()
-	if acked.Load() < 50 {
-		t.Fatalf("only %d writes acknowledged before the kill; the test needs a stream", acked.Load())
-	}
 
 	p = startBinary(t, dir, nil, args...)
 	// The checks retry a connection closed under the client, as every
