@@ -37,10 +37,10 @@ func arith(a, b string, subtract bool) (string, error) {
 	}
 	var x, y, z apd.Decimal
 	if _, _, err := x.SetString(ca); err != nil {
-		return "", &Error{msgNotNumber}
+		return "", invalid(ErrNotNumber, msgNotNumber)
 	}
 	if _, _, err := y.SetString(cb); err != nil {
-		return "", &Error{msgNotNumber}
+		return "", invalid(ErrNotNumber, msgNotNumber)
 	}
 	// Precision 0 makes apd compute the exact result; operands are bounded
 	// (38 digits, exponents -130..125), so the exact result is small.
@@ -51,7 +51,7 @@ func arith(a, b string, subtract bool) (string, error) {
 		_, err = ctx.Add(&z, &x, &y)
 	}
 	if err != nil {
-		return "", &Error{msgOverflow}
+		return "", invalid(ErrOverflow, msgOverflow)
 	}
 	return ParseNumber(z.Text('f'))
 }

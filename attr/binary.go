@@ -2,7 +2,6 @@ package attr
 
 import (
 	"encoding/binary"
-	"errors"
 	"maps"
 	"slices"
 )
@@ -82,7 +81,7 @@ func binaryBody(b []byte) (binaryHeader, bool) {
 // cannot recurse without limit; valid items nest at most MaxNestingDepth.
 const maxBinaryDepth = MaxNestingDepth + 8
 
-func errCorrupt() error { return errors.New("attr: corrupt item encoding") }
+func errCorrupt() error { return ErrCorrupt }
 
 // AppendBinary appends the compact storage encoding of it to dst and
 // returns the extended slice. Attribute order is map order, so two

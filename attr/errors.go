@@ -1,11 +1,45 @@
 package attr
 
+import "errors"
+
+// The kinds of failure, for errors.Is: every *Error wraps one of the
+// validation kinds, every *SerializationError wraps ErrMalformed, and the
+// storage decoders return the last three as they are.
+var (
+	ErrEmptyValue = errors.New("attr: attribute value has no type")
+	ErrManyTypes  = errors.New("attr: attribute value has more than one type")
+	ErrNullFalse  = errors.New("attr: null attribute value is not true")
+	ErrNotNumber  = errors.New("attr: not a number")
+	ErrPrecision  = errors.New("attr: number has more than 38 significant digits")
+	ErrOverflow   = errors.New("attr: number magnitude too large")
+	ErrUnderflow  = errors.New("attr: number magnitude too small")
+	ErrEmptySet   = errors.New("attr: empty set")
+	ErrDuplicates = errors.New("attr: set has duplicates")
+	ErrNesting    = errors.New("attr: nested too deeply")
+
+	ErrMalformed = errors.New("attr: malformed attribute value JSON")
+
+	ErrCorrupt    = errors.New("attr: corrupt item encoding")
+	ErrBadKey     = errors.New("attr: malformed key encoding")
+	ErrNotKeyType = errors.New("attr: not a key type")
+)
+
 // Error is a validation failure in DynamoDB's exact words; the api layer
-// answers it as a ValidationException carrying Msg as the message.
-type Error struct{ Msg string }
+// answers it as a ValidationException carrying Msg as the message. Kind is
+// one of the validation kinds above (errors.Is matches it), or nil.
+type Error struct {
+	Msg  string
+	Kind error
+}
 
 // Error returns Msg unchanged, so that it can be sent to the client as is.
 func (e *Error) Error() string { return e.Msg }
+
+// Unwrap returns the kind, for errors.Is.
+func (e *Error) Unwrap() error { return e.Kind }
+
+// invalid returns an *Error of kind with DynamoDB's message msg.
+func invalid(kind error, msg string) *Error { return &Error{Msg: msg, Kind: kind} }
 
 // SerializationError is a request body that is not well-formed for its shape
 // (a JSON type mismatch inside an AttributeValue, bad base64, broken JSON);
@@ -14,6 +48,9 @@ type SerializationError struct{ Msg string }
 
 // Error returns Msg unchanged.
 func (e *SerializationError) Error() string { return e.Msg }
+
+// Unwrap returns ErrMalformed, for errors.Is.
+func (e *SerializationError) Unwrap() error { return ErrMalformed }
 
 // DynamoDB's messages for invalid attribute values, word for word (including
 // the double space in the empty-set messages, which DynamoDB sends).

@@ -76,7 +76,7 @@ func (d *jsonDecoder) attributeValue(depth int) (Value, error) {
 		if err := d.literal("null"); err != nil {
 			return Value{}, err
 		}
-		return Value{}, &Error{msgEmptyValue}
+		return Value{}, invalid(ErrEmptyValue, msgEmptyValue)
 	default:
 		return Value{}, d.mismatch(kindStructure)
 	}
@@ -111,7 +111,7 @@ func (d *jsonDecoder) attributeValue(depth int) (Value, error) {
 			v.Bool, err = d.expectBool()
 		case TypeM:
 			if depth >= MaxNestingDepth {
-				return &Error{msgNesting}
+				return invalid(ErrNesting, msgNesting)
 			}
 			if d.peek() != '{' {
 				return d.mismatch(kindStructure)
@@ -119,7 +119,7 @@ func (d *jsonDecoder) attributeValue(depth int) (Value, error) {
 			v.M, err = d.attributeMap(depth + 1)
 		case TypeL:
 			if depth >= MaxNestingDepth {
-				return &Error{msgNesting}
+				return invalid(ErrNesting, msgNesting)
 			}
 			v.L, err = d.list(depth + 1)
 		case TypeSS:
@@ -140,9 +140,9 @@ func (d *jsonDecoder) attributeValue(depth int) (Value, error) {
 	}
 	switch {
 	case present == 0:
-		return Value{}, &Error{msgEmptyValue}
+		return Value{}, invalid(ErrEmptyValue, msgEmptyValue)
 	case present&(present-1) != 0:
-		return Value{}, &Error{msgManyTypes}
+		return Value{}, invalid(ErrManyTypes, msgManyTypes)
 	}
 	// The last member seen may have been nulled; take the one that is set.
 	for t := TypeS; t <= TypeBS; t++ {
@@ -167,7 +167,7 @@ func finish(v Value, rawN string, rawNS []string) (Value, error) {
 		return Value{T: TypeBOOL, Bool: v.Bool}, nil
 	case TypeNULL:
 		if !v.Bool {
-			return Value{}, &Error{msgNullFalse}
+			return Value{}, invalid(ErrNullFalse, msgNullFalse)
 		}
 		return Null(), nil
 	case TypeM:
@@ -185,14 +185,14 @@ func finish(v Value, rawN string, rawNS []string) (Value, error) {
 		return out, checkSet(out)
 	case TypeNS:
 		if len(rawNS) == 0 {
-			return Value{}, &Error{msgEmptyNS}
+			return Value{}, invalid(ErrEmptySet, msgEmptyNS)
 		}
 		return NumberSet(rawNS...)
 	case TypeBS:
 		out := Value{T: TypeBS, BS: v.BS}
 		return out, checkSet(out)
 	}
-	return Value{}, &Error{msgEmptyValue}
+	return Value{}, invalid(ErrEmptyValue, msgEmptyValue)
 }
 
 // attributeMap parses {"name": AttributeValue, ...}; it is both an item and

@@ -3,7 +3,7 @@ package attr
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
+	"fmt"
 	"strings"
 	"unsafe"
 )
@@ -33,7 +33,7 @@ const (
 )
 
 // errBadKey is returned by DecodeKey for bytes AppendKey cannot have made.
-func errBadKey() error { return errors.New("attr: malformed key encoding") }
+func errBadKey() error { return ErrBadKey }
 
 // AppendKey appends the order-preserving, self-delimiting encoding of the
 // key value v to dst and returns the extended slice. For values a and b of
@@ -127,7 +127,7 @@ func DecodeKey(b []byte, t Type) (v Value, rest []byte, err error) {
 	case TypeN:
 		return decodeNumberKey(b)
 	}
-	return Value{}, nil, errors.New("attr: " + t.String() + " is not a key type")
+	return Value{}, nil, fmt.Errorf("%w: %s", ErrNotKeyType, t)
 }
 
 // decodeEscaped returns a fresh copy of the unescaped bytes.

@@ -60,12 +60,12 @@ func parseDecimal(s string, buf []byte) (decimal, error) {
 	}
 exponent:
 	if !sawDigit {
-		return decimal{}, &Error{msgNotNumber}
+		return decimal{}, invalid(ErrNotNumber, msgNotNumber)
 	}
 	exp := 0
 	if i < len(s) {
 		if s[i] != 'e' && s[i] != 'E' {
-			return decimal{}, &Error{msgNotNumber}
+			return decimal{}, invalid(ErrNotNumber, msgNotNumber)
 		}
 		i++
 		expNeg := false
@@ -74,12 +74,12 @@ exponent:
 			i++
 		}
 		if i == len(s) {
-			return decimal{}, &Error{msgNotNumber}
+			return decimal{}, invalid(ErrNotNumber, msgNotNumber)
 		}
 		for ; i < len(s); i++ {
 			c := s[i]
 			if c < '0' || c > '9' {
-				return decimal{}, &Error{msgNotNumber}
+				return decimal{}, invalid(ErrNotNumber, msgNotNumber)
 			}
 			if exp < exponentClamp {
 				exp = exp*10 + int(c-'0')
@@ -110,13 +110,13 @@ func (d decimal) check() error {
 	// Magnitude first: a sum such as 9.9E125 + 9.9E125 is both too large and
 	// too long, and "overflow" is the useful answer.
 	if d.exp > maxExponent {
-		return &Error{msgOverflow}
+		return invalid(ErrOverflow, msgOverflow)
 	}
 	if d.exp < minExponent {
-		return &Error{msgUnderflow}
+		return invalid(ErrUnderflow, msgUnderflow)
 	}
 	if len(d.digits) > maxDigits {
-		return &Error{msgPrecision}
+		return invalid(ErrPrecision, msgPrecision)
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ func BinarySet(bs ...[]byte) Value { return Value{T: TypeBS, BS: bs} }
 // valid number, or two members that are numerically equal.
 func NumberSet(ns ...string) (Value, error) {
 	if len(ns) == 0 {
-		return Value{}, &Error{msgEmptyNS}
+		return Value{}, invalid(ErrEmptySet, msgEmptyNS)
 	}
 	out := make([]string, len(ns))
 	for i, s := range ns {
@@ -96,7 +96,7 @@ func duplicatesError(members []string) error {
 	}
 	b.WriteByte(']')
 	b.WriteString(msgDuplicatesSuffix)
-	return &Error{b.String()}
+	return invalid(ErrDuplicates, b.String())
 }
 
 // binaryDuplicatesError lists a binary set by the base64 text of its members.
@@ -115,21 +115,21 @@ func checkSet(v Value) error {
 	switch v.T {
 	case TypeSS:
 		if len(v.SS) == 0 {
-			return &Error{msgEmptySS}
+			return invalid(ErrEmptySet, msgEmptySS)
 		}
 		if hasDuplicate(v.SS) {
 			return duplicatesError(v.SS)
 		}
 	case TypeNS:
 		if len(v.SS) == 0 {
-			return &Error{msgEmptyNS}
+			return invalid(ErrEmptySet, msgEmptyNS)
 		}
 		if hasDuplicate(v.SS) {
 			return duplicatesError(v.SS)
 		}
 	case TypeBS:
 		if len(v.BS) == 0 {
-			return &Error{msgEmptyBS}
+			return invalid(ErrEmptySet, msgEmptyBS)
 		}
 		if hasDuplicateBytes(v.BS) {
 			return binaryDuplicatesError(v.BS)

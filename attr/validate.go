@@ -55,7 +55,7 @@ func (v Value) validate(depth int) error {
 		return checkSet(v)
 	case TypeM:
 		if depth >= MaxNestingDepth {
-			return &Error{msgNesting}
+			return invalid(ErrNesting, msgNesting)
 		}
 		for _, e := range v.M {
 			if err := e.validate(depth + 1); err != nil {
@@ -65,7 +65,7 @@ func (v Value) validate(depth int) error {
 		return nil
 	case TypeL:
 		if depth >= MaxNestingDepth {
-			return &Error{msgNesting}
+			return invalid(ErrNesting, msgNesting)
 		}
 		for _, e := range v.L {
 			if err := e.validate(depth + 1); err != nil {
@@ -74,7 +74,7 @@ func (v Value) validate(depth int) error {
 		}
 		return nil
 	}
-	return &Error{msgEmptyValue}
+	return invalid(ErrEmptyValue, msgEmptyValue)
 }
 
 // checkCanonicalNumber accepts s only if it is a valid number already in the
@@ -85,7 +85,7 @@ func checkCanonicalNumber(s string) error {
 		return err
 	}
 	if c != s {
-		return &Error{msgNotNumber}
+		return invalid(ErrNotNumber, msgNotNumber)
 	}
 	return nil
 }
