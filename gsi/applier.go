@@ -53,13 +53,13 @@ type Applier struct {
 }
 
 // Start starts the table's applier goroutine and returns its Applier. The
-// goroutine exits when Close is called, or by itself when the store is closed
-// (store.ErrClosed); Close must be called in either case to release it.
-// Other store errors are logged and the batch is retried on the next Notify or
-// tick.
-func Start(opts Options) *Applier {
+// goroutine exits when ctx is done or Close is called, or by itself when the
+// store is closed (store.ErrClosed); Close must be called in every case to
+// release it. Other store errors are logged and the batch is retried on the
+// next Notify or tick.
+func Start(ctx context.Context, opts Options) *Applier {
 	a := newApplier(opts)
-	go a.run()
+	go a.run(ctx)
 	return a
 }
 
@@ -104,17 +104,26 @@ func (a *Applier) Close() {
 	<-a.done
 }
 
-// run is the applier goroutine. It exits, closing a.done, when a.stop is
-// closed or the store has been closed.
-func (a *Applier) run() {
+// run is the applier goroutine. It exits, closing a.done, when ctx is done,
+// a.stop is closed or the store has been closed.
+func (a *Applier) run(ctx context.Context) {
 	defer close(a.done)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-a.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	var lastErr string
 	for {
-		err := a.catchUp()
+		err := a.catchUp(ctx)
 		switch {
-		case errors.Is(err, store.ErrClosed):
+		case errors.Is(err, store.ErrClosed), ctx.Err() != nil:
 			return
 		case err != nil && err.Error() != lastErr:
 			// Logged once per distinct error: a stuck batch is retried
@@ -126,7 +135,7 @@ func (a *Applier) run() {
 			lastErr = err.Error()
 		}
 		select {
-		case <-a.stop:
+		case <-ctx.Done():
 			return
 		case <-a.notify:
 		case <-t.C:
@@ -134,25 +143,21 @@ func (a *Applier) run() {
 	}
 }
 
-// catchUp runs batches until one stops short of its bounds, Close is called,
+// catchUp runs batches until one stops short of its bounds, ctx is done,
 // or a batch fails. Waiters are woken after every batch.
-func (a *Applier) catchUp() error {
-	for {
-		res, err := a.step()
+func (a *Applier) catchUp(ctx context.Context) error {
+	for ctx.Err() == nil {
+		res, err := a.step(ctx)
 		a.broadcast()
 		if err != nil || !res.more {
 			return err
 		}
-		select {
-		case <-a.stop:
-			return nil
-		default:
-		}
 	}
+	return nil
 }
 
 // step runs one batch in one store transaction.
-func (a *Applier) step() (batchResult, error) {
+func (a *Applier) step(ctx context.Context) (batchResult, error) {
 	defs := a.opts.Indexes()
 	cutoff := a.opts.Now().Add(-a.opts.Retain()).UnixNano()
 	var res batchResult
@@ -165,7 +170,7 @@ func (a *Applier) step() (batchResult, error) {
 	}); err != nil || !work {
 		return res, err
 	}
-	err := a.opts.DB.Update(context.Background(), func(tx *store.Tx) error {
+	err := a.opts.DB.Update(ctx, func(tx *store.Tx) error {
 		var err error
 		res, err = runBatch(tx, a.opts.TableID, defs, a.opts.SpaceID, cutoff, a.opts.Due)
 		return err
@@ -244,10 +249,19 @@ func (a *Applier) Watermark(name string) (uint64, bool) {
 	var wm uint64
 	var ok bool
 	_ = a.opts.DB.View(func(tx *store.Tx) error {
-		if tsp := tx.Space(a.opts.TableID); tsp != nil {
-			wm, ok = readWatermark(tsp, name)
-		}
+		wm, ok = Watermark(tx, a.opts.TableID, name)
 		return nil
 	})
 	return wm, ok
+}
+
+// Watermark returns global index name's watermark in table tableID as the
+// snapshot tx sees it, as Applier.Watermark does; 0, false when the index
+// has none yet or the table is gone.
+func Watermark(tx *store.Tx, tableID, name string) (uint64, bool) {
+	tsp := tx.Space(tableID)
+	if tsp == nil {
+		return 0, false
+	}
+	return readWatermark(tsp, name)
 }

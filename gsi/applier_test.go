@@ -184,7 +184,7 @@ func TestWaitFor(t *testing.T) {
 	t.Run("closed", func(t *testing.T) {
 		h := newHarness(t, byG())
 		h.built()
-		a := Start(h.options())
+		a := Start(context.Background(), h.options())
 		a.Close()
 		a.Close() // idempotent
 		if err := a.WaitFor(context.Background(), h.lastSeq()+1); !errors.Is(err, ErrClosed) {

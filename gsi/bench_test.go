@@ -27,7 +27,7 @@ func BenchmarkApply(b *testing.B) {
 	last := h.lastSeq()
 	b.ResetTimer()
 	start := time.Now()
-	a := Start(h.options())
+	a := Start(context.Background(), h.options())
 	if err := a.WaitFor(context.Background(), last); err != nil {
 		b.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func TestCrashMidway(t *testing.T) {
 				t.Fatal(err)
 			}
 			a := newApplier(h.options()) // no goroutine: one batch by hand
-			res, err := a.step()
+			res, err := a.step(context.Background())
 			if err != nil {
 				t.Fatalf("step: %v", err)
 			}

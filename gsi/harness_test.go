@@ -123,7 +123,7 @@ func (h *harness) options() Options {
 
 // start starts an Applier closed when the test ends.
 func (h *harness) start(opts Options) *Applier {
-	a := Start(opts)
+	a := Start(context.Background(), opts)
 	h.t.Cleanup(a.Close)
 	return a
 }

@@ -142,7 +142,7 @@ func TestRandomOpsWithRestarts(t *testing.T) {
 			h.built()
 			r := rand.New(rand.NewPCG(tc.seed, 0))
 			for range tc.rounds {
-				a := Start(h.options())
+				a := Start(context.Background(), h.options())
 				for i := 0; i < tc.opsPerRnd; i += tc.writeBatch {
 					batch := make([]op, tc.writeBatch)
 					for j := range batch {

@@ -1,6 +1,7 @@
 package gsi
 
 import (
+	"context"
 	"slices"
 	"testing"
 	"time"
@@ -79,7 +80,7 @@ func TestTrim(t *testing.T) {
 				for range s.writes {
 					h.write("a", item("pk", "a", "g", "x", "s", i))
 				}
-				if _, err := a.step(); err != nil {
+				if _, err := a.step(context.Background()); err != nil {
 					t.Fatalf("step %d: %v", i, err)
 				}
 				if got := h.logSeqs(); !slices.Equal(got, s.want) {
@@ -107,7 +108,7 @@ func TestTrimWaitsForSlowestIndex(t *testing.T) {
 	a := newApplier(h.options())
 	// The slow index catches up in the batch, then the log goes: trimming
 	// uses the watermarks after the batch's apply.
-	if _, err := a.step(); err != nil {
+	if _, err := a.step(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if got := h.logSeqs(); len(got) != 0 {
@@ -118,7 +119,7 @@ func TestTrimWaitsForSlowestIndex(t *testing.T) {
 	// fails the batch.
 	h.write("a", item("pk", "a", "h", 9))
 	h.update(func(tx *store.Tx) error { return tx.DropSpace(spaceID(hh.Name)) })
-	if _, err := a.step(); err != nil {
+	if _, err := a.step(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if got := h.logSeqs(); len(got) != 0 {

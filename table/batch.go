@@ -175,8 +175,8 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWr
 	if err != nil {
 		return nil, err
 	}
-	for _, m := range tables {
-		s.notifyWrite(m)
+	for i := range muts {
+		s.notifyWrite(muts[i].meta, results[i])
 	}
 	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
 	for i, mu := range muts {

@@ -89,28 +89,6 @@ func (s *Service) gsiDue(m *tableMeta) func(seq uint64, t int64) bool {
 	}
 }
 
-// waitIndexes waits until m's global indexes show what a read now may see:
-// every write acknowledged before the call without lag, or every write whose
-// lag has passed.
-func (s *Service) waitIndexes(ctx context.Context, m *tableMeta) error {
-	_, l := s.lags(m)
-	if l.IsZero() {
-		return s.settleIndexes(ctx, m)
-	}
-	var target uint64
-	err := s.db.View(func(tx *store.Tx) error {
-		if err := s.syncHistory(tx, m); err != nil {
-			return err
-		}
-		target = s.history.DuePrefix(m.ID, s.gsiDue(m))
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return s.applier(m).WaitFor(ctx, target)
-}
-
 // Settle makes every write acknowledged so far visible to every read: it
 // ends the lag of earlier writes and waits until every global index has
 // applied them. Tests call it (POST /_ddblocal/settle) instead of sleeping.

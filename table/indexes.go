@@ -13,9 +13,10 @@ import (
 // backfillChunk is how many items one backfill transaction indexes.
 const backfillChunk = 1000
 
-// appliers runs one gsi.Applier per table that has been written or read
-// through a global index: it maintains the table's global indexes from its
-// change log and trims the log.
+// appliers runs one gsi.Applier per table whose writes are logged (it has a
+// global index, or reads that may lag) once one is written, read through a
+// global index or settled: the applier maintains the table's global indexes
+// from its change log and trims the log. A table without either has none.
 type appliers struct {
 	mu          sync.Mutex
 	m           map[string]*gsi.Applier // by table ID
@@ -49,7 +50,7 @@ func (s *Service) applier(m *tableMeta) *gsi.Applier {
 // startApplier starts m's applier; s.appliers.mu is held.
 func (s *Service) startApplier(m *tableMeta) *gsi.Applier {
 	region, name, id := m.Region, m.Name, m.ID
-	a := gsi.Start(gsi.Options{
+	a := gsi.Start(s.bg, gsi.Options{
 		DB:      s.db,
 		TableID: id,
 		Indexes: func() []*index.Def {
@@ -87,9 +88,10 @@ func (s *Service) stopApplier(tableID string) {
 }
 
 // Close stops every background goroutine of the service (index appliers and
-// backfills). The store stays open; close it afterwards.
+// backfills) by cancelling their context, and waits for them. The store
+// stays open; close it afterwards.
 func (s *Service) Close() {
-	s.stopOnce.Do(func() { close(s.stop) })
+	s.stopBG()
 	s.background.Wait()
 	s.appliers.mu.Lock()
 	all := s.appliers.m
@@ -100,8 +102,13 @@ func (s *Service) Close() {
 	}
 }
 
-// written tells the table's applier that a write committed.
-func (s *Service) notifyWrite(m *tableMeta) { s.applier(m).Notify() }
+// notifyWrite tells table m's applier that write w committed, if w appended
+// to the change log: nothing else gives an applier work.
+func (s *Service) notifyWrite(m *tableMeta, w written) {
+	if w.logged {
+		s.applier(m).Notify()
+	}
+}
 
 // settleIndexes waits until m's global indexes have applied every write
 // acknowledged before it was called: the default read-your-writes visibility.
@@ -122,8 +129,17 @@ func (s *Service) settleIndexes(ctx context.Context, m *tableMeta) error {
 }
 
 // indexReady reports whether global index name has finished its backfill.
+// One that has not is being built, or will be once the table's applier
+// runs (a restart interrupted the backfill): it is started here.
 func (s *Service) indexReady(m *tableMeta, name string) bool {
-	_, ok := s.applier(m).Watermark(name)
+	var ok bool
+	_ = s.db.View(func(tx *store.Tx) error {
+		_, ok = gsi.Watermark(tx, m.ID, name)
+		return nil
+	})
+	if !ok {
+		s.applier(m)
+	}
 	return ok
 }
 
@@ -146,15 +162,7 @@ func (s *Service) startBackfill(m *tableMeta, d *index.Def) {
 			delete(s.appliers.backfilling, space)
 			s.appliers.mu.Unlock()
 		}()
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		go func() {
-			select {
-			case <-s.stop:
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
+		ctx := s.bg
 		err := gsi.Backfill(ctx, s.db, m.ID, d, indexSpaceID(m, d.Name), backfillChunk)
 		if err != nil && ctx.Err() == nil && s.opts.Logger != nil {
 			s.opts.Logger.Error("backfill failed", "table", m.Name, "index", d.Name, "err", err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/expressions"
+	"github.com/ddblocal/ddblocal/gsi"
 	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 )
@@ -29,7 +30,9 @@ func (s *Service) compileExpr(in expressions.Input) (*expressions.Compiled, erro
 	return c, nil
 }
 
-// resolveTarget finds the table or index a read names, with DynamoDB's checks.
+// resolveTarget finds the table or index a read names, with DynamoDB's
+// checks; whether a global index is readable yet is checked in the read's
+// snapshot (readPages).
 func (s *Service) resolveTarget(m *tableMeta, name *string, consistent *bool) (target, error) {
 	t := target{meta: m, space: m.ID}
 	if name == nil {
@@ -45,9 +48,6 @@ func (s *Service) resolveTarget(m *tableMeta, name *string, consistent *bool) (t
 		if d.Name == *name {
 			if consistent != nil && *consistent {
 				return t, Errorf(ValidationException, "Consistent reads are not supported on global secondary indexes")
-			}
-			if !s.indexReady(m, d.Name) {
-				return t, Errorf(ValidationException, "Cannot read from backfilling global secondary index: %s", d.Name)
 			}
 			t.index, t.space = d, indexSpaceID(m, d.Name)
 			return t, nil
@@ -258,16 +258,15 @@ func (t target) keyRange(kc *expressions.KeyCondition) (from, to []byte, err err
 }
 
 // readPages runs a page read in one snapshot and renders the response. A read
-// of a global index first waits until the index has applied every write
-// acknowledged before the read began.
+// of a global index needs the index built, and caught up with every write
+// acknowledged before the read began (or, when the table's indexes lag,
+// with every write due): both are checked in the snapshot the page is read
+// from, which is read again only after waiting for the index.
 func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consistentRead *bool, rcc string) (*ReadOutput, error) {
 	consistent := consistentRead != nil && *consistentRead
+	global := t.index != nil && t.index.Global
 	at := int64(0)
-	if t.index != nil && t.index.Global {
-		if err := s.waitIndexes(ctx, t.meta); err != nil {
-			return nil, err
-		}
-	} else {
+	if !global {
 		at = s.readTime(t.meta, consistent)
 	}
 	// The page's JSON is written into a scratch buffer kept by the Service.
@@ -282,25 +281,103 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 		ps.buf = (*scratch)[:0]
 	}
 	var pg page
-	err := s.db.View(func(tx *store.Tx) error {
-		var ov *overlay
-		if at != 0 {
-			if err := s.syncHistory(tx, t.meta); err != nil {
-				return err
+	var gw gsiWait
+	for {
+		err := s.db.View(func(tx *store.Tx) error {
+			if global {
+				if err := s.checkGSI(tx, t, &gw); err != nil || gw.behind {
+					return err
+				}
 			}
 			var err error
-			if ov, err = s.overlay(tx, t, ps.from, ps.to, at); err != nil {
-				return err
+			pg, err = s.readAt(tx, t, ps, at)
+			return err
+		})
+		if gw.building {
+			s.applier(t.meta)
+		}
+		if err == nil && gw.behind {
+			err = s.applier(t.meta).WaitFor(ctx, gw.target)
+			if err == nil {
+				continue
 			}
 		}
-		var err error
-		pg, err = readPage(tx, ps, ov)
-		return err
-	})
-	if err != nil {
-		s.recyclePage(scratch, pg.items)
-		return nil, err
+		if err != nil {
+			s.recyclePage(scratch, pg.items)
+			return nil, err
+		}
+		break
 	}
+	return s.pageOutput(t, ps, pg, scratch, consistent, rcc), nil
+}
+
+// gsiWait is what a read of a global index waits for: the index's
+// watermark to reach target, worked out in the read's first snapshot.
+type gsiWait struct {
+	target uint64
+	known  bool // target is set
+	behind bool // the index had not reached target in the last snapshot
+	// building says the index was still being built: its table's applier
+	// must run, since it resumes a backfill a restart interrupted.
+	building bool
+}
+
+// checkGSI checks in snapshot tx that global index t.index can be read:
+// it fails when the index is still being built, and sets w.behind when it
+// has not yet applied the writes the read must see.
+func (s *Service) checkGSI(tx *store.Tx, t target, w *gsiWait) error {
+	wm, ok := gsi.Watermark(tx, t.meta.ID, t.index.Name)
+	if !ok {
+		w.building = true
+		return Errorf(ValidationException, "Cannot read from backfilling global secondary index: %s", t.index.Name)
+	}
+	if !w.known {
+		target, err := s.gsiTarget(tx, t.meta)
+		if err != nil {
+			return err
+		}
+		w.target, w.known = target, true
+	}
+	w.behind = wm < w.target
+	return nil
+}
+
+// gsiTarget is the last change-log record of m that a read of its global
+// indexes in snapshot tx must see: the last one written, or with lagging
+// indexes the last one due.
+func (s *Service) gsiTarget(tx *store.Tx, m *tableMeta) (uint64, error) {
+	if _, l := s.lags(m); !l.IsZero() {
+		if err := s.syncHistory(tx, m); err != nil {
+			return 0, err
+		}
+		return s.history.DuePrefix(m.ID, s.gsiDue(m)), nil
+	}
+	sp := tx.Space(m.ID)
+	if sp == nil {
+		return 0, errNotFound("", "")
+	}
+	return sp.LastLogSeq(), nil
+}
+
+// readAt reads the page ps describes in snapshot tx, as an eventually
+// consistent read at time at sees it (0: the snapshot itself).
+func (s *Service) readAt(tx *store.Tx, t target, ps pageSpec, at int64) (page, error) {
+	var ov *overlay
+	if at != 0 {
+		if err := s.syncHistory(tx, t.meta); err != nil {
+			return page{}, err
+		}
+		var err error
+		if ov, err = s.overlay(tx, t, ps.from, ps.to, at); err != nil {
+			return page{}, err
+		}
+	}
+	return readPage(tx, ps, ov)
+}
+
+// pageOutput renders a page read from target t as the response, with its
+// capacity; the items stay in scratch's buffer until the output is released.
+func (s *Service) pageOutput(t target, ps pageSpec, pg page, scratch *[]byte, consistent bool, rcc string) *ReadOutput {
 	mt := newMeter(t.meta.Name, true)
 	if t.index == nil {
 		mt.addTable(readUnits(pg.bytes, consistent))
@@ -319,7 +396,7 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 		}
 		out.release = func() { s.recyclePage(scratch, out.RenderedItems) }
 	}
-	return out, nil
+	return out
 }
 
 // recyclePage gives a page's scratch buffer back to the pool, holding buf

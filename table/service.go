@@ -4,6 +4,7 @@
 package table
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -58,10 +59,11 @@ type Service struct {
 	// pageBufs holds *[]byte scratch buffers for the JSON of Query and Scan
 	// pages (see readPages).
 	pageBufs sync.Pool
-	// Background work (backfills) stops when stop is closed; Close closes it
-	// and waits for the work.
-	stop       chan struct{}
-	stopOnce   sync.Once
+	// bg is the context of background work (index appliers, backfills),
+	// which lives as long as the Service rather than any request; Close
+	// cancels it and waits for the work. It is the one stored context.
+	bg         context.Context
+	stopBG     context.CancelFunc
 	background sync.WaitGroup
 }
 
@@ -74,8 +76,9 @@ func New(db *store.DB, opts Options) *Service {
 	if opts.ItemCollectionLimit == 0 {
 		opts.ItemCollectionLimit = 10 << 30
 	}
+	bg, stopBG := context.WithCancel(context.Background())
 	return &Service{db: db, opts: opts, catalog: newCatalog(opts.ItemCollectionLimit), deleted: newTombstones(),
-		tokens: newTokenCache(), appliers: newAppliers(), stop: make(chan struct{}), exprs: expressions.NewCache(exprCacheSize),
+		tokens: newTokenCache(), appliers: newAppliers(), bg: bg, stopBG: stopBG, exprs: expressions.NewCache(exprCacheSize),
 		policy: consistency.NewPolicy(opts.EventualLag, opts.Seed), history: consistency.NewHistory()}
 }
 

@@ -242,9 +242,9 @@ func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *Tran
 	notified := map[string]bool{}
 	for i, a := range acts {
 		m := a.mu.meta
-		if !notified[m.ID] {
+		if !notified[m.ID] && results[i].logged {
 			notified[m.ID] = true
-			s.notifyWrite(m) // global indexes follow from the change log
+			s.notifyWrite(m, results[i]) // global indexes follow from the change log
 		}
 		if a.check {
 			continue

@@ -45,7 +45,9 @@ type written struct {
 	oldSize, newSize int
 	// stored says that an item is under the key after the write: new is
 	// nil after a blind put of an encoded item, which is never decoded.
-	stored   bool
+	stored bool
+	// logged says that the write appended a change-log record.
+	logged   bool
 	lsi, gsi map[string]float64 // write units per index
 	// collection is the item collection size after the write, in bytes, for
 	// tables with local secondary indexes (-1 otherwise).
@@ -125,7 +127,8 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 	if err := lw.apply(tx, sp, mu.meta); err != nil {
 		return w, err
 	}
-	return w, mu.appendLog(sp, now, raw, newBytes)
+	w.logged, err = mu.appendLog(sp, now, raw, newBytes)
+	return w, err
 }
 
 // decide reads the old item from raw (its stored bytes, nil when absent),
@@ -184,15 +187,16 @@ func (mu *mutation) store(sp *store.Space, sw *spaceWrites, raw []byte, w writte
 }
 
 // appendLog appends the write's change-log record, when the table logs its
-// writes: raw and newBytes are the item before and after.
-func (mu *mutation) appendLog(sp *store.Space, now int64, raw, newBytes []byte) error {
+// writes (it reports whether it did): raw and newBytes are the item before
+// and after.
+func (mu *mutation) appendLog(sp *store.Space, now int64, raw, newBytes []byte) (bool, error) {
 	if !mu.logged(sp) {
-		return nil
+		return false, nil
 	}
 	rec := changelog.Append(make([]byte, 0, 48+len(mu.key)+len(raw)+len(newBytes)),
 		changelog.Record{Time: now, Key: mu.key, Old: raw, New: newBytes})
 	_, err := sp.AppendLogOwned(rec)
-	return err
+	return err == nil, err
 }
 
 // nextItem returns the item after the write: mu.next's answer, or the
@@ -294,7 +298,7 @@ func (s *Service) commit(ctx context.Context, mu *mutation) (written, error) {
 		return err
 	})
 	if err == nil {
-		s.notifyWrite(mu.meta)
+		s.notifyWrite(mu.meta, w)
 	}
 	return w, err
 }
