@@ -33,5 +33,7 @@ func Operations(svc *table.Service) map[string]Handler {
 		"TransactWriteItems":        Op(svc.TransactWriteItems),
 		"TransactGetItems":          Op(svc.TransactGetItems),
 		"ExecuteStatement":          Op(ql.ExecuteStatement),
+		"BatchExecuteStatement":     Op(ql.BatchExecuteStatement),
+		"ExecuteTransaction":        Op(ql.ExecuteTransaction),
 	}
 }
