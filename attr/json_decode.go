@@ -182,7 +182,11 @@ func finish(v Value, rawN string, rawNS []string) (Value, error) {
 		return Value{T: TypeL, L: v.L}, nil
 	case TypeSS:
 		out := Value{T: TypeSS, SS: v.SS}
-		return out, checkSet(out)
+		if err := checkSet(out); err != nil {
+			return Value{}, err
+		}
+		SortSet(out)
+		return out, nil
 	case TypeNS:
 		if len(rawNS) == 0 {
 			return Value{}, invalid(ErrEmptySet, msgEmptyNS)
@@ -190,7 +194,11 @@ func finish(v Value, rawN string, rawNS []string) (Value, error) {
 		return NumberSet(rawNS...)
 	case TypeBS:
 		out := Value{T: TypeBS, BS: v.BS}
-		return out, checkSet(out)
+		if err := checkSet(out); err != nil {
+			return Value{}, err
+		}
+		SortSet(out)
+		return out, nil
 	}
 	return Value{}, invalid(ErrEmptyValue, msgEmptyValue)
 }

@@ -1,7 +1,9 @@
 package attr
 
 import (
+	"bytes"
 	"encoding/base64"
+	"slices"
 	"strings"
 )
 
@@ -35,7 +37,31 @@ func NumberSet(ns ...string) (Value, error) {
 	if hasDuplicate(out) {
 		return Value{}, duplicatesError(ns)
 	}
-	return Value{T: TypeNS, SS: out}, nil
+	v := Value{T: TypeNS, SS: out}
+	SortSet(v)
+	return v, nil
+}
+
+// SortSet puts the members of a set value in DynamoDB Local's order, in
+// place: strings and binaries by unsigned bytes, numbers numerically (NS
+// members must be canonical). Other values are left alone. Sets decoded
+// from JSON are sorted already, so every stored set is, and reads return
+// sets in one order whatever order they were written in.
+func SortSet(v Value) {
+	switch v.T {
+	case TypeSS:
+		if !slices.IsSorted(v.SS) {
+			slices.Sort(v.SS)
+		}
+	case TypeNS:
+		if !slices.IsSortedFunc(v.SS, CompareNumbers) {
+			slices.SortFunc(v.SS, CompareNumbers)
+		}
+	case TypeBS:
+		if !slices.IsSortedFunc(v.BS, bytes.Compare) {
+			slices.SortFunc(v.BS, bytes.Compare)
+		}
+	}
 }
 
 // hasDuplicate reports whether ss holds the same string twice.

@@ -89,7 +89,7 @@ func checkCondition(k kind, c *Condition) error {
 	if c.kind == condBetween && c.args[1].kind == opValue && c.args[2].kind == opValue {
 		lo, hi := c.args[1].value, c.args[2].value
 		if n, ok := attr.Compare(lo, hi); ok && n > 0 {
-			return k.errf(c.pos, "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower operand: AttributeValue: {%s}, upper operand: AttributeValue: {%s}", describe(lo), describe(hi))
+			return k.errf(c.pos, "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {%s}, upper bound operand: AttributeValue: {%s}", describe(lo), describe(hi))
 		}
 	}
 	return nil

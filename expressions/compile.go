@@ -38,20 +38,20 @@ type Input struct {
 type ExpectedAttributeValue struct {
 	Value              *attr.Value  `json:"Value,omitempty"`
 	Exists             *bool        `json:"Exists,omitempty"`
-	ComparisonOperator string       `json:"ComparisonOperator,omitempty"`
+	ComparisonOperator string       `json:"ComparisonOperator,omitempty" ddb:"enum=IN|NULL|BETWEEN|LT|NOT_CONTAINS|EQ|GT|NOT_NULL|NE|LE|BEGINS_WITH|GE|CONTAINS"`
 	AttributeValueList []attr.Value `json:"AttributeValueList,omitempty"`
 }
 
 // AttributeValueUpdate is one entry of the legacy AttributeUpdates parameter.
 type AttributeValueUpdate struct {
 	Value  *attr.Value `json:"Value,omitempty"`
-	Action string      `json:"Action,omitempty"`
+	Action string      `json:"Action,omitempty" ddb:"enum=ADD|PUT|DELETE"`
 }
 
 // LegacyCondition is one entry of the legacy KeyConditions, QueryFilter or
 // ScanFilter parameters (DynamoDB's Condition shape).
 type LegacyCondition struct {
-	ComparisonOperator string       `json:"ComparisonOperator"`
+	ComparisonOperator string       `json:"ComparisonOperator" ddb:"required;enum=IN|NULL|BETWEEN|LT|NOT_CONTAINS|EQ|GT|NOT_NULL|NE|LE|BEGINS_WITH|GE|CONTAINS"`
 	AttributeValueList []attr.Value `json:"AttributeValueList,omitempty"`
 }
 

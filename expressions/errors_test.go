@@ -91,7 +91,7 @@ func TestInvalidExpressions(t *testing.T) {
 		{C, "size(a, b) > :n", "Invalid ConditionExpression: Incorrect number of operands for operator or function; operator or function: size, number of operands: 2"},
 		{C, "list_append(a, :l) = :l", "Invalid ConditionExpression: The function is not allowed in a condition expression; function: list_append"},
 		{C, "a < :t", "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: <, operand type: BOOL"},
-		{C, "a BETWEEN :n10 AND :n", "Invalid ConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower operand: AttributeValue: {N:10}, upper operand: AttributeValue: {N:5}"},
+		{C, "a BETWEEN :n10 AND :n", "Invalid ConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {N:10}, upper bound operand: AttributeValue: {N:5}"},
 		{C, "a IN (" + strings.TrimSuffix(strings.Repeat(":n,", 101), ",") + ")", "Invalid ConditionExpression: The IN operator is provided with too many operands; number of operands: 101"},
 		{U, "SET a = :s + :n", "Invalid UpdateExpression: Incorrect operand type for operator or function; operator or function: +, operand type: S"},
 		{U, "SET a = b - :l", "Invalid UpdateExpression: Incorrect operand type for operator or function; operator or function: -, operand type: L"},

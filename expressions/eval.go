@@ -167,12 +167,15 @@ func (c *Condition) evalFunc(item attr.Item) bool {
 	return false
 }
 
-// contains is DynamoDB's contains(): substring of S, member of a set of the
-// operand's type, or element of L.
+// contains is DynamoDB's contains(): substring of S, byte subsequence of B
+// (the legacy CONTAINS's documented rule), member of a set of the operand's
+// type, or element of L.
 func contains(v, w attr.Value) bool {
 	switch v.T {
 	case attr.TypeS:
 		return w.T == attr.TypeS && strings.Contains(v.S, w.S)
+	case attr.TypeB:
+		return w.T == attr.TypeB && bytes.Contains(v.B, w.B)
 	case attr.TypeSS:
 		if w.T == attr.TypeS {
 			for _, s := range v.SS {

@@ -67,6 +67,11 @@ func TestEval(t *testing.T) {
 		{"contains(nset, :n)", true},
 		{"contains(nset, :n10)", false},
 		{"contains(bset, :b)", false},
+		{"contains(b, :b23)", true}, // a byte subsequence of a binary
+		{"contains(b, :b)", true},
+		{"contains(b, :b13)", false},
+		{"contains(b, :ab)", false},
+		{"begins_with(b, :b23)", false},
 		{"contains(a, :n)", false},
 		{"size(s) = :n", false},
 		{"size(s) > :n", true},

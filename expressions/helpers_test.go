@@ -30,6 +30,8 @@ func testValues() map[string]attr.Value {
 		":one":  num("1"),
 		":n10":  num("10"),
 		":b":    attr.Binary([]byte{1, 2}),
+		":b23":  attr.Binary([]byte{2, 3}),
+		":b13":  attr.Binary([]byte{1, 3}),
 		":t":    attr.Bool(true),
 		":null": attr.Null(),
 		":l":    attr.List([]attr.Value{attr.String("x")}),

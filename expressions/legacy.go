@@ -186,6 +186,11 @@ func legacyTerm(name, op string, args []attr.Value, key bool) (*Condition, error
 			}
 		}
 	}
+	if op == "BETWEEN" {
+		if n, ok := attr.Compare(args[0], args[1]); ok && n > 0 {
+			return nil, plainErr("The BETWEEN condition was provided a range where the lower bound is greater than the upper bound")
+		}
+	}
 	ops := []*operand{legacyPath(name)}
 	for _, a := range args {
 		ops = append(ops, legacyValue(a))
@@ -255,8 +260,7 @@ func translateAttributeUpdates(ups map[string]AttributeValueUpdate) (*Update, er
 			switch up.Value.T {
 			case attr.TypeSS, attr.TypeNS, attr.TypeBS:
 			default:
-				// guess
-				return nil, plainErr(msgInvalid+"DELETE action with value is not supported for the type %s", up.Value.T)
+				return nil, plainErr(msgInvalid+"Action DELETE is not supported for the type %s", up.Value.T)
 			}
 			a.kind, a.value = actDelete, legacyValue(*up.Value)
 		case "ADD":
@@ -265,8 +269,7 @@ func translateAttributeUpdates(ups map[string]AttributeValueUpdate) (*Update, er
 			case attr.TypeL:
 				a.legacyList = true
 			default:
-				// guess
-				return nil, plainErr(msgInvalid+"ADD action is not supported for the type %s", up.Value.T)
+				return nil, plainErr(msgInvalid+"Action ADD is not supported for the type %s", up.Value.T)
 			}
 			a.kind, a.value = actAdd, legacyValue(*up.Value)
 		default:

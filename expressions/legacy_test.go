@@ -73,6 +73,14 @@ func TestLegacyErrors(t *testing.T) {
 			"Attempted conditional constraint is not an indexable operation"},
 		{"put without value", Input{AttributeUpdates: map[string]AttributeValueUpdate{"a": {Action: "PUT"}}},
 			"One or more parameter values were invalid: Only DELETE action is allowed when no attribute value is specified"},
+		{"between reversed", Input{ScanFilter: map[string]LegacyCondition{"a": {ComparisonOperator: "BETWEEN", AttributeValueList: []attr.Value{num("10"), num("9")}}}},
+			"The BETWEEN condition was provided a range where the lower bound is greater than the upper bound"},
+		{"between reversed key", Input{KeyConditions: map[string]LegacyCondition{"a": {ComparisonOperator: "BETWEEN", AttributeValueList: []attr.Value{attr.String("b"), attr.String("a")}}}},
+			"The BETWEEN condition was provided a range where the lower bound is greater than the upper bound"},
+		{"add of a string", Input{AttributeUpdates: map[string]AttributeValueUpdate{"a": {Action: "ADD", Value: vp(attr.String("x"))}}},
+			"One or more parameter values were invalid: Action ADD is not supported for the type S"},
+		{"delete of a number", Input{AttributeUpdates: map[string]AttributeValueUpdate{"a": {Action: "DELETE", Value: vp(num("1"))}}},
+			"One or more parameter values were invalid: Action DELETE is not supported for the type N"},
 		{"bad conditional operator", Input{Expected: map[string]ExpectedAttributeValue{}, ConditionalOperator: ptr("XOR")},
 			"1 validation error detected: Value 'XOR' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [AND, OR]"},
 	}
@@ -132,5 +140,35 @@ func TestLegacyAttributeUpdates(t *testing.T) {
 	want := attr.Item{"put": attr.String("v"), "def": num("1"), "n": num("3"), "l": strs("a", "b"), "ss": attr.StringSet("y")}
 	if !attr.Equal(attr.Map(got), attr.Map(want)) {
 		t.Errorf("Apply = %+v, want %+v", got, want)
+	}
+}
+
+// TestLegacyTypeMismatch: an AttributeUpdates ADD or DELETE whose value does
+// not fit the stored attribute fails with the legacy API's own message,
+// where an UpdateExpression's fails with the expression message.
+func TestLegacyTypeMismatch(t *testing.T) {
+	old := attr.Item{"ss": attr.StringSet("a"), "n": num("1")}
+	tests := []struct {
+		name string
+		up   AttributeValueUpdate
+		attr string
+	}{
+		{"add NS to SS", AttributeValueUpdate{Action: "ADD", Value: vp(ns(t, "2"))}, "ss"},
+		{"add N to SS", AttributeValueUpdate{Action: "ADD", Value: vp(num("2"))}, "ss"},
+		{"delete NS from SS", AttributeValueUpdate{Action: "DELETE", Value: vp(ns(t, "2"))}, "ss"},
+		{"delete SS from N", AttributeValueUpdate{Action: "DELETE", Value: vp(attr.StringSet("a"))}, "n"},
+	}
+	for _, tt := range tests {
+		c, err := Compile(Input{AttributeUpdates: map[string]AttributeValueUpdate{tt.attr: tt.up}})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if _, err := c.Update.Apply(old); err == nil || err.Error() != "Type mismatch for attribute to update" {
+			t.Errorf("%s: got %v, want Type mismatch for attribute to update", tt.name, err)
+		}
+	}
+	u := mustUpdateWith(t, "ADD ss :one")
+	if _, err := u.Apply(old); err == nil || err.Error() != "An operand in the update expression has an incorrect data type" {
+		t.Errorf("ADD expression: got %v, want the expression message", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 const (
 	msgNoSuchAttribute = "The provided expression refers to an attribute that does not exist in the item"
 	msgWrongType       = "An operand in the update expression has an incorrect data type"
+	msgTypeMismatch    = "Type mismatch for attribute to update"
 	msgInvalidPath     = "The document path provided in the update expression is invalid for update"
 )
 
@@ -72,6 +73,10 @@ func (u *Update) Apply(old attr.Item) (attr.Item, error) {
 			err = deletePath(item, a.target.path, a.value.value)
 		}
 		if err != nil {
+			if e, ok := err.(*Error); ok && u.legacy && e.Msg == msgWrongType {
+				// AttributeUpdates words an ADD or DELETE of the wrong type its own way.
+				return nil, runtimeErr(msgTypeMismatch)
+			}
 			return nil, err
 		}
 	}
@@ -323,6 +328,7 @@ func addPath(item attr.Item, p Path, v attr.Value, legacyList bool) error {
 			}
 		}
 		nv = attr.Value{T: v.T, SS: ss}
+		attr.SortSet(nv)
 	case attr.TypeBS:
 		bs := append([][]byte(nil), cur.BS...)
 		for _, b := range v.BS {
@@ -331,6 +337,7 @@ func addPath(item attr.Item, p Path, v attr.Value, legacyList bool) error {
 			}
 		}
 		nv = attr.Value{T: v.T, BS: bs}
+		attr.SortSet(nv)
 	case attr.TypeL:
 		if !legacyList {
 			return runtimeErr(msgWrongType)

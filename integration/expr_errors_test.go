@@ -64,7 +64,7 @@ func TestExprErrorMessages(t *testing.T) {
 		{"attribute_type bad type", aws.String("attribute_type(num, :t)"), nil, nil, vals{":t": s("X")},
 			"Invalid ConditionExpression: Invalid attribute type name found; type: X, valid types: { B,NULL,SS,BOOL,L,BS,N,NS,S,M }"},
 		{"BETWEEN reversed", aws.String("num BETWEEN :hi AND :lo"), nil, nil, vals{":hi": n("5"), ":lo": n("1")},
-			"Invalid ConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower operand: AttributeValue: {N:5}, upper operand: AttributeValue: {N:1}"},
+			"Invalid ConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {N:5}, upper bound operand: AttributeValue: {N:1}"},
 		{"update paths overlap", nil, aws.String("SET a = :one, a = :one"), nil, one,
 			"Invalid UpdateExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a]"},
 		{"update SET and REMOVE same path", nil, aws.String("SET a = :one REMOVE a"), nil, one,

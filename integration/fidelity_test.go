@@ -2,6 +2,8 @@ package integration
 
 import (
 	"context"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -80,5 +82,174 @@ func TestValidationBeforeLookup(t *testing.T) {
 	}
 	if got := tableState(t, c, "Exists"); len(got) != 0 {
 		t.Errorf("rejected requests stored %v", got)
+	}
+}
+
+// TestSetsReturnedSorted: set members come back in one order whatever order
+// they were written in, as DynamoDB Local returns them: strings and binaries
+// by unsigned bytes, numbers numerically (ElectroDB's and
+// dynamodb-onetable's suites compare sets as lists).
+func TestSetsReturnedSorted(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	createTable(t, c, "Sets", false)
+	item := map[string]types.AttributeValue{"pk": s("a"),
+		"ss": &types.AttributeValueMemberSS{Value: []string{"b", "B", "a", "é", "ab"}},
+		"ns": &types.AttributeValueMemberNS{Value: []string{"10", "9", "-1", "1e2", "0.5", "-20"}},
+		"bs": &types.AttributeValueMemberBS{Value: [][]byte{{2}, {1, 2}, {0xff}, {1}}},
+	}
+	want := map[string]any{
+		"ss": []string{"B", "a", "ab", "b", "é"},
+		"ns": []string{"-20", "-1", "0.5", "9", "10", "100"},
+		"bs": [][]byte{{1}, {1, 2}, {2}, {0xff}},
+	}
+	check := func(what string, got map[string]types.AttributeValue) {
+		t.Helper()
+		gotSets := map[string]any{
+			"ss": got["ss"].(*types.AttributeValueMemberSS).Value,
+			"ns": got["ns"].(*types.AttributeValueMemberNS).Value,
+			"bs": got["bs"].(*types.AttributeValueMemberBS).Value,
+		}
+		if !reflect.DeepEqual(gotSets, want) {
+			t.Errorf("%s: got %v, want %v", what, gotSets, want)
+		}
+	}
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Sets"), Item: item}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Sets"), Key: map[string]types.AttributeValue{"pk": s("a")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("GetItem", got.Item)
+	item["pk"] = s("b")
+	putAll(t, c, "Sets", []ritem{item})
+	for _, it := range scanPages(t, c, "Sets", "", 0, nil) {
+		check("Scan "+rstr(it, "pk"), it)
+	}
+	// ADD unites and keeps the order; ALL_NEW shows it.
+	up, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("Sets"), Key: map[string]types.AttributeValue{"pk": s("c")},
+		UpdateExpression: aws.String("ADD ss :ss, ns :ns, bs :bs"), ReturnValues: types.ReturnValueAllNew,
+		ExpressionAttributeValues: map[string]types.AttributeValue{":ss": item["ss"], ":ns": item["ns"], ":bs": item["bs"]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("UpdateItem ALL_NEW", up.Attributes)
+	up, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("Sets"), Key: map[string]types.AttributeValue{"pk": s("c")},
+		UpdateExpression: aws.String("ADD ss :ss"), ReturnValues: types.ReturnValueUpdatedNew,
+		ExpressionAttributeValues: map[string]types.AttributeValue{":ss": &types.AttributeValueMemberSS{Value: []string{"c", "A"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := up.Attributes["ss"].(*types.AttributeValueMemberSS).Value, []string{"A", "B", "a", "ab", "b", "c", "é"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("ADD to a set: got %v, want %v", got, want)
+	}
+}
+
+// TestConditionEdgeCases: contains and begins_with on binaries, BETWEEN with
+// reversed bounds, case-sensitive legacy operators, and legacy ADD/DELETE
+// type mismatches; every rejected request leaves the table as it was.
+func TestConditionEdgeCases(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	createTable(t, c, "Edge", false)
+	putAll(t, c, "Edge", []ritem{
+		{"pk": s("a"), "b": &types.AttributeValueMemberB{Value: []byte{1, 2, 3}}, "ss": &types.AttributeValueMemberSS{Value: []string{"x"}}, "n": n("1")},
+		{"pk": s("b"), "b": &types.AttributeValueMemberB{Value: []byte{2, 3}}},
+	})
+	before := tableState(t, c, "Edge")
+	scan := func(in *dynamodb.ScanInput) []string {
+		t.Helper()
+		in.TableName = aws.String("Edge")
+		out, err := c.Scan(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pks []string
+		for _, it := range out.Items {
+			pks = append(pks, rstr(it, "pk"))
+		}
+		slices.Sort(pks)
+		return pks
+	}
+	bin := func(b ...byte) types.AttributeValue { return &types.AttributeValueMemberB{Value: b} }
+	if got := scan(&dynamodb.ScanInput{FilterExpression: aws.String("contains(b, :x)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":x": bin(2, 3)}}); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("contains on binary: got %v, want [a b]", got)
+	}
+	if got := scan(&dynamodb.ScanInput{FilterExpression: aws.String("begins_with(b, :x) AND NOT contains(b, :y)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":x": bin(1), ":y": bin(1, 3)}}); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("begins_with on binary: got %v, want [a]", got)
+	}
+	if got := scan(&dynamodb.ScanInput{ScanFilter: map[string]types.Condition{"b": {ComparisonOperator: types.ComparisonOperatorContains,
+		AttributeValueList: []types.AttributeValue{bin(2)}}}}); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("legacy CONTAINS on binary: got %v, want [a b]", got)
+	}
+	key := map[string]types.AttributeValue{"pk": s("a")}
+	tests := []struct {
+		name string
+		call func() error
+		msg  string
+	}{
+		{"BETWEEN reversed", func() error {
+			_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Edge"), FilterExpression: aws.String("n BETWEEN :hi AND :lo"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":hi": n("200"), ":lo": n("100")}})
+			return err
+		}, "Invalid FilterExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {N:200}, upper bound operand: AttributeValue: {N:100}"},
+		{"legacy BETWEEN reversed", func() error {
+			_, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("Edge"), Key: key, Expected: map[string]types.ExpectedAttributeValue{
+				"n": {ComparisonOperator: types.ComparisonOperatorBetween, AttributeValueList: []types.AttributeValue{n("2"), n("1")}}}})
+			return err
+		}, "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound"},
+		{"lower-case operator", func() error {
+			_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Edge"), ScanFilter: map[string]types.Condition{
+				"n": {ComparisonOperator: "eq", AttributeValueList: []types.AttributeValue{n("1")}}}})
+			return err
+		}, "1 validation error detected: Value 'eq' at 'scanFilter.n.member.comparisonOperator' failed to satisfy constraint: Member must satisfy enum value set: [IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, BEGINS_WITH, GE, CONTAINS]"},
+		{"lower-case Expected operator", func() error {
+			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Edge"), Item: key, Expected: map[string]types.ExpectedAttributeValue{
+				"n": {ComparisonOperator: "not_null"}}})
+			return err
+		}, "1 validation error detected: Value 'not_null' at 'expected.n.member.comparisonOperator' failed to satisfy constraint: Member must satisfy enum value set: [IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, BEGINS_WITH, GE, CONTAINS]"},
+		{"legacy ADD of NS to SS", func() error {
+			_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("Edge"), Key: key, AttributeUpdates: map[string]types.AttributeValueUpdate{
+				"ss": {Action: types.AttributeActionAdd, Value: &types.AttributeValueMemberNS{Value: []string{"1"}}}}})
+			return err
+		}, "Type mismatch for attribute to update"},
+		{"legacy DELETE of SS from N", func() error {
+			_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("Edge"), Key: key, AttributeUpdates: map[string]types.AttributeValueUpdate{
+				"n": {Action: types.AttributeActionDelete, Value: &types.AttributeValueMemberSS{Value: []string{"1"}}}}})
+			return err
+		}, "Type mismatch for attribute to update"},
+		{"legacy ADD of a string", func() error {
+			_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("Edge"), Key: key, AttributeUpdates: map[string]types.AttributeValueUpdate{
+				"n": {Action: types.AttributeActionAdd, Value: s("x")}}})
+			return err
+		}, "One or more parameter values were invalid: Action ADD is not supported for the type S"},
+		{"expression ADD of NS to SS", func() error {
+			_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("Edge"), Key: key, UpdateExpression: aws.String("ADD ss :v"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberNS{Value: []string{"1"}}}})
+			return err
+		}, "An operand in the update expression has an incorrect data type"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			wantAPIError(t, tt.call(), "ValidationException", tt.msg)
+		})
+	}
+	if after := tableState(t, c, "Edge"); !slices.Equal(after, before) {
+		t.Errorf("rejected requests changed the table: %v, was %v", after, before)
+	}
+	// An update with no update creates the item with only its key.
+	out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("Edge"), Key: map[string]types.AttributeValue{"pk": s("new")},
+		ReturnValues: types.ReturnValueAllNew})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := canonItem(out.Attributes), canonItem(ritem{"pk": s("new")}); got != want {
+		t.Errorf("empty update: got %s, want %s", got, want)
+	}
+	if got := tableState(t, c, "Edge"); len(got) != 3 || !slices.Contains(got, canonItem(ritem{"pk": s("new")})) {
+		t.Errorf("after an empty update: got %v, want the key-only item added", got)
 	}
 }
