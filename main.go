@@ -50,6 +50,9 @@ type config struct {
 	eventualLag    consistency.Lag
 	seed           uint64
 	credentials    string
+	tlsCert        string
+	tlsKey         string
+	tlsSelfSigned  bool
 }
 
 // defaultTransientDelay is how long -delayTransientStatuses keeps a table
@@ -95,6 +98,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.Uint64Var(&c.seed, "seed", uint64(envInt("SEED", 1)), "seed for random lags, so runs are reproducible [DDBLOCAL_SEED]")
 	fs.BoolVar(&c.pprof, "pprof", envBool("PPROF"), "serve net/http/pprof under /_ddblocal/debug/pprof/ [DDBLOCAL_PPROF]")
 	fs.StringVar(&c.credentials, "credentials", env("CREDENTIALS", ""), "verify SigV4 signatures: KEY:SECRET[:ACCOUNT[:TOKEN]],... or @FILE [DDBLOCAL_CREDENTIALS]")
+	fs.StringVar(&c.tlsCert, "tls-cert", env("TLS_CERT", ""), "serve HTTPS with this PEM certificate (with --tls-key) [DDBLOCAL_TLS_CERT]")
+	fs.StringVar(&c.tlsKey, "tls-key", env("TLS_KEY", ""), "the PEM private key of --tls-cert [DDBLOCAL_TLS_KEY]")
+	fs.BoolVar(&c.tlsSelfSigned, "tls-self-signed", envBool("TLS_SELF_SIGNED"), "serve HTTPS with a certificate for localhost generated at start, written beside --db-path [DDBLOCAL_TLS_SELF_SIGNED]")
 	fs.Bool("optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; no effect")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -191,14 +197,27 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		h = withPprof(h)
 	}
 	srv := api.NewServer(cfg, h)
+	if srv.TLSConfig, err = tlsConfig(c, filepath.Dir(path), log); err != nil {
+		return err
+	}
+	if cfg.Verifier == nil && !addr.IP.IsLoopback() {
+		log.Warn("listening beyond this machine without --credentials: anyone who can reach the port can read and change every table",
+			"addr", addr.String())
+	}
 
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() {
+		if srv.TLSConfig != nil {
+			errc <- srv.ServeTLS(ln, "", "")
+			return
+		}
+		errc <- srv.Serve(ln)
+	}()
 	mode := "persistent " + path
 	if c.inMemory {
 		mode = "in-memory"
 	}
-	log.Info("ddblocal listening", "addr", addr.String(), "store", mode, "startup", time.Since(start).Round(time.Microsecond))
+	log.Info("ddblocal listening", "addr", addr.String(), "store", mode, "tls", srv.TLSConfig != nil, "startup", time.Since(start).Round(time.Microsecond))
 
 	select {
 	case err := <-errc:
