@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/expressions"
@@ -18,16 +20,9 @@ const (
 )
 
 // BatchGetItem reads up to 100 items from one or more tables. Reads beyond the
-// 16 MB response limit come back as UnprocessedKeys.
+// 16 MB response limit come back as UnprocessedKeys. Tables are read, and
+// reported, in name order, so that an answer does not depend on map order.
 func (s *Service) BatchGetItem(ctx context.Context, region string, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
-	type tableReq struct {
-		name    string
-		meta    *tableMeta
-		req     KeysAndAttributes
-		keys    [][]byte
-		project *expressions.Projection
-	}
-	var reqs []tableReq
 	total := 0
 	for _, ka := range in.RequestItems {
 		total += len(ka.Keys)
@@ -35,76 +30,23 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *BatchGetI
 	if total > maxBatchGetKeys {
 		return nil, Errorf(ValidationException, "Too many items requested for the BatchGetItem call")
 	}
-	for name, ka := range in.RequestItems {
-		m, err := s.table(region, name)
+	var reqs []batchGet
+	for _, name := range slices.Sorted(maps.Keys(in.RequestItems)) {
+		bg, err := s.batchGet(region, name, in.RequestItems[name])
 		if err != nil {
 			return nil, err
 		}
-		c, err := s.compileExpr(expressions.Input{ProjectionExpression: ka.ProjectionExpression, AttributesToGet: ka.AttributesToGet,
-			Names: ka.ExpressionAttributeNames})
-		if err != nil {
-			return nil, err
-		}
-		tr := tableReq{name: name, meta: m, req: ka, project: c.Projection}
-		seen := map[string]bool{}
-		for _, k := range ka.Keys {
-			key, err := m.lookupKey(k)
-			if err != nil {
-				return nil, err
-			}
-			if seen[string(key)] {
-				return nil, Errorf(ValidationException, "Provided list of item keys contains duplicates")
-			}
-			seen[string(key)] = true
-			tr.keys = append(tr.keys, key)
-		}
-		reqs = append(reqs, tr)
+		reqs = append(reqs, bg)
 	}
 	out := &BatchGetItemOutput{Responses: map[string][]attr.Item{}, UnprocessedKeys: map[string]KeysAndAttributes{}}
 	meters := make([]*meter, len(reqs))
 	err := s.db.View(func(tx *store.Tx) error {
 		size := 0
-		for i, tr := range reqs {
-			sp := tx.Space(tr.meta.ID)
-			if sp == nil {
-				return errNotFound("", "")
+		for i := range reqs {
+			var err error
+			if meters[i], err = s.readBatch(tx, &reqs[i], &size, out); err != nil {
+				return err
 			}
-			consistent := tr.req.ConsistentRead != nil && *tr.req.ConsistentRead
-			at := s.readTime(tr.meta, consistent)
-			if at != 0 {
-				if err := s.syncHistory(tx, tr.meta); err != nil {
-					return err
-				}
-			}
-			meters[i] = newMeter(tr.meta.Name, true)
-			items := []attr.Item{}
-			for j, key := range tr.keys {
-				var item attr.Item
-				if raw := sp.Get(key); raw != nil {
-					var err error
-					if item, err = attr.DecodeBinary(raw); err != nil {
-						return err
-					}
-				}
-				item = s.itemAt(tr.meta, key, item, at)
-				if size+item.Size() > maxBatchGetBytes {
-					// The response would pass 16 MB: this key and the rest wait.
-					un := tr.req
-					un.Keys = append([]attr.Item(nil), tr.req.Keys[j:]...)
-					out.UnprocessedKeys[tr.name] = un
-					break
-				}
-				meters[i].addTable(readUnits(item.Size(), consistent))
-				if item == nil {
-					continue
-				}
-				size += item.Size()
-				if tr.project != nil {
-					item = tr.project.Apply(item)
-				}
-				items = append(items, item)
-			}
-			out.Responses[tr.name] = items
 		}
 		return nil
 	})
@@ -119,48 +61,103 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *BatchGetI
 	return out, nil
 }
 
-// BatchWriteItem puts or deletes up to 25 items across tables. Every request
-// is validated before any is applied, and all are applied in one store
-// transaction, so UnprocessedItems is empty in normal operation.
-func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
-	total := 0
-	for _, reqs := range in.RequestItems {
-		total += len(reqs)
+// batchGet is one table's part of a validated BatchGetItem.
+type batchGet struct {
+	name    string
+	meta    *tableMeta
+	req     KeysAndAttributes
+	keys    [][]byte
+	project *expressions.Projection
+}
+
+// batchGet validates table name's part ka of a BatchGetItem.
+func (s *Service) batchGet(region, name string, ka KeysAndAttributes) (batchGet, error) {
+	m, err := s.table(region, name)
+	if err != nil {
+		return batchGet{}, err
 	}
-	if total > maxBatchWriteRequests {
-		return nil, Errorf(ValidationException, "Too many items requested for the BatchWriteItem call")
+	c, err := s.compileExpr(expressions.Input{ProjectionExpression: ka.ProjectionExpression, AttributesToGet: ka.AttributesToGet,
+		Names: ka.ExpressionAttributeNames})
+	if err != nil {
+		return batchGet{}, err
 	}
-	muts := make([]mutation, 0, total) // one allocation for the batch
-	var tables []*tableMeta
-	for name, reqs := range in.RequestItems {
-		m, err := s.table(region, name)
+	bg := batchGet{name: name, meta: m, req: ka, project: c.Projection}
+	seen := map[string]bool{}
+	for _, k := range ka.Keys {
+		key, err := m.lookupKey(k)
 		if err != nil {
+			return batchGet{}, err
+		}
+		if seen[string(key)] {
+			return batchGet{}, Errorf(ValidationException, "Provided list of item keys contains duplicates")
+		}
+		seen[string(key)] = true
+		bg.keys = append(bg.keys, key)
+	}
+	return bg, nil
+}
+
+// readBatch reads one table's keys of a BatchGetItem in snapshot tx into
+// out, with *size the response's item bytes so far; keys past the 16 MB
+// limit go to UnprocessedKeys. It returns the table's read meter.
+func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *BatchGetItemOutput) (*meter, error) {
+	sp := tx.Space(bg.meta.ID)
+	if sp == nil {
+		return nil, errNotFound("", "")
+	}
+	consistent := bg.req.ConsistentRead != nil && *bg.req.ConsistentRead
+	at := s.readTime(bg.meta, consistent)
+	if at != 0 {
+		if err := s.syncHistory(tx, bg.meta); err != nil {
 			return nil, err
 		}
-		tables = append(tables, m)
-		if len(reqs) == 0 {
-			return nil, Errorf(ValidationException, "1 validation error detected: Value '%s' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]", fmt.Sprint(in.RequestItems))
-		}
-		for _, r := range reqs {
-			mu, err := m.batchMutation(r)
-			if err != nil {
+	}
+	mt := newMeter(bg.meta.Name, true)
+	items := []attr.Item{}
+	for j, key := range bg.keys {
+		var item attr.Item
+		if raw := sp.Get(key); raw != nil {
+			var err error
+			if item, err = attr.DecodeBinary(raw); err != nil {
 				return nil, err
 			}
-			// At most 25 keys: comparing pairs costs less than a map of
-			// copied keys.
-			for j := range muts {
-				if muts[j].meta.ID == m.ID && bytes.Equal(muts[j].key, mu.key) {
-					return nil, Errorf(ValidationException, "Provided list of item keys contains duplicates")
-				}
-			}
-			muts = append(muts, mu)
 		}
+		item = s.itemAt(bg.meta, key, item, at)
+		if *size+item.Size() > maxBatchGetBytes {
+			// The response would pass 16 MB: this key and the rest wait.
+			un := bg.req
+			un.Keys = append([]attr.Item(nil), bg.req.Keys[j:]...)
+			out.UnprocessedKeys[bg.name] = un
+			break
+		}
+		mt.addTable(readUnits(item.Size(), consistent))
+		if item == nil {
+			continue
+		}
+		*size += item.Size()
+		if bg.project != nil {
+			item = bg.project.Apply(item)
+		}
+		items = append(items, item)
 	}
-	results := make([]written, len(muts))
+	out.Responses[bg.name] = items
+	return mt, nil
+}
+
+// BatchWriteItem puts or deletes up to 25 items across tables. Every request
+// is validated before any is applied, and all are applied in one store
+// transaction, so UnprocessedItems is empty in normal operation. Tables are
+// validated, and reported, in name order.
+func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
+	muts, err := s.batchMutations(region, in.RequestItems)
+	if err != nil {
+		return nil, err
+	}
 	for i := range muts {
 		muts[i].keepLog = s.keepsLog(muts[i].meta)
 	}
-	err := s.db.Update(ctx, func(tx *store.Tx) error {
+	results := make([]written, len(muts))
+	err = s.db.Update(ctx, func(tx *store.Tx) error {
 		now := s.now().UnixNano()
 		sw := &spaceWrites{spaces: map[string]*store.Space{}, stats: map[string]*[2]int64{}}
 		for i := range muts {
@@ -187,31 +184,80 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWr
 			out.ItemCollectionMetrics[mu.meta.Name] = append(out.ItemCollectionMetrics[mu.meta.Name], icm)
 		}
 	}
-	if in.ReturnConsumedCapacity == "TOTAL" || in.ReturnConsumedCapacity == "INDEXES" {
-		byTable := map[string]*meter{}
-		for i, mu := range muts {
-			mt := byTable[mu.meta.Name]
-			if mt == nil {
-				mt = newMeter(mu.meta.Name, false)
-				byTable[mu.meta.Name] = mt
-			}
-			mt.addWrite(results[i])
-		}
-		for _, m := range tables {
-			if mt := byTable[m.Name]; mt != nil {
-				out.ConsumedCapacity = append(out.ConsumedCapacity, mt.report(in.ReturnConsumedCapacity))
-			}
-		}
-	}
+	out.ConsumedCapacity = batchWriteCapacity(muts, results, in.ReturnConsumedCapacity)
 	return out, nil
 }
 
+// batchMutations validates every request of a BatchWriteItem, table by
+// table in name order, and returns the mutations.
+func (s *Service) batchMutations(region string, items map[string][]WriteRequest) ([]mutation, error) {
+	total := 0
+	for _, reqs := range items {
+		total += len(reqs)
+	}
+	if total > maxBatchWriteRequests {
+		return nil, Errorf(ValidationException, "Too many items requested for the BatchWriteItem call")
+	}
+	muts := make([]mutation, 0, total) // one allocation for the batch
+	for _, name := range slices.Sorted(maps.Keys(items)) {
+		reqs := items[name]
+		m, err := s.table(region, name)
+		if err != nil {
+			return nil, err
+		}
+		if len(reqs) == 0 {
+			return nil, Errorf(ValidationException, "1 validation error detected: Value '%s' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]", fmt.Sprint(items))
+		}
+		for _, r := range reqs {
+			mu, err := m.batchMutation(r, s.plain)
+			if err != nil {
+				return nil, err
+			}
+			// At most 25 keys: comparing pairs costs less than a map of
+			// copied keys.
+			for j := range muts {
+				if muts[j].meta.ID == m.ID && bytes.Equal(muts[j].key, mu.key) {
+					return nil, Errorf(ValidationException, "Provided list of item keys contains duplicates")
+				}
+			}
+			muts = append(muts, mu)
+		}
+	}
+	return muts, nil
+}
+
+// batchWriteCapacity is a BatchWriteItem's ConsumedCapacity for rcc: one
+// entry per table, in the mutations' (table name) order.
+func batchWriteCapacity(muts []mutation, results []written, rcc string) []*ConsumedCapacity {
+	if rcc != "TOTAL" && rcc != "INDEXES" {
+		return nil
+	}
+	var out []*ConsumedCapacity
+	var mt *meter
+	for i, mu := range muts {
+		if mt == nil || mt.table != mu.meta.Name {
+			if mt != nil {
+				out = append(out, mt.report(rcc))
+			}
+			mt = newMeter(mu.meta.Name, false)
+		}
+		mt.addWrite(results[i])
+	}
+	if mt != nil {
+		out = append(out, mt.report(rcc))
+	}
+	return out
+}
+
 // batchMutation validates one BatchWriteItem request as PutItem or DeleteItem
-// would, without conditions.
-func (m *tableMeta) batchMutation(r WriteRequest) (mutation, error) {
+// would, without conditions. A put stores the request's encoding as it is,
+// unless plain asks for the plain twin (plainPut).
+func (m *tableMeta) batchMutation(r WriteRequest, plain bool) (mutation, error) {
 	switch {
 	case (r.PutRequest == nil) == (r.DeleteRequest == nil):
 		return mutation{}, Errorf(ValidationException, "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+	case r.PutRequest != nil && plain:
+		return m.plainPut(r.PutRequest.Item)
 	case r.PutRequest != nil:
 		item := r.PutRequest.Item
 		key, err := m.itemKeyFrom(item.Lookup)
@@ -229,4 +275,21 @@ func (m *tableMeta) batchMutation(r WriteRequest) (mutation, error) {
 		}
 		return mutation{meta: m, key: key, next: func(attr.Item) (attr.Item, error) { return nil, nil }}, nil
 	}
+}
+
+// plainPut is a batch put's plain twin: the item decoded, then keyed,
+// checked and written as PutItem does.
+func (m *tableMeta) plainPut(enc attr.Encoded) (mutation, error) {
+	item, err := attr.DecodeBinary(enc.Bytes())
+	if err != nil {
+		return mutation{}, err
+	}
+	key, err := m.itemKey(item)
+	if err != nil {
+		return mutation{}, err
+	}
+	if err := m.checkItem(item, false); err != nil {
+		return mutation{}, err
+	}
+	return mutation{meta: m, key: key, next: func(attr.Item) (attr.Item, error) { return item, nil }}, nil
 }

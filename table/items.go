@@ -69,7 +69,7 @@ func (s *Service) PutItem(ctx context.Context, region string, in *PutItemInput) 
 	mu := &mutation{meta: m, key: key, cond: c.Condition,
 		next:               func(attr.Item) (attr.Item, error) { return item, nil },
 		returnOldOnFailure: in.ReturnValuesOnConditionCheckFailure == "ALL_OLD",
-		blind:              c.Condition == nil && in.ReturnValues != "ALL_OLD"}
+		blind:              c.Condition == nil && in.ReturnValues != "ALL_OLD" && !s.plain}
 	return s.writeOne(ctx, mu, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics, allOld(in.ReturnValues))
 }
 
@@ -193,7 +193,7 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 	at := s.readTime(m, consistent)
 	// The whole item as of now is transcoded from its stored bytes without
 	// being decoded; a projection or an older version needs the decoded item.
-	raw := at == 0 && c.Projection == nil
+	raw := at == 0 && c.Projection == nil && !s.plain
 	var item attr.Item
 	var renderedJSON []byte
 	size := 0

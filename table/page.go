@@ -36,6 +36,9 @@ type pageSpec struct {
 	// buf, when not nil, is an empty scratch buffer to append the items'
 	// JSON to (one recycled from an earlier page).
 	buf []byte
+	// plain decodes every entry whole before the filter and projection see
+	// it: the plain twin of the lazy decoding (Service.plain).
+	plain bool
 	// fetch, for local index reads that need attributes the index does not
 	// project, returns the whole item from the table and its size.
 	fetch func(tx *store.Tx, entry attr.Item) (attr.Item, int, error)
@@ -123,160 +126,209 @@ func (e *lazyEntry) appendJSON(dst []byte, fetched attr.Item, project *expressio
 // even when no item matched. Entries are decoded lazily: a filter that
 // rejects an item only decodes the attributes it names.
 func readPage(tx *store.Tx, ps pageSpec, ov *overlay) (page, error) {
-	pg := page{items: ps.buf}
 	sp := tx.Space(ps.space)
 	if sp == nil {
-		return pg, errNotFound("", "")
+		return page{items: ps.buf}, errNotFound("", "")
 	}
-	var filterNames, projectNames []string
-	if ps.filter != nil {
-		filterNames = ps.filter.TopLevelNames()
-	}
-	if ps.project != nil {
-		projectNames = ps.project.TopLevelNames()
-	}
-	var visitErr error
-	process := func(e *lazyEntry) bool {
-		pg.scanned++
-		pg.bytes += e.size
-		var item attr.Item // what the filter and projection see
-		var err error
-		switch {
-		case ps.fetch != nil:
-			entry, err := e.get(nil)
-			if err != nil {
-				visitErr = err
-				return false
-			}
-			full, size, err := ps.fetch(tx, entry)
-			if err != nil {
-				visitErr = err
-				return false
-			}
-			item = full
-			pg.fetched = append(pg.fetched, size)
-		case e.filtered != nil:
-			item = e.filtered
-		case ps.filter != nil:
-			item, err = e.get(filterNames)
-		}
-		if err != nil {
-			visitErr = err
-			return false
-		}
-		if ps.filter == nil || ps.filter.Eval(item) {
-			if !ps.count {
-				if pg.count > 0 {
-					pg.items = append(pg.items, ',')
-				}
-				var fetched attr.Item
-				if ps.fetch != nil {
-					fetched = item
-				}
-				if pg.items, err = e.appendJSON(pg.items, fetched, ps.project, projectNames); err != nil {
-					visitErr = err
-					return false
-				}
-				if pg.count == 0 && ps.limit > 1 {
-					// Room for Limit items like the first saves regrowing a
-					// page of similar items several times.
-					pg.items = slices.Grow(pg.items, min((len(pg.items)+1)*(ps.limit-1), maxPageBytes*2))
-				}
-			}
-			pg.count++
-		}
-		if (ps.limit > 0 && pg.scanned >= ps.limit) || pg.bytes >= maxPageBytes {
-			keys, err := e.get(ps.keyNames)
-			if err != nil {
-				visitErr = err
-				return false
-			}
-			pg.lastEvaluated = ps.keyOf(keys)
-			return false
-		}
-		return true
-	}
-	// Shown entries are merged in key order (reversed for a descending read).
-	var shown []shownEntry
-	var hidden map[string]bool
-	if ov != nil {
-		shown, hidden = ov.shown, ov.hidden
-	}
-	next := 0
-	if ps.reverse {
-		next = len(shown) - 1
-	}
-	// emitBefore processes the shown entries that come before key k (all of
-	// them when k is nil); false means the page ended.
-	emitBefore := func(k []byte) bool {
-		for next >= 0 && next < len(shown) {
-			c := bytes.Compare(shown[next].key, k)
-			if k != nil && ((!ps.reverse && c >= 0) || (ps.reverse && c <= 0)) {
-				return true
-			}
-			e := shown[next].entry
-			if ps.reverse {
-				next--
-			} else {
-				next++
-			}
-			if !process(&lazyEntry{item: e, size: e.Size()}) {
-				return false
-			}
-		}
-		return true
-	}
-	// scratch receives the filter's attributes of each stored entry: one map
-	// for the page rather than one per entry read.
-	var scratch attr.Item
-	if ps.filter != nil && ps.fetch == nil {
-		scratch = make(attr.Item, len(filterNames))
-	}
-	ended := false
-	visit := func(k, v []byte) bool {
-		if !emitBefore(k) {
-			ended = true
-			return false
-		}
-		if hidden[string(k)] {
-			return true
-		}
-		e := lazyEntry{body: v, filtered: scratch}
-		var err error
-		if ps.index {
-			var w int
-			e.size, w, err = index.SplitEntry(v)
-			e.body = v[w:]
-			if err == nil && scratch != nil {
-				_, err = attr.BinarySizeNames(e.body, filterNames, scratch)
-			}
-		} else {
-			e.size, err = attr.BinarySizeNames(v, filterNames, scratch)
-		}
-		if err != nil {
-			visitErr = err
-			return false
-		}
-		if !process(&e) {
-			ended = true
-			return false
-		}
-		return true
-	}
+	r := newPageReader(tx, ps, ov)
 	var err error
 	if ps.reverse {
-		err = sp.Descend(ps.from, ps.to, visit)
+		err = sp.Descend(ps.from, ps.to, r.visit)
 	} else {
-		err = sp.Ascend(ps.from, ps.to, visit)
+		err = sp.Ascend(ps.from, ps.to, r.visit)
 	}
 	if err == nil {
-		err = visitErr
+		err = r.err
 	}
-	if err == nil && !ended {
-		emitBefore(nil)
-		err = visitErr
+	if err == nil && !r.ended {
+		r.emitBefore(nil)
+		err = r.err
 	}
-	return pg, err
+	return r.pg, err
+}
+
+// pageReader is one readPage in progress.
+type pageReader struct {
+	tx                        *store.Tx
+	ps                        pageSpec
+	pg                        page
+	filterNames, projectNames []string
+	// scratch receives the filter's attributes of each stored entry: one
+	// map for the page rather than one per entry read.
+	scratch attr.Item
+	// shown and hidden are the overlay's entries, merged in key order
+	// (reversed for a descending read) from shown[next] on.
+	shown  []shownEntry
+	hidden map[string]bool
+	next   int
+	ended  bool  // the page ended before the range did
+	err    error // what stopped the iteration, if it failed
+}
+
+func newPageReader(tx *store.Tx, ps pageSpec, ov *overlay) *pageReader {
+	r := &pageReader{tx: tx, ps: ps, pg: page{items: ps.buf}}
+	if ps.filter != nil {
+		r.filterNames = ps.filter.TopLevelNames()
+	}
+	if ps.project != nil {
+		r.projectNames = ps.project.TopLevelNames()
+	}
+	if ov != nil {
+		r.shown, r.hidden = ov.shown, ov.hidden
+	}
+	if ps.reverse {
+		r.next = len(r.shown) - 1
+	}
+	if ps.filter != nil && ps.fetch == nil && !ps.plain {
+		r.scratch = make(attr.Item, len(r.filterNames))
+	}
+	return r
+}
+
+// visit is the store iteration's callback for stored entry k, v.
+func (r *pageReader) visit(k, v []byte) bool {
+	if !r.emitBefore(k) {
+		r.ended = true
+		return false
+	}
+	if r.hidden[string(k)] {
+		return true
+	}
+	e, err := r.entry(v)
+	if err != nil {
+		r.err = err
+		return false
+	}
+	if !r.process(&e) {
+		r.ended = true
+		return false
+	}
+	return true
+}
+
+// entry returns stored entry v as the page reads it: its size, and the
+// filter's attributes in scratch, else whole when the reader is plain.
+func (r *pageReader) entry(v []byte) (lazyEntry, error) {
+	e := lazyEntry{body: v, filtered: r.scratch}
+	var err error
+	if r.ps.index {
+		var w int
+		e.size, w, err = index.SplitEntry(v)
+		e.body = v[w:]
+		if err == nil && r.scratch != nil {
+			_, err = attr.BinarySizeNames(e.body, r.filterNames, r.scratch)
+		}
+	} else if !r.ps.plain {
+		e.size, err = attr.BinarySizeNames(v, r.filterNames, r.scratch)
+	}
+	if err != nil || !r.ps.plain {
+		return e, err
+	}
+	item, err := attr.DecodeBinary(e.body)
+	if !r.ps.index {
+		e.size = item.Size()
+	}
+	return lazyEntry{item: item, size: e.size}, err
+}
+
+// emitBefore processes the shown entries that come before key k (all of
+// them when k is nil); false means the page ended.
+func (r *pageReader) emitBefore(k []byte) bool {
+	for r.next >= 0 && r.next < len(r.shown) {
+		c := bytes.Compare(r.shown[r.next].key, k)
+		if k != nil && ((!r.ps.reverse && c >= 0) || (r.ps.reverse && c <= 0)) {
+			return true
+		}
+		e := r.shown[r.next].entry
+		if r.ps.reverse {
+			r.next--
+		} else {
+			r.next++
+		}
+		if !r.process(&lazyEntry{item: e, size: e.Size()}) {
+			return false
+		}
+	}
+	return true
+}
+
+// process counts entry e, returns it when it passes the filter, and reports
+// whether the page goes on.
+func (r *pageReader) process(e *lazyEntry) bool {
+	ps := &r.ps
+	r.pg.scanned++
+	r.pg.bytes += e.size
+	item, err := r.filterInput(e)
+	if err != nil {
+		r.err = err
+		return false
+	}
+	if ps.filter == nil || ps.filter.Eval(item) {
+		if !ps.count {
+			if err := r.appendItem(e, item); err != nil {
+				r.err = err
+				return false
+			}
+		}
+		r.pg.count++
+	}
+	if (ps.limit > 0 && r.pg.scanned >= ps.limit) || r.pg.bytes >= maxPageBytes {
+		keys, err := e.get(ps.keyNames)
+		if err != nil {
+			r.err = err
+			return false
+		}
+		r.pg.lastEvaluated = ps.keyOf(keys)
+		return false
+	}
+	return true
+}
+
+// filterInput returns what the filter and projection see of e: the whole
+// item fetched from the table for a local index read that needs it, else
+// the filter's attributes of e.
+func (r *pageReader) filterInput(e *lazyEntry) (attr.Item, error) {
+	switch {
+	case r.ps.fetch != nil:
+		entry, err := e.get(nil)
+		if err != nil {
+			return nil, err
+		}
+		full, size, err := r.ps.fetch(r.tx, entry)
+		if err != nil {
+			return nil, err
+		}
+		r.pg.fetched = append(r.pg.fetched, size)
+		return full, nil
+	case e.filtered != nil:
+		return e.filtered, nil
+	case r.ps.filter != nil:
+		return e.get(r.filterNames)
+	}
+	return nil, nil
+}
+
+// appendItem appends the JSON of what the page returns for e, whose
+// filter input was item.
+func (r *pageReader) appendItem(e *lazyEntry, item attr.Item) error {
+	ps := &r.ps
+	if r.pg.count > 0 {
+		r.pg.items = append(r.pg.items, ',')
+	}
+	var fetched attr.Item
+	if ps.fetch != nil {
+		fetched = item
+	}
+	var err error
+	if r.pg.items, err = e.appendJSON(r.pg.items, fetched, ps.project, r.projectNames); err != nil {
+		return err
+	}
+	if r.pg.count == 0 && ps.limit > 1 {
+		// Room for Limit items like the first saves regrowing a page of
+		// similar items several times.
+		r.pg.items = slices.Grow(r.pg.items, min((len(r.pg.items)+1)*(ps.limit-1), maxPageBytes*2))
+	}
+	return nil
 }
 
 // after returns the smallest key greater than k. Storage keys are

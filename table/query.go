@@ -280,6 +280,7 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 		}
 		ps.buf = (*scratch)[:0]
 	}
+	ps.plain = s.plain
 	var pg page
 	var gw gsiWait
 	for {

@@ -59,6 +59,12 @@ type Service struct {
 	// pageBufs holds *[]byte scratch buffers for the JSON of Query and Scan
 	// pages (see readPages).
 	pageBufs sync.Pool
+	// plain turns the fast paths off: blind puts, GetItem's item rendered
+	// from its stored bytes, Query and Scan pages decoding entries only as
+	// far as they need, and BatchWriteItem puts stored without being
+	// decoded. Each then takes its plain twin, which the differential test
+	// proves gives the same answers. Only tests set it.
+	plain bool
 	// bg is the context of background work (index appliers, backfills),
 	// which lives as long as the Service rather than any request; Close
 	// cancels it and waits for the work. It is the one stored context.
