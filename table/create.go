@@ -67,37 +67,19 @@ func (s *Service) CreateTable(ctx context.Context, region string, in *CreateTabl
 	return &TableOutput{TableDescription: d}, nil
 }
 
-// newTableMeta validates a CreateTable request beyond its member constraints and
-// returns the definition to store.
-func (s *Service) newTableMeta(region string, in *CreateTableInput) (*tableMeta, error) {
-	m := &tableMeta{
-		Region:               region,
-		Name:                 in.TableName,
-		ID:                   newUUID(),
-		Created:              s.now().UnixNano(),
-		AttributeDefinitions: in.AttributeDefinitions,
-		KeySchema:            in.KeySchema,
-		BillingMode:          in.BillingMode,
-		OnDemandThroughput:   in.OnDemandThroughput,
-		SSE:                  in.SSESpecification,
-		TableClass:           in.TableClass,
-		Tags:                 in.Tags,
-	}
-	if in.DeletionProtectionEnabled != nil {
-		m.DeletionProtection = *in.DeletionProtectionEnabled
-	}
-	if err := checkTags(in.Tags); err != nil {
-		return nil, err
-	}
+// checkAttributeDefinitions checks that a CreateTable request defines each
+// attribute once, has a valid key schema, and defines exactly the
+// attributes its key schemas use.
+func checkAttributeDefinitions(in *CreateTableInput) error {
 	defined := map[string]string{}
 	for _, d := range in.AttributeDefinitions {
 		if _, dup := defined[d.AttributeName]; dup {
-			return nil, Errorf(ValidationException, "Cannot have two attributes with the same name")
+			return Errorf(ValidationException, "Cannot have two attributes with the same name")
 		}
 		defined[d.AttributeName] = d.AttributeType
 	}
 	if err := checkTableKeySchema(in.KeySchema); err != nil {
-		return nil, err
+		return err
 	}
 	used := map[string]bool{}
 	var missing []string
@@ -121,11 +103,64 @@ func (s *Service) newTableMeta(region string, in *CreateTableInput) (*tableMeta,
 		for _, d := range in.AttributeDefinitions {
 			defs = append(defs, d.AttributeName)
 		}
-		return nil, invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
+		return invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
 			strings.Join(missing, ", "), strings.Join(defs, ", "))
 	}
 	if len(used) != len(defined) {
-		return nil, invalid("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+		return invalid("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+	}
+	return nil
+}
+
+// addGlobalIndexes validates a CreateTable request's global indexes (count,
+// names unique among all indexes) and adds them to m.
+func (m *tableMeta) addGlobalIndexes(gsis []GlobalSecondaryIndex) error {
+	names := map[string]bool{}
+	for _, l := range m.LocalSecondaryIndexes {
+		names[l.Name] = true
+	}
+	if len(gsis) > maxGSIs {
+		return invalid("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGSIs)
+	}
+	for i := range gsis {
+		g := &gsis[i]
+		if names[g.IndexName] {
+			return invalid("Duplicate index name: %s", g.IndexName)
+		}
+		names[g.IndexName] = true
+		im, err := m.globalIndex(g, m.Created)
+		if err != nil {
+			return err
+		}
+		m.GlobalSecondaryIndexes = append(m.GlobalSecondaryIndexes, im)
+	}
+	return nil
+}
+
+// newTableMeta validates a CreateTable request beyond its member constraints and
+// returns the definition to store.
+func (s *Service) newTableMeta(region string, in *CreateTableInput) (*tableMeta, error) {
+	m := &tableMeta{
+		Region:               region,
+		Name:                 in.TableName,
+		ID:                   newUUID(),
+		Created:              s.now().UnixNano(),
+		AttributeDefinitions: in.AttributeDefinitions,
+		KeySchema:            in.KeySchema,
+		BillingMode:          in.BillingMode,
+		OnDemandThroughput:   in.OnDemandThroughput,
+		SSE:                  in.SSESpecification,
+		TableClass:           in.TableClass,
+		Tags:                 in.Tags,
+	}
+	if in.DeletionProtectionEnabled != nil {
+		m.DeletionProtection = *in.DeletionProtectionEnabled
+	}
+	if err := checkTags(in.Tags); err != nil {
+		return nil, err
+	}
+	if err := checkAttributeDefinitions(in); err != nil {
+		return nil, err
 	}
 	if err := m.setBilling(in.BillingMode, in.ProvisionedThroughput); err != nil {
 		return nil, err
@@ -134,24 +169,8 @@ func (s *Service) newTableMeta(region string, in *CreateTableInput) (*tableMeta,
 	if err := m.addLocalIndexes(in.LocalSecondaryIndexes); err != nil {
 		return nil, err
 	}
-	names := map[string]bool{}
-	for _, l := range m.LocalSecondaryIndexes {
-		names[l.Name] = true
-	}
-	if len(in.GlobalSecondaryIndexes) > maxGSIs {
-		return nil, invalid("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGSIs)
-	}
-	for i := range in.GlobalSecondaryIndexes {
-		g := &in.GlobalSecondaryIndexes[i]
-		if names[g.IndexName] {
-			return nil, invalid("Duplicate index name: %s", g.IndexName)
-		}
-		names[g.IndexName] = true
-		im, err := m.globalIndex(g, m.Created)
-		if err != nil {
-			return nil, err
-		}
-		m.GlobalSecondaryIndexes = append(m.GlobalSecondaryIndexes, im)
+	if err := m.addGlobalIndexes(in.GlobalSecondaryIndexes); err != nil {
+		return nil, err
 	}
 	if err := m.checkProjectionTotal(); err != nil {
 		return nil, err
