@@ -17,15 +17,19 @@ var (
 	getItemOutputType = reflect.TypeFor[table.GetItemOutput]()
 )
 
+// pointerTo returns a pointer to v's T: v's own when it is addressable (the
+// plans get a pointer's element), else a copy's.
+func pointerTo[T any](v reflect.Value) *T {
+	if v.CanAddr() {
+		return v.Addr().Interface().(*T)
+	}
+	cp := v.Interface().(T)
+	return &cp
+}
+
 // encodeReadOutput writes a Query or Scan page.
 func encodeReadOutput(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
-	var o *table.ReadOutput
-	if v.CanAddr() {
-		o = v.Addr().Interface().(*table.ReadOutput)
-	} else {
-		cp := v.Interface().(table.ReadOutput)
-		o = &cp
-	}
+	o := pointerTo[table.ReadOutput](v)
 	dst = append(dst, '{')
 	switch {
 	case o.Items != nil:
@@ -71,13 +75,7 @@ func appendItemList(dst []byte, items []attr.Item) []byte {
 
 // encodeGetItemOutput writes GetItem's result.
 func encodeGetItemOutput(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
-	var o *table.GetItemOutput
-	if v.CanAddr() {
-		o = v.Addr().Interface().(*table.GetItemOutput)
-	} else {
-		cp := v.Interface().(table.GetItemOutput)
-		o = &cp
-	}
+	o := pointerTo[table.GetItemOutput](v)
 	dst = append(dst, '{')
 	switch {
 	case len(o.Item) > 0:
