@@ -10,12 +10,11 @@ import (
 	"github.com/ddblocal/ddblocal/attr"
 )
 
-// TestCatalogFixtureLoads loads catalog records written before the catalog
-// had a record type of its own (testdata/catalog-2026-12.jsonl, every
-// stored field set at least once), checks what they decode to, and that
-// writing them again gives the same bytes: the file format did not move.
-func TestCatalogFixtureLoads(t *testing.T) {
-	f, err := os.Open("testdata/catalog-2026-12.jsonl")
+// loadCatalogFixture decodes each line of a catalog fixture and checks that
+// encoding it again gives the same bytes: the file format did not move.
+func loadCatalogFixture(t *testing.T, name string) []*tableMeta {
+	t.Helper()
+	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,6 +37,21 @@ func TestCatalogFixtureLoads(t *testing.T) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
+	return metas
+}
+
+// TestCatalogFixtureLoads loads catalog records written before the catalog
+// had a record type of its own, and checks what they decode to:
+// testdata/catalog-2026-12.jsonl sets every stored field at least once;
+// catalog-server-2026-12.jsonl holds the records a server of that time
+// wrote for two tables created through the API (copied out of its file).
+func TestCatalogFixtureLoads(t *testing.T) {
+	server := loadCatalogFixture(t, "testdata/catalog-server-2026-12.jsonl")
+	if len(server) != 2 || server[0].Name != "Orders" || len(server[0].gsis) != 1 || server[0].TTLAttribute != "expires" ||
+		server[1].Name != "Plain" || *server[1].OnDemandThroughput.MaxReadRequestUnits != 100 {
+		t.Errorf("server records: got %+v", server)
+	}
+	metas := loadCatalogFixture(t, "testdata/catalog-2026-12.jsonl")
 	if len(metas) != 3 {
 		t.Fatalf("got %d records, want 3", len(metas))
 	}
