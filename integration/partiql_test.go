@@ -376,3 +376,32 @@ func sameCapacity(t *testing.T, what string, got, want *types.ConsumedCapacity) 
 		t.Errorf("%s: PartiQL capacity %+v (table %+v), expression API %+v (table %+v)", what, g, g.Table, w, w.Table)
 	}
 }
+
+func TestPartiQLIndexes(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	createIndexed(t, c, "Idx", true, map[string]types.ScalarAttributeType{"g": types.ScalarAttributeTypeS, "l": types.ScalarAttributeTypeN},
+		[]types.GlobalSecondaryIndex{gsiDef("byG", []string{"g"}, nil, types.ProjectionTypeAll)},
+		[]types.LocalSecondaryIndex{lsiDef("byL", "l", types.ProjectionTypeKeysOnly)})
+	for i, sk := range []string{"1", "2", "3"} {
+		stmt(t, c, `INSERT INTO Idx VALUE {'pk': 'p', 'sk': ?, 'g': 'G', 'l': ?}`, s(sk), n(string(rune('3'-i))))
+	}
+	if got := sks(stmt(t, c, `SELECT * FROM "Idx"."byG" WHERE g = 'G' AND sk <> '2'`).Items); len(got) != 2 {
+		t.Errorf("GSI query: got %v, want two items", got)
+	}
+	if got := sks(stmt(t, c, `SELECT sk FROM "Idx"."byL" WHERE pk = 'p' AND l >= 2 ORDER BY l`).Items); !reflect.DeepEqual(got, []string{"2", "1"}) {
+		t.Errorf("LSI query by l: got %v, want [2 1]", got)
+	}
+	_, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM "Idx"."byG" WHERE g = 'G'`), ConsistentRead: aws.Bool(true)})
+	wantAPIError(t, err, "ValidationException", "Strongly consistent read is not supported on Global Secondary Indexes")
+
+	// IN on the partition key reads each partition and charges each Query.
+	in, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM Idx WHERE pk IN ['p', 'q', 'r']`),
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Items) != 3 || *in.ConsumedCapacity.CapacityUnits != 1.5 {
+		t.Errorf("IN over three partitions: got %d items, %v units; want 3 items, 1.5 units (three eventually consistent Queries)", len(in.Items), *in.ConsumedCapacity.CapacityUnits)
+	}
+}
