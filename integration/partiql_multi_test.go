@@ -187,3 +187,43 @@ func dump(v any) string {
 	}
 	return string(b)
 }
+
+// TestPartiQLReadmeExamples runs the README's PartiQL examples in order.
+func TestPartiQLReadmeExamples(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Music"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("Artist"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("SongTitle"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("Genre"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("Artist"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SongTitle"), KeyType: types.KeyTypeRange}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("byGenre"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("Genre"), KeyType: types.KeyTypeHash}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []struct {
+		text  string
+		items int
+	}{
+		{`INSERT INTO "Music" VALUE {'Artist': 'A', 'SongTitle': 'S', 'Tags': <<'x', 'y'>>, 'Info': {'Year': 2024, 'Live': [true, null]}}`, 0},
+		{`INSERT INTO "Music" VALUE {'Artist': 'A', 'SongTitle': 'Love Me', 'Plays': 5, 'Genre': 'Jazz', 'Title': 't'}`, 0},
+		{`UPDATE "Music" SET Plays = 0 SET L = [] SET Old = 1 WHERE Artist = 'A' AND SongTitle = 'S'`, 0},
+		{`SELECT * FROM "Music" WHERE Artist = 'A' AND SongTitle = 'S'`, 1},
+		{`SELECT Title, Info.Year FROM "Music" WHERE Artist = 'A' AND begins_with(SongTitle, 'Love') AND Plays > 3 ORDER BY SongTitle DESC`, 1},
+		{`SELECT * FROM "Music"."byGenre" WHERE Genre = 'Jazz'`, 1},
+		{`SELECT * FROM "Music" WHERE Awards > 2 OR Awards IS MISSING`, 2},
+		{`UPDATE "Music" SET Plays = Plays + 1 SET Tags = set_add(Tags, <<'z'>>) SET L = list_append(L, [1]) REMOVE Old WHERE Artist = 'A' AND SongTitle = 'S' AND Plays < 10 RETURNING MODIFIED NEW *`, 1},
+		{`DELETE FROM "Music" WHERE Artist = 'A' AND SongTitle = 'Love Me' AND Plays = 5 RETURNING ALL OLD *`, 1},
+	} {
+		if got := len(stmt(t, c, q.text).Items); got != q.items {
+			t.Errorf("%s: got %d items, want %d", q.text, got, q.items)
+		}
+	}
+	if _, err := c.ExecuteTransaction(ctx, &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
+		{Statement: aws.String(`EXISTS(SELECT * FROM "Music" WHERE Artist = 'A' AND SongTitle = 'S' AND Plays > 0)`)},
+		{Statement: aws.String(`INSERT INTO "Music" VALUE {'Artist': 'B', 'SongTitle': 'S'}`)}}}); err != nil {
+		t.Fatal(err)
+	}
+}
