@@ -5,10 +5,13 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddblocal/ddblocal/table"
 )
 
 // Exact DynamoDB behaviour where real code touches it: validation order,
@@ -251,5 +254,47 @@ func TestConditionEdgeCases(t *testing.T) {
 	}
 	if got := tableState(t, c, "Edge"); len(got) != 3 || !slices.Contains(got, canonItem(ritem{"pk": s("new")})) {
 		t.Errorf("after an empty update: got %v, want the key-only item added", got)
+	}
+}
+
+// TestBillingModeSummary: an on-demand table reports when it became
+// on-demand (its creation, or the UpdateTable that switched it), and keeps
+// reporting that time after switching to provisioned.
+func TestBillingModeSummary(t *testing.T) {
+	ctx := context.Background()
+	clk := newFakeClock()
+	c := startServer(t, table.Options{Now: clk.Now}).client("us-east-1")
+	createTable(t, c, "Bill", false)
+	created := clk.Now()
+	summary := func() (types.BillingMode, time.Time) {
+		t.Helper()
+		out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Bill")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := out.Table.BillingModeSummary
+		if s == nil || s.LastUpdateToPayPerRequestDateTime == nil {
+			t.Fatalf("BillingModeSummary %+v, want a mode and LastUpdateToPayPerRequestDateTime", s)
+		}
+		return s.BillingMode, *s.LastUpdateToPayPerRequestDateTime
+	}
+	if mode, at := summary(); mode != types.BillingModePayPerRequest || !at.Equal(created) {
+		t.Errorf("created on demand: got %s at %v, want PAY_PER_REQUEST at %v", mode, at, created)
+	}
+	clk.Advance(time.Hour)
+	if _, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("Bill"), BillingMode: types.BillingModeProvisioned,
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(5), WriteCapacityUnits: aws.Int64(5)}}); err != nil {
+		t.Fatal(err)
+	}
+	if mode, at := summary(); mode != types.BillingModeProvisioned || !at.Equal(created) {
+		t.Errorf("switched to provisioned: got %s at %v, want PROVISIONED at %v", mode, at, created)
+	}
+	clk.Advance(time.Hour)
+	switched := clk.Now()
+	if _, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("Bill"), BillingMode: types.BillingModePayPerRequest}); err != nil {
+		t.Fatal(err)
+	}
+	if mode, at := summary(); mode != types.BillingModePayPerRequest || !at.Equal(switched) {
+		t.Errorf("back on demand: got %s at %v, want PAY_PER_REQUEST at %v", mode, at, switched)
 	}
 }

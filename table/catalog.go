@@ -27,6 +27,7 @@ type tableMeta struct {
 	LocalSecondaryIndexes  []indexMeta
 	GlobalSecondaryIndexes []indexMeta
 	BillingMode            string
+	PayPerRequestSince     int64 // when the table last became PAY_PER_REQUEST, Unix nanoseconds
 	ReadCapacity           int64
 	WriteCapacity          int64
 	OnDemandThroughput     *OnDemandThroughput

@@ -22,6 +22,7 @@ type catalogRecord struct {
 	LocalSecondaryIndexes  []recordIndex        `json:"LocalSecondaryIndexes,omitempty"`
 	GlobalSecondaryIndexes []recordIndex        `json:"GlobalSecondaryIndexes,omitempty"`
 	BillingMode            string               `json:"BillingMode"`
+	PayPerRequestSince     int64                `json:"PayPerRequestSince,omitempty"`
 	ReadCapacity           int64                `json:"ReadCapacity,omitempty"`
 	WriteCapacity          int64                `json:"WriteCapacity,omitempty"`
 	OnDemandThroughput     *recordOnDemand      `json:"OnDemandThroughput"`
@@ -103,6 +104,7 @@ func encodeMeta(m *tableMeta) ([]byte, error) {
 		LocalSecondaryIndexes:  convert(m.LocalSecondaryIndexes, indexRecord),
 		GlobalSecondaryIndexes: convert(m.GlobalSecondaryIndexes, indexRecord),
 		BillingMode:            m.BillingMode, ReadCapacity: m.ReadCapacity, WriteCapacity: m.WriteCapacity,
+		PayPerRequestSince: m.PayPerRequestSince,
 		OnDemandThroughput: (*recordOnDemand)(m.OnDemandThroughput),
 		Stream:             (*recordStream)(m.Stream), StreamLabel: m.StreamLabel,
 		SSE: (*recordSSE)(m.SSE), TableClass: m.TableClass, DeletionProtection: m.DeletionProtection,
@@ -129,6 +131,7 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 		LocalSecondaryIndexes:  convert(r.LocalSecondaryIndexes, recordIndex.meta),
 		GlobalSecondaryIndexes: convert(r.GlobalSecondaryIndexes, recordIndex.meta),
 		BillingMode:            r.BillingMode, ReadCapacity: r.ReadCapacity, WriteCapacity: r.WriteCapacity,
+		PayPerRequestSince: r.PayPerRequestSince,
 		OnDemandThroughput: (*OnDemandThroughput)(r.OnDemandThroughput),
 		Stream:             (*StreamSpecification)(r.Stream), StreamLabel: r.StreamLabel,
 		SSE: (*SSESpecification)(r.SSE), TableClass: r.TableClass, DeletionProtection: r.DeletionProtection,

@@ -203,6 +203,9 @@ func (m *tableMeta) setBilling(mode string, pt *ProvisionedThroughput) error {
 	if mode == "" {
 		mode = "PROVISIONED"
 	}
+	if mode == "PAY_PER_REQUEST" && (m.BillingMode != mode || m.PayPerRequestSince == 0) {
+		m.PayPerRequestSince = max(m.Created, m.Updated) // now: creation, or this update
+	}
 	m.BillingMode = mode
 	if mode == "PAY_PER_REQUEST" {
 		if pt != nil {

@@ -58,12 +58,15 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *TableDesc
 	case delay > 0 && now < m.Updated+delay:
 		d.TableStatus = "UPDATING"
 	}
-	if m.BillingMode == "PAY_PER_REQUEST" {
-		d.BillingModeSummary = &BillingModeSummary{BillingMode: m.BillingMode}
-		if m.Updated > 0 {
-			t := epochSeconds(m.Updated)
-			d.BillingModeSummary.LastUpdateToPayPerRequestDateTime = &t
+	// An on-demand table, or one that has been, reports when it last became
+	// on-demand (its creation, for a table created so).
+	if m.BillingMode == "PAY_PER_REQUEST" || m.PayPerRequestSince != 0 {
+		since := m.PayPerRequestSince
+		if since == 0 {
+			since = m.Created // a catalog written before the field was kept
 		}
+		t := epochSeconds(since)
+		d.BillingModeSummary = &BillingModeSummary{BillingMode: m.BillingMode, LastUpdateToPayPerRequestDateTime: &t}
 	}
 	if m.TableClass != "" {
 		d.TableClassSummary = &TableClassSummary{TableClass: m.TableClass}
