@@ -3,6 +3,8 @@ package api
 import (
 	"context"
 	"reflect"
+
+	"github.com/ddblocal/ddblocal/table"
 )
 
 // Request is one decoded DynamoDB call.
@@ -58,15 +60,15 @@ func (r *Request) unmarshal(v any) error {
 type Handler func(ctx context.Context, r *Request) (any, error)
 
 // Op adapts a typed service method into a Handler: it decodes and validates
-// the request into a new In, calls fn with the request's region, and
-// returns fn's result.
+// the request into a new In, calls fn with the request's scope (its
+// account and region, see table.Scope), and returns fn's result.
 func Op[In, Out any](fn func(ctx context.Context, region string, in *In) (*Out, error)) Handler {
 	return func(ctx context.Context, r *Request) (any, error) {
 		in := new(In)
 		if err := r.Decode(in); err != nil {
 			return nil, err
 		}
-		out, err := fn(ctx, r.Region, in)
+		out, err := fn(ctx, table.Scope(r.Account, r.Region), in)
 		if err != nil {
 			return nil, err
 		}

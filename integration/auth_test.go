@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -24,6 +25,7 @@ import (
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
 	"github.com/ddblocal/ddblocal/api"
@@ -374,5 +376,83 @@ func TestHarnessVerifiesInSignedPass(t *testing.T) {
 		wantAPIErrorPrefix(t, err, "InvalidSignatureException", msgBadSignature)
 	} else if err != nil {
 		t.Fatalf("without --credentials: got %v, want any signature accepted", err)
+	}
+}
+
+// TestAccountIsolation: two credentials in two accounts (and one in the
+// default account) each see only their own tables and items, and ARNs name
+// the caller's account.
+func TestAccountIsolation(t *testing.T) {
+	bob := auth.Credential{AccessKey: "AKIDBOB", Secret: "bob-secret", Account: "222222222222"}
+	dflt := auth.Credential{AccessKey: testKey, Secret: testSecret, Account: auth.DefaultAccount}
+	srv := startAuthServer(t, alice, bob, dflt)
+	ctx := context.Background()
+	a := clientAs(srv.URL, alice.AccessKey, alice.Secret, "")
+	b := clientAs(srv.URL, bob.AccessKey, bob.Secret, "")
+	d := clientAs(srv.URL, dflt.AccessKey, dflt.Secret, "")
+
+	createTable(t, a, "Shared", false)
+	createTable(t, a, "AliceOnly", false)
+	createTable(t, b, "Shared", false)
+	put := func(c *dynamodb.Client, v string) {
+		t.Helper()
+		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Shared"), Item: rvals("pk", s("k"), "v", s(v))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(a, "alice")
+	put(b, "bob")
+
+	for _, tc := range []struct {
+		name    string
+		c       *dynamodb.Client
+		account string
+		tables  []string
+		v       string
+	}{
+		{"alice", a, alice.Account, []string{"AliceOnly", "Shared"}, "alice"},
+		{"bob", b, bob.Account, []string{"Shared"}, "bob"},
+		{"default", d, auth.DefaultAccount, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lt, err := tc.c.ListTables(ctx, &dynamodb.ListTablesInput{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(lt.TableNames, tc.tables) {
+				t.Errorf("ListTables: got %v, want %v", lt.TableNames, tc.tables)
+			}
+			if tc.v == "" {
+				_, err := tc.c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Shared")})
+				wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Table: Shared not found")
+				return
+			}
+			dt, err := tc.c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Shared")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := aws.ToString(dt.Table.TableArn), "arn:aws:dynamodb:us-east-1:"+tc.account+":table/Shared"; got != want {
+				t.Errorf("TableArn: got %s, want %s", got, want)
+			}
+			gi, err := tc.c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Shared"), Key: rvals("pk", s("k")), ConsistentRead: aws.Bool(true)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := gi.Item["v"]; got == nil || got.(*types.AttributeValueMemberS).Value != tc.v {
+				t.Errorf("GetItem: got %v, want v=%s", gi.Item, tc.v)
+			}
+		})
+	}
+
+	// Another account's ARN reaches nothing, not even the caller's own
+	// table of the same name.
+	aliceArn := "arn:aws:dynamodb:us-east-1:" + alice.Account + ":table/Shared"
+	_, err := b.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(aliceArn), Key: rvals("pk", s("k"))})
+	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found")
+	_, err = b.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(aliceArn), Tags: []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}})
+	wantAPIErrorPrefix(t, err, "ResourceNotFoundException", "Requested resource not found")
+	// Its own ARN works.
+	if _, err := a.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(aliceArn), Key: rvals("pk", s("k"))}); err != nil {
+		t.Fatalf("GetItem by its own ARN: %v", err)
 	}
 }

@@ -117,12 +117,11 @@ func (m *tableMeta) indexDef(ix indexMeta, global bool) *index.Def {
 	return d
 }
 
+// arn returns the table's ARN, in its scope's account and region.
 func (m *tableMeta) arn() string {
-	return fmt.Sprintf("arn:aws:dynamodb:%s:%s:table/%s", m.Region, accountID, m.Name)
+	account, region := splitScope(m.Region)
+	return fmt.Sprintf("arn:aws:dynamodb:%s:%s:table/%s", region, account, m.Name)
 }
-
-// accountID is the account every ARN names, as DynamoDB Local does.
-const accountID = "000000000000"
 
 func catalogKey(region, name string) []byte { return []byte(region + "/" + name) }
 
@@ -189,6 +188,8 @@ func newUUID() string {
 }
 
 // tableName resolves a TableName member, which may be a name or a table ARN.
+// An ARN's region is not checked: as before accounts, the caller's
+// region is used (see foreignARN for its account).
 func tableName(s string) string {
 	if strings.HasPrefix(s, "arn:") {
 		if i := strings.LastIndex(s, ":table/"); i >= 0 {
@@ -231,4 +232,20 @@ func (s *Service) replaceTable(ctx context.Context, m, next *tableMeta, notFound
 	}
 	s.catalog.set(m.Region, m.Name, next)
 	return nil
+}
+
+// kmsARN is the ARN of the (pretend) KMS key a KMS-encrypted table names.
+func (m *tableMeta) kmsARN() string {
+	account, region := splitScope(m.Region)
+	return "arn:aws:kms:" + region + ":" + account + ":key/ddblocal"
+}
+
+// foreignARN reports whether a TableName member is the ARN of a table in
+// an account other than scope's, which the caller may not see.
+func foreignARN(scope, s string) bool {
+	if !strings.HasPrefix(s, "arn:") {
+		return false
+	}
+	parts := strings.SplitN(s, ":", 6)
+	return len(parts) == 6 && !sameAccount(scope, parts[4])
 }

@@ -73,7 +73,7 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *TableDesc
 	}
 	if m.SSE != nil && m.SSE.Enabled != nil && *m.SSE.Enabled {
 		d.SSEDescription = &SSEDescription{Status: "ENABLED", SSEType: "KMS",
-			KMSMasterKeyArn: "arn:aws:kms:" + m.Region + ":" + accountID + ":key/ddblocal"}
+			KMSMasterKeyArn: m.kmsARN()}
 	}
 	if m.Stream != nil {
 		d.StreamSpecification = m.Stream
@@ -117,6 +117,9 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *TableDesc
 // table returns the table named by a TableName member (name or ARN), or
 // ResourceNotFoundException with the message item operations use.
 func (s *Service) table(region, name string) (*tableMeta, error) {
+	if foreignARN(region, name) {
+		return nil, errNotFound("", "")
+	}
 	m, err := s.catalog.get(s.db, region, tableName(name))
 	if err != nil {
 		return nil, err
@@ -129,6 +132,9 @@ func (s *Service) table(region, name string) (*tableMeta, error) {
 
 // tableForControl is table with the message the control-plane operations use.
 func (s *Service) tableForControl(region, name string) (*tableMeta, error) {
+	if foreignARN(region, name) {
+		return nil, errNotFound("Table", tableName(name))
+	}
 	m, err := s.catalog.get(s.db, region, tableName(name))
 	if err != nil {
 		return nil, err

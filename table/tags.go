@@ -10,8 +10,9 @@ import (
 // Tag limits from DynamoDB's documentation ("Tagging restrictions").
 const maxTagsPerResource = 50
 
-// parseTableARN splits arn:aws:dynamodb:REGION:ACCOUNT:table/NAME.
-func parseTableARN(arn string) (region, name string, ok bool) {
+// parseTableARN splits arn:aws:dynamodb:REGION:ACCOUNT:table/NAME into
+// the scope it names and the table name.
+func parseTableARN(arn string) (scope, name string, ok bool) {
 	parts := strings.SplitN(arn, ":", 6)
 	if len(parts) != 6 || parts[0] != "arn" || parts[2] != "dynamodb" || !strings.HasPrefix(parts[5], "table/") {
 		return "", "", false
@@ -20,14 +21,18 @@ func parseTableARN(arn string) (region, name string, ok bool) {
 	if strings.Contains(name, "/") || name == "" {
 		return "", "", false
 	}
-	return parts[3], name, true
+	return Scope(parts[4], parts[3]), name, true
 }
 
-// taggedTable resolves a ResourceArn to its table.
-func (s *Service) taggedTable(arn string) (*tableMeta, error) {
+// taggedTable resolves a ResourceArn to its table; a table of another
+// account than the caller's (scope) is not found.
+func (s *Service) taggedTable(scope, arn string) (*tableMeta, error) {
 	region, name, ok := parseTableARN(arn)
 	if !ok {
 		return nil, Errorf(ValidationException, "Invalid TableArn: Invalid ResourceArn provided as input %s", arn)
+	}
+	if a, _ := splitScope(region); !sameAccount(scope, a) {
+		return nil, errNotFound("ResourcArn", arn)
 	}
 	m, err := s.catalog.get(s.db, region, name)
 	if err != nil {
@@ -40,8 +45,8 @@ func (s *Service) taggedTable(arn string) (*tableMeta, error) {
 }
 
 // changeTags rewrites a table's tags with fn, in one store transaction.
-func (s *Service) changeTags(ctx context.Context, arn string, fn func(map[string]string) error) error {
-	m, err := s.taggedTable(arn)
+func (s *Service) changeTags(ctx context.Context, scope, arn string, fn func(map[string]string) error) error {
+	m, err := s.taggedTable(scope, arn)
 	if err != nil {
 		return err
 	}
@@ -79,7 +84,7 @@ func checkTags(tags []Tag) error {
 
 // TagResource adds or replaces tags on a table.
 func (s *Service) TagResource(ctx context.Context, region string, in *TagResourceInput) (*Empty, error) {
-	err := s.changeTags(ctx, in.ResourceArn, func(tags map[string]string) error {
+	err := s.changeTags(ctx, region, in.ResourceArn, func(tags map[string]string) error {
 		if err := checkTags(in.Tags); err != nil {
 			return err
 		}
@@ -96,7 +101,7 @@ func (s *Service) TagResource(ctx context.Context, region string, in *TagResourc
 
 // UntagResource removes tags from a table; absent keys are ignored.
 func (s *Service) UntagResource(ctx context.Context, region string, in *UntagResourceInput) (*Empty, error) {
-	err := s.changeTags(ctx, in.ResourceArn, func(tags map[string]string) error {
+	err := s.changeTags(ctx, region, in.ResourceArn, func(tags map[string]string) error {
 		for _, k := range in.TagKeys {
 			delete(tags, k)
 		}
@@ -107,7 +112,7 @@ func (s *Service) UntagResource(ctx context.Context, region string, in *UntagRes
 
 // ListTagsOfResource lists a table's tags (all in one page: at most 50 exist).
 func (s *Service) ListTagsOfResource(ctx context.Context, region string, in *ListTagsOfResourceInput) (*ListTagsOfResourceOutput, error) {
-	m, err := s.taggedTable(in.ResourceArn)
+	m, err := s.taggedTable(region, in.ResourceArn)
 	if err != nil {
 		return nil, err
 	}
