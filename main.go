@@ -10,7 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -19,19 +18,16 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/auth"
-	"github.com/ddblocal/ddblocal/clock"
 	"github.com/ddblocal/ddblocal/consistency"
-	"github.com/ddblocal/ddblocal/faults"
-	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/server"
 	"github.com/ddblocal/ddblocal/table"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr); err != nil {
+	if err := dispatch(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "ddblocal:", err)
 		os.Exit(1)
 	}
@@ -65,6 +61,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	var c config
 	fs := flag.NewFlagSet("ddblocal", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() { usageCommands(stderr); fs.PrintDefaults() }
 	env := func(name, def string) string {
 		if v := getenv("DDBLOCAL_" + name); v != "" {
 			return v
@@ -149,87 +146,60 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
-	path := c.dbPath
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, "ddblocal.db")
-	}
-	db, err := store.Open(store.Options{Path: path, InMemory: c.inMemory, Logger: log})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-
-	ln, err := net.Listen("tcp", net.JoinHostPort(c.host, strconv.Itoa(c.port)))
-	if err != nil {
-		return err
-	}
-	addr := ln.Addr().(*net.TCPAddr)
-	host := c.host
-	if host == "" || host == "0.0.0.0" || host == "::" {
-		host = "localhost"
-	}
-	cfg := api.Config{
-		Addr:   net.JoinHostPort(host, strconv.Itoa(addr.Port)),
-		Logger: log,
-		Ready:  func() error { return nil },
-	}
-	if c.cors != "" {
-		cfg.CORSOrigins = strings.Split(c.cors, ",")
-	}
+	opts := c.serverOptions(log)
 	if c.credentials != "" {
 		creds, err := auth.ParseCredentials(c.credentials, os.ReadFile)
 		if err != nil {
 			return err
 		}
-		// Wall time, not clk: SDKs sign with the real time even when a
-		// test has moved the server's clock.
-		cfg.Verifier = auth.NewVerifier(creds, nil)
+		// Wall time, not the server's clock: SDKs sign with the real time
+		// even when a test has moved the server's clock.
+		opts.Verifier = auth.NewVerifier(creds, nil)
 		log.Info("verifying SigV4 signatures", "credentials", len(creds))
 	}
-	clk := clock.New()
-	svc := table.New(db, table.Options{TransientDelay: c.transientDelay, Logger: log, EventualLag: c.eventualLag, Seed: c.seed, Now: clk.Now})
-	defer svc.Close()
-	cfg.Settle = svc.Settle
-	inj := faults.New()
-	var h http.Handler = api.FaultRoutes(api.NewHandler(cfg, api.WithFaults(api.Operations(svc), inj)), inj)
-	h = api.ClockRoutes(h, clk)
-	if c.pprof {
-		h = withPprof(h)
-	}
-	srv := api.NewServer(cfg, h)
-	if srv.TLSConfig, err = tlsConfig(c, filepath.Dir(path), log); err != nil {
+	if opts.TLS, err = tlsConfig(c, filepath.Dir(opts.Path), log); err != nil {
 		return err
 	}
-	if cfg.Verifier == nil && !addr.IP.IsLoopback() {
+	srv, err := server.Start(ctx, opts)
+	if err != nil {
+		return err
+	}
+	addr := srv.ListenAddr().(*net.TCPAddr)
+	if opts.Verifier == nil && !addr.IP.IsLoopback() {
 		log.Warn("listening beyond this machine without --credentials: anyone who can reach the port can read and change every table",
 			"addr", addr.String())
 	}
-
-	errc := make(chan error, 1)
-	go func() {
-		if srv.TLSConfig != nil {
-			errc <- srv.ServeTLS(ln, "", "")
-			return
-		}
-		errc <- srv.Serve(ln)
-	}()
-	mode := "persistent " + path
+	mode := "persistent " + opts.Path
 	if c.inMemory {
 		mode = "in-memory"
 	}
-	log.Info("ddblocal listening", "addr", addr.String(), "store", mode, "tls", srv.TLSConfig != nil, "startup", time.Since(start).Round(time.Microsecond))
+	log.Info("ddblocal listening", "addr", addr.String(), "store", mode, "tls", opts.TLS != nil, "startup", time.Since(start).Round(time.Microsecond))
 
 	select {
-	case err := <-errc:
+	case err := <-srv.Done():
+		srv.Close()
 		return err
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	return srv.Close()
+}
+
+// serverOptions turns the configuration into what server.Start takes.
+func (c config) serverOptions(log *slog.Logger) server.Options {
+	path := c.dbPath
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, "ddblocal.db")
 	}
-	svc.Close()
-	return db.Close()
+	o := server.Options{
+		Path: path, InMemory: c.inMemory, Host: c.host, Port: c.port, Logger: log,
+		Table: table.Options{TransientDelay: c.transientDelay, EventualLag: c.eventualLag, Seed: c.seed},
+	}
+	if c.cors != "" {
+		o.CORSOrigins = strings.Split(c.cors, ",")
+	}
+	if c.pprof {
+		o.Wrap = withPprof
+	}
+	return o
 }

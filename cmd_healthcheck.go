@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// runHealthcheck exits 0 when GET ENDPOINT/_ddblocal/health answers 200.
+// It is the Dockerfile's HEALTHCHECK: the distroless image has no curl.
+func runHealthcheck(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("ddblocal healthcheck", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	port := getenv("DDBLOCAL_PORT")
+	if port == "" {
+		port = "8000"
+	}
+	endpoint := fs.String("endpoint", "http://localhost:"+port, "server to check [default from DDBLOCAL_PORT]")
+	timeout := fs.Duration("timeout", 3*time.Second, "give up after this long")
+	if err := parseSubcommand(fs, args); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	url := strings.TrimSuffix(*endpoint, "/") + "/_ddblocal/health"
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("healthcheck: %s answered %s: %s", url, resp.Status, strings.TrimSpace(string(body)))
+	}
+	fmt.Fprintf(stdout, "healthy: %s\n", *endpoint)
+	return nil
+}
+
+// parseSubcommand parses a subcommand's flags, refusing stray arguments.
+func parseSubcommand(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/ddblocal/ddblocal/transfer"
+)
+
+// endpointFlags are the flags export and import share to reach an endpoint.
+type endpointFlags struct {
+	endpoint, region string
+}
+
+func (e *endpointFlags) register(fs *flag.FlagSet, getenv func(string) string) {
+	fs.StringVar(&e.endpoint, "endpoint", getenv("AWS_ENDPOINT_URL_DYNAMODB"), "DynamoDB endpoint, e.g. http://localhost:8000; empty means AWS itself [AWS_ENDPOINT_URL_DYNAMODB]")
+	fs.StringVar(&e.region, "region", "", "AWS region (default from the AWS config, else us-east-1)")
+}
+
+// client builds an SDK client the way the AWS CLI would: the default
+// credential chain and region. Against a loopback endpoint with no access
+// key in the environment it signs with dummy credentials, which ddblocal
+// accepts, so a fresh machine needs no AWS setup.
+func (e *endpointFlags) client(ctx context.Context, getenv func(string) string) (*dynamodb.Client, error) {
+	var opts []func(*awsconfig.LoadOptions) error
+	if e.region != "" {
+		opts = append(opts, awsconfig.WithRegion(e.region))
+	}
+	if isLoopback(e.endpoint) && getenv("AWS_ACCESS_KEY_ID") == "" && getenv("AWS_PROFILE") == "" {
+		opts = append(opts, awsconfig.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("local", "local", "")))
+	}
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Region == "" {
+		cfg.Region = "us-east-1"
+	}
+	return dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
+		if e.endpoint != "" {
+			o.BaseEndpoint = aws.String(e.endpoint)
+		}
+	}), nil
+}
+
+// isLoopback reports whether endpoint names this machine.
+func isLoopback(endpoint string) bool {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+func runExport(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("ddblocal export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var ep endpointFlags
+	ep.register(fs, getenv)
+	tbl := fs.String("table", "", "table to export (required)")
+	out := fs.String("out", "-", "file to write JSON lines to; - is standard output")
+	segs := fs.Int("segments", 4, "parallel scan segments")
+	if err := parseSubcommand(fs, args); err != nil {
+		return err
+	}
+	if *tbl == "" {
+		return fmt.Errorf("export: --table is required")
+	}
+	c, err := ep.client(ctx, getenv)
+	if err != nil {
+		return err
+	}
+	w := stdout
+	if *out != "-" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	prog := newProgress(stderr, "exported")
+	n, err := transfer.Export(ctx, c, *tbl, w, transfer.ExportOptions{Segments: *segs, Progress: prog})
+	prog.Finish(n)
+	if err != nil {
+		return fmt.Errorf("export %s: %w", *tbl, err)
+	}
+	if f, ok := w.(*os.File); ok && w != stdout {
+		return f.Close()
+	}
+	return nil
+}
+
+func runImport(ctx context.Context, args []string, getenv func(string) string, _, stderr io.Writer) error {
+	fs := flag.NewFlagSet("ddblocal import", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: ddblocal import [flags] FILE   (FILE - is standard input)\n")
+		fs.PrintDefaults()
+	}
+	var ep endpointFlags
+	ep.register(fs, getenv)
+	tbl := fs.String("table", "", "table to load (default: FILE's name without .jsonl)")
+	workers := fs.Int("workers", 4, "BatchWriteItem calls in flight")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("import: want one FILE argument, got %d", fs.NArg())
+	}
+	file := fs.Arg(0)
+	if *tbl == "" {
+		if file == "-" {
+			return fmt.Errorf("import: --table is required when reading standard input")
+		}
+		*tbl = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	}
+	var r io.Reader = os.Stdin
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+	}
+	c, err := ep.client(ctx, getenv)
+	if err != nil {
+		return err
+	}
+	prog := newProgress(stderr, "imported")
+	if f, ok := r.(*os.File); ok && f != os.Stdin {
+		prog.SetTotal(countLines(f))
+	}
+	n, err := transfer.Import(ctx, c, *tbl, r, file, transfer.ImportOptions{Workers: *workers, Progress: prog})
+	prog.Finish(n)
+	if err != nil {
+		return fmt.Errorf("import %s: %w", *tbl, err)
+	}
+	return nil
+}
+
+// progress reports a transfer: a bar with items/s and an ETA on a terminal,
+// a log line every few seconds otherwise (CI logs, pipes).
+type progress interface {
+	transfer.Progress
+	Finish(n int64)
+}
+
+func newProgress(w io.Writer, verb string) progress {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return &barProgress{bar: progressbar.NewOptions64(-1,
+			progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(verb),
+			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("items"),
+			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish())}
+	}
+	return &logProgress{w: w, verb: verb, start: time.Now(), every: 2 * time.Second}
+}
+
+// barProgress drives a progressbar.ProgressBar.
+type barProgress struct{ bar *progressbar.ProgressBar }
+
+func (p *barProgress) SetTotal(n int64) { p.bar.ChangeMax64(n) }
+func (p *barProgress) Add(n int)        { _ = p.bar.Add(n) }
+func (p *barProgress) Finish(int64)     { _ = p.bar.Finish() }
+
+// logProgress writes "exported 1200/10000 items (850 items/s)" lines.
+type logProgress struct {
+	w           io.Writer
+	verb        string
+	start, last time.Time
+	every       time.Duration
+	mu          sync.Mutex
+	done, total int64
+}
+
+func (p *logProgress) SetTotal(n int64) {
+	p.mu.Lock()
+	p.total = n
+	p.mu.Unlock()
+}
+
+func (p *logProgress) Add(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done += int64(n)
+	if now := time.Now(); now.Sub(p.last) >= p.every {
+		p.last = now
+		p.line()
+	}
+}
+
+func (p *logProgress) Finish(n int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done = n
+	p.line()
+}
+
+func (p *logProgress) line() {
+	of := ""
+	if p.total > 0 {
+		of = fmt.Sprintf("/%d", p.total)
+	}
+	rate := float64(p.done) / max(time.Since(p.start).Seconds(), 1e-3)
+	fmt.Fprintf(p.w, "ddblocal: %s %d%s items (%.0f items/s)\n", p.verb, p.done, of, rate)
+}
+
+// countLines counts f's non-blank lines, for the progress total, and
+// rewinds it; -1 when it cannot.
+func countLines(f *os.File) int64 {
+	defer f.Seek(0, io.SeekStart)
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 8<<20)
+	var n int64
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) > 0 {
+			n++
+		}
+	}
+	if sc.Err() != nil {
+		return -1
+	}
+	return n
+}
