@@ -143,6 +143,9 @@ func writeBatch(ctx context.Context, c BatchWriteAPI, table string, reqs []types
 	}
 	pending := map[string][]types.WriteRequest{table: reqs}
 	for attempt := 0; ; attempt++ {
+		if err := context.Cause(ctx); err != nil {
+			return err
+		}
 		out, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: pending})
 		if err != nil {
 			return err
@@ -179,4 +182,3 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 		return context.Cause(ctx)
 	}
 }
-
