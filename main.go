@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/auth"
 	"github.com/ddblocal/ddblocal/consistency"
+	"github.com/ddblocal/ddblocal/fixtures"
 	"github.com/ddblocal/ddblocal/server"
 	"github.com/ddblocal/ddblocal/table"
 )
@@ -49,6 +51,8 @@ type config struct {
 	tlsCert        string
 	tlsKey         string
 	tlsSelfSigned  bool
+	initPaths      []string // --init, in order
+	initRegion     string
 }
 
 // defaultTransientDelay is how long -delayTransientStatuses keeps a table
@@ -98,6 +102,14 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.tlsCert, "tls-cert", env("TLS_CERT", ""), "serve HTTPS with this PEM certificate (with --tls-key) [DDBLOCAL_TLS_CERT]")
 	fs.StringVar(&c.tlsKey, "tls-key", env("TLS_KEY", ""), "the PEM private key of --tls-cert [DDBLOCAL_TLS_KEY]")
 	fs.BoolVar(&c.tlsSelfSigned, "tls-self-signed", envBool("TLS_SELF_SIGNED"), "serve HTTPS with a certificate for localhost generated at start, written beside --db-path [DDBLOCAL_TLS_SELF_SIGNED]")
+	if v := env("INIT", ""); v != "" {
+		c.initPaths = strings.Split(v, ",")
+	}
+	fs.Func("init", "create tables and load items from a template, CreateTable JSON, .jsonl file or folder of them before serving; repeatable [DDBLOCAL_INIT, comma-separated]", func(p string) error {
+		c.initPaths = append(c.initPaths, p)
+		return nil
+	})
+	fs.StringVar(&c.initRegion, "init-region", env("INIT_REGION", "us-east-1"), "region --init creates its tables in [DDBLOCAL_INIT_REGION]")
 	fs.Bool("optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; no effect")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -200,6 +212,11 @@ func (c config) serverOptions(log *slog.Logger) server.Options {
 	}
 	if c.pprof {
 		o.Wrap = withPprof
+	}
+	if len(c.initPaths) > 0 {
+		o.Init = func(ctx context.Context, h http.Handler) error {
+			return fixtures.LoadPaths(ctx, fixtures.HandlerClient(h, c.initRegion), c.initPaths)
+		}
 	}
 	return o
 }

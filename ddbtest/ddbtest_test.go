@@ -1,0 +1,150 @@
+package ddbtest_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddblocal/ddblocal/ddbtest"
+)
+
+func createUsers(t *testing.T, db *dynamodb.Client) {
+	t.Helper()
+	_, err := db.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName: aws.String("Users"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestParallelServersAreSeparate gives each parallel subtest its own
+// server: a table created in one is absent from the others.
+func TestParallelServersAreSeparate(t *testing.T) {
+	for _, name := range []string{"a", "b", "c"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			db := ddbtest.New(t)
+			out, err := db.ListTables(context.Background(), &dynamodb.ListTablesInput{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.TableNames) != 0 {
+				t.Fatalf("got tables %v on a new server, want none", out.TableNames)
+			}
+			createUsers(t, db)
+		})
+	}
+}
+
+// TestCleanupStopsServer checks the server is gone once its test ends.
+func TestCleanupStopsServer(t *testing.T) {
+	var url string
+	t.Run("inner", func(t *testing.T) {
+		url = ddbtest.NewServer(t)
+		resp, err := http.Get(url + "/_ddblocal/health")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("got status %d, want 200", resp.StatusCode)
+		}
+	})
+	if _, err := http.Get(url + "/_ddblocal/health"); err == nil {
+		t.Errorf("server at %s still answers after its test ended", url)
+	}
+}
+
+func TestWithInit(t *testing.T) {
+	db := ddbtest.New(t, ddbtest.WithInit("testdata"), ddbtest.WithRegion("eu-west-1"))
+	out, err := db.Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String("Sessions")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.Count, int32(2); got != want {
+		t.Errorf("got %d items, want %d", got, want)
+	}
+}
+
+// TestWithEventualLag shows a stale eventually consistent read while a
+// strongly consistent one sees the write.
+func TestWithEventualLag(t *testing.T) {
+	db := ddbtest.New(t, ddbtest.WithEventualLag(time.Hour))
+	createUsers(t, db)
+	ctx := context.Background()
+	key := map[string]types.AttributeValue{"id": &types.AttributeValueMemberS{Value: "u1"}}
+	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Users"), Item: key}); err != nil {
+		t.Fatal(err)
+	}
+	for _, consistent := range []bool{false, true} {
+		out, err := db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Users"), Key: key, ConsistentRead: aws.Bool(consistent)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := out.Item != nil, consistent; got != want {
+			t.Errorf("ConsistentRead %v: got item found %v, want %v", consistent, got, want)
+		}
+	}
+}
+
+// TestWithTransientDelay: a new table is CREATING until the delay passes.
+func TestWithTransientDelay(t *testing.T) {
+	db := ddbtest.New(t, ddbtest.WithTransientDelay(time.Hour))
+	createUsers(t, db)
+	out, err := db.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String("Users")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.Table.TableStatus, types.TableStatusCreating; got != want {
+		t.Errorf("got status %s, want %s", got, want)
+	}
+}
+
+// TestWithRegion: the client signs for the region asked for.
+func TestWithRegion(t *testing.T) {
+	db := ddbtest.New(t, ddbtest.WithRegion("ap-south-1"))
+	createUsers(t, db)
+	if got, want := db.Options().Region, "ap-south-1"; got != want {
+		t.Errorf("got region %s, want %s", got, want)
+	}
+}
+
+// TestTypedErrors: the client sees DynamoDB's typed errors.
+func TestTypedErrors(t *testing.T) {
+	db := ddbtest.New(t)
+	_, err := db.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String("Nope")})
+	var nf *types.ResourceNotFoundException
+	if !errors.As(err, &nf) {
+		t.Fatalf("got %v, want ResourceNotFoundException", err)
+	}
+}
+
+// BenchmarkStart measures what each test using New pays: starting a
+// server, building a client, one request (ListTables) and stopping it.
+func BenchmarkStart(b *testing.B) {
+	for b.Loop() {
+		s, err := ddbtest.Start()
+		if err != nil {
+			b.Fatal(err)
+		}
+		db, err := s.Client()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.ListTables(context.Background(), &dynamodb.ListTablesInput{}); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
