@@ -26,6 +26,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/ddblocal/ddblocal/clock"
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/fixtures"
 	"github.com/ddblocal/ddblocal/server"
@@ -75,6 +76,14 @@ func WithInit(path string) Option {
 // us-east-1); tables are separate per region.
 func WithRegion(region string) Option {
 	return func(o *options) { o.region = region }
+}
+
+// WithClock gives the server the test's clock: clock.Manual(t0) freezes
+// time, and c.Advance moves it (with everything that depends on it: eventual
+// lag, TTL, retention) without sleeping. The same clock is also served at
+// /_ddblocal/clock.
+func WithClock(c *clock.Clock) Option {
+	return func(o *options) { o.srv.Clock = c }
 }
 
 // WithLogger sends the server's logs to l (by default they are dropped).
@@ -128,6 +137,10 @@ func (s *Server) Client() (*dynamodb.Client, error) {
 	url := s.URL()
 	return dynamodb.NewFromConfig(cfg, func(c *dynamodb.Options) { c.BaseEndpoint = aws.String(url) }), nil
 }
+
+// Clock is the server's clock (the one WithClock gave, or wall time):
+// Advance it to make time pass for the server.
+func (s *Server) Clock() *clock.Clock { return s.srv.Clock() }
 
 // Close stops the server, waiting for requests in flight, and frees its
 // memory.

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddblocal/ddblocal/clock"
 	"github.com/ddblocal/ddblocal/ddbtest"
 )
 
@@ -92,6 +93,34 @@ func TestWithEventualLag(t *testing.T) {
 		}
 		if got, want := out.Item != nil, consistent; got != want {
 			t.Errorf("ConsistentRead %v: got item found %v, want %v", consistent, got, want)
+		}
+	}
+}
+
+// TestWithClock: moving the test's clock past the lag makes the write
+// visible to eventually consistent reads, without sleeping.
+func TestWithClock(t *testing.T) {
+	clk := clock.Manual(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
+	db := ddbtest.New(t, ddbtest.WithClock(clk), ddbtest.WithEventualLag(time.Hour))
+	createUsers(t, db)
+	ctx := context.Background()
+	key := map[string]types.AttributeValue{"id": &types.AttributeValueMemberS{Value: "u1"}}
+	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Users"), Item: key}); err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []struct {
+		advance time.Duration
+		want    bool
+	}{{0, false}, {59 * time.Minute, false}, {2 * time.Minute, true}} {
+		if _, err := clk.Advance(ctx, step.advance); err != nil {
+			t.Fatal(err)
+		}
+		out, err := db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Users"), Key: key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out.Item != nil; got != step.want {
+			t.Errorf("at +%v: got item visible %v, want %v", clk.Now().Sub(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)), got, step.want)
 		}
 	}
 }
