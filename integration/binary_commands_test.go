@@ -20,12 +20,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// runCommand runs the binary to completion with env (nil: testEnv) and
-// returns its exit code, stdout and stderr.
+// runCommand runs the binary to completion with env (nil: testEnv with
+// the suite's key, which export and import sign with) and returns its exit
+// code, stdout and stderr.
 func runCommand(t *testing.T, env []string, args ...string) (int, string, string) {
 	t.Helper()
 	if env == nil {
-		env = testEnv(t)
+		env = testEnv(t, "AWS_ACCESS_KEY_ID="+testKey, "AWS_SECRET_ACCESS_KEY="+testSecret, "AWS_REGION=us-east-1")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*exitTimeout)
 	defer cancel()
