@@ -62,6 +62,7 @@ type Server struct {
 	db     *store.DB
 	svc    *table.Service
 	clock  *clock.Clock
+	tls    bool // serving HTTPS
 	srv    *http.Server
 	ln     net.Listener
 	addr   string
@@ -123,7 +124,9 @@ func Start(ctx context.Context, opts Options) (s *Server, err error) {
 	}
 	cfg.Verifier = opts.Verifier
 	s.srv = api.NewServer(cfg, handler(cfg))
-	s.srv.TLSConfig = opts.TLS
+	if opts.TLS != nil {
+		s.srv.TLSConfig, s.tls = opts.TLS, true
+	}
 	go func() {
 		if opts.TLS != nil {
 			s.served <- s.srv.ServeTLS(ln, "", "")
@@ -140,7 +143,7 @@ func (s *Server) Addr() string { return s.addr }
 
 // URL is the endpoint to give an SDK: http://Addr, or https://Addr with TLS.
 func (s *Server) URL() string {
-	if s.srv.TLSConfig != nil {
+	if s.tls {
 		return "https://" + s.addr
 	}
 	return "http://" + s.addr
