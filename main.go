@@ -23,6 +23,7 @@ import (
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/fixtures"
 	"github.com/ddblocal/ddblocal/server"
+	"github.com/ddblocal/ddblocal/streams"
 	"github.com/ddblocal/ddblocal/table"
 )
 
@@ -53,6 +54,8 @@ type config struct {
 	tlsSelfSigned  bool
 	initPaths      []string // --init, in order
 	initRegion     string
+	streamShards   streams.Policy
+	ttlDelay       consistency.Lag
 }
 
 // defaultTransientDelay is how long -delayTransientStatuses keeps a table
@@ -110,6 +113,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return nil
 	})
 	fs.StringVar(&c.initRegion, "init-region", env("INIT_REGION", "us-east-1"), "region --init creates its tables in [DDBLOCAL_INIT_REGION]")
+	fs.Uint64Var(&c.streamShards.Records, "stream-shard-records", uint64(envInt("STREAM_SHARD_RECORDS", 0)), "close a stream shard and open its child after this many changes; 0 = no limit [DDBLOCAL_STREAM_SHARD_RECORDS]")
+	fs.DurationVar(&c.streamShards.Duration, "stream-shard-duration", streams.DefaultDuration, "close a stream shard and open its child once it is this old [DDBLOCAL_STREAM_SHARD_DURATION]")
+	ttlDelay := fs.String("ttl-delay", env("TTL_DELAY", "0"), "how long expired TTL items stay before deletion: 0, a duration (1h), or random:MIN-MAX [DDBLOCAL_TTL_DELAY]")
 	fs.Bool("optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; no effect")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -128,6 +134,12 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	var err error
 	if c.eventualLag, err = consistency.ParseLag(*lag); err != nil {
 		return c, err
+	}
+	if c.ttlDelay, err = consistency.ParseLag(*ttlDelay); err != nil {
+		return c, fmt.Errorf("--ttl-delay: %w", err)
+	}
+	if d, err := time.ParseDuration(env("STREAM_SHARD_DURATION", "")); err == nil && c.streamShards.Duration == streams.DefaultDuration {
+		c.streamShards.Duration = d
 	}
 	if c.port < 0 || c.port > 65535 {
 		return c, fmt.Errorf("invalid port %d", c.port)
@@ -205,7 +217,8 @@ func (c config) serverOptions(log *slog.Logger) server.Options {
 	}
 	o := server.Options{
 		Path: path, InMemory: c.inMemory, Host: c.host, Port: c.port, Logger: log,
-		Table: table.Options{TransientDelay: c.transientDelay, EventualLag: c.eventualLag, Seed: c.seed},
+		Table: table.Options{TransientDelay: c.transientDelay, EventualLag: c.eventualLag, Seed: c.seed,
+			StreamShards: c.streamShards, TTLDelay: c.ttlDelay},
 	}
 	if c.cors != "" {
 		o.CORSOrigins = strings.Split(c.cors, ",")

@@ -18,6 +18,10 @@ import (
 // targetPrefix starts every X-Amz-Target of the DynamoDB 2012-08-10 API.
 const targetPrefix = "DynamoDB_20120810."
 
+// streamsPrefix starts every X-Amz-Target of the DynamoDB Streams API, served
+// on the same endpoint; its operations are keyed by the whole target.
+const streamsPrefix = "DynamoDBStreams_20120810."
+
 // msgUnknownOperation is DynamoDB's text for an operation it does not have.
 const msgUnknownOperation = "Unknown operation exception"
 
@@ -94,7 +98,11 @@ func (s *server) dispatch(x *exchange, r *http.Request) {
 // call resolves the operation, authenticates, reads the body and runs the
 // handler with x.req and x.ctx.
 func (s *server) call(x *exchange, r *http.Request) (any, error) {
-	op, ok := strings.CutPrefix(header(r.Header, hdrTarget), targetPrefix)
+	target := header(r.Header, hdrTarget)
+	op, ok := strings.CutPrefix(target, targetPrefix)
+	if !ok && strings.HasPrefix(target, streamsPrefix) {
+		op, ok = target, true
+	}
 	var h Handler
 	if ok && op != "" {
 		h = s.ops[op]

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"maps"
+
 	"github.com/ddblocal/ddblocal/partiql"
 	"github.com/ddblocal/ddblocal/table"
 )
@@ -9,7 +11,7 @@ import (
 // by its X-Amz-Target name. DescribeEndpoints is answered by the handler itself.
 func Operations(svc *table.Service) map[string]Handler {
 	ql := partiql.New(svc)
-	return map[string]Handler{
+	ops := map[string]Handler{
 		"CreateTable":               Op(svc.CreateTable),
 		"DescribeTable":             Op(svc.DescribeTable),
 		"ListTables":                Op(svc.ListTables),
@@ -36,4 +38,6 @@ func Operations(svc *table.Service) map[string]Handler {
 		"BatchExecuteStatement":     Op(ql.BatchExecuteStatement),
 		"ExecuteTransaction":        Op(ql.ExecuteTransaction),
 	}
+	maps.Copy(ops, streamOperations(svc))
+	return ops
 }

@@ -16,16 +16,29 @@ type Record struct {
 	Key  []byte // the item's storage key
 	Old  []byte // the item before the write, or nil
 	New  []byte // the item after the write, or nil
+	// Expired marks a deletion made by Time to Live rather than a request:
+	// streams give it the service's userIdentity.
+	Expired bool
 }
 
 // errCorrupt is returned by Decode for bytes that no Append produced.
 var errCorrupt = errors.New("changelog: corrupt record")
 
-const version = 1
+// Format versions: 2 adds a flags byte after the version, written only
+// when a flag is set, so ordinary records keep version 1's bytes.
+const (
+	version      = 1
+	versionFlags = 2
+	flagExpired  = 1
+)
 
 // Append appends r's encoding to dst and returns the extended slice.
 func Append(dst []byte, r Record) []byte {
-	dst = append(dst, version)
+	if r.Expired {
+		dst = append(dst, versionFlags, flagExpired)
+	} else {
+		dst = append(dst, version)
+	}
 	dst = binary.AppendVarint(dst, r.Time)
 	for _, b := range [][]byte{r.Key, r.Old, r.New} {
 		if b == nil {
@@ -42,10 +55,15 @@ func Append(dst []byte, r Record) []byte {
 // are valid only as long as b is (inside the store transaction that read it).
 func Decode(b []byte) (Record, error) {
 	var r Record
-	if len(b) == 0 || b[0] != version {
+	switch {
+	case len(b) > 0 && b[0] == version:
+		b = b[1:]
+	case len(b) > 1 && b[0] == versionFlags && b[1]&^flagExpired == 0:
+		r.Expired = b[1]&flagExpired != 0
+		b = b[2:]
+	default:
 		return r, errCorrupt
 	}
-	b = b[1:]
 	t, n := binary.Varint(b)
 	if n <= 0 {
 		return r, errCorrupt

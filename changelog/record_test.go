@@ -10,13 +10,14 @@ func TestRoundTrip(t *testing.T) {
 		{Time: 1, Key: []byte("k"), New: []byte("new")},
 		{Time: -5, Key: []byte("k"), Old: []byte("old")},
 		{Time: 1 << 60, Key: []byte{}, Old: []byte{}, New: []byte("x")},
+		{Time: 7, Key: []byte("k"), Old: []byte("old"), Expired: true},
 	}
 	for _, want := range tests {
 		got, err := Decode(Append(nil, want))
 		if err != nil {
 			t.Fatalf("Decode(%+v): %v", want, err)
 		}
-		if got.Time != want.Time || !bytes.Equal(got.Key, want.Key) || !bytes.Equal(got.Old, want.Old) || !bytes.Equal(got.New, want.New) ||
+		if got.Time != want.Time || got.Expired != want.Expired || !bytes.Equal(got.Key, want.Key) || !bytes.Equal(got.Old, want.Old) || !bytes.Equal(got.New, want.New) ||
 			(got.Old == nil) != (want.Old == nil) || (got.New == nil) != (want.New == nil) {
 			t.Errorf("round trip: got %+v, want %+v", got, want)
 		}
@@ -33,8 +34,19 @@ func FuzzDecode(f *testing.F) {
 		}
 		// Overlong varints decode too, so compare records, not bytes.
 		again, err := Decode(Append(nil, r))
-		if err != nil || again.Time != r.Time || !bytes.Equal(again.Key, r.Key) || !bytes.Equal(again.Old, r.Old) || !bytes.Equal(again.New, r.New) {
+		if err != nil || again.Time != r.Time || again.Expired != r.Expired || !bytes.Equal(again.Key, r.Key) || !bytes.Equal(again.Old, r.Old) || !bytes.Equal(again.New, r.New) {
 			t.Fatalf("re-encode of %+v: got %+v, %v", r, again, err)
 		}
 	})
+}
+
+func TestPlainRecordKeepsVersionOne(t *testing.T) {
+	got := Append(nil, Record{Time: 1, Key: []byte("k")})
+	if got[0] != version {
+		t.Errorf("first byte of a record without flags: got %d, want %d", got[0], version)
+	}
+	got = Append(nil, Record{Time: 1, Key: []byte("k"), Expired: true})
+	if got[0] != versionFlags || got[1] != flagExpired {
+		t.Errorf("first bytes of an expired record: got %v, want [%d %d]", got[:2], versionFlags, flagExpired)
+	}
 }

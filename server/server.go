@@ -20,6 +20,7 @@ import (
 	"github.com/ddblocal/ddblocal/clock"
 	"github.com/ddblocal/ddblocal/faults"
 	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/streams"
 	"github.com/ddblocal/ddblocal/table"
 )
 
@@ -59,14 +60,16 @@ type Options struct {
 
 // Server is a running ddblocal. Close stops it.
 type Server struct {
-	db     *store.DB
-	svc    *table.Service
-	clock  *clock.Clock
-	tls    bool // serving HTTPS
-	srv    *http.Server
-	ln     net.Listener
-	addr   string
-	served chan error
+	db  *store.DB
+	svc *table.Service
+	// triggers deliver streams to local URLs (/_ddblocal/triggers).
+	triggers *streams.Triggers
+	clock    *clock.Clock
+	tls      bool // serving HTTPS
+	srv      *http.Server
+	ln       net.Listener
+	addr     string
+	served   chan error
 }
 
 // Start opens the store, listens, runs opts.Init and serves in a background
@@ -103,12 +106,15 @@ func Start(ctx context.Context, opts Options) (s *Server, err error) {
 	}
 	tOpts.Now = s.clock.Now
 	s.svc = table.New(db, tOpts)
+	s.svc.RunOnMove(s.clock)
+	s.triggers = streams.NewTriggers(s.svc, log)
 	cfg := api.Config{Addr: s.addr, Logger: log, CORSOrigins: opts.CORSOrigins,
 		Ready: func() error { return nil }, Settle: s.svc.Settle}
 	inj := faults.New()
 	handler := func(cfg api.Config) http.Handler {
 		h := api.FaultRoutes(api.NewHandler(cfg, api.WithFaults(api.Operations(s.svc), inj)), inj)
 		h = api.ClockRoutes(h, s.clock)
+		h = api.TriggerRoutes(h, s.triggers)
 		if opts.Wrap != nil {
 			h = opts.Wrap(h)
 		}
@@ -117,6 +123,7 @@ func Start(ctx context.Context, opts Options) (s *Server, err error) {
 	if opts.Init != nil {
 		if err := opts.Init(ctx, handler(cfg)); err != nil {
 			ln.Close()
+			s.triggers.Close()
 			s.svc.Close()
 			db.Close()
 			return nil, err
@@ -171,6 +178,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
+	s.triggers.Close()
 	s.svc.Close()
 	if cerr := s.db.Close(); err == nil {
 		err = cerr

@@ -47,6 +47,11 @@ func (s *Service) CreateTable(ctx context.Context, region string, in *CreateTabl
 				return err
 			}
 		}
+		if m.Stream != nil {
+			if err := startStream(tx, m, m.Created); err != nil {
+				return err
+			}
+		}
 		return tx.CatalogPut(key, val)
 	})
 	if err != nil {

@@ -66,7 +66,7 @@ func (s *Service) startApplier(m *tableMeta) *gsi.Applier {
 			if err != nil || cur == nil {
 				return 0
 			}
-			return s.retain(cur)
+			return max(s.retain(cur), streamRetain(cur))
 		},
 		Due:    s.gsiDue(m),
 		Now:    s.opts.Now,

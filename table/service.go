@@ -13,6 +13,7 @@ import (
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/streams"
 )
 
 // Options configures a Service.
@@ -35,6 +36,13 @@ type Options struct {
 	EventualLag consistency.Lag
 	// Seed makes random lags reproducible.
 	Seed uint64
+	// TTLDelay is how long after its expiry time an item whose Time to Live
+	// has passed is still kept: fixed, or random per item (seeded by Seed).
+	// Zero deletes expired items at the sweeper's next pass (about a second).
+	TTLDelay consistency.Lag
+	// StreamShards says when a stream's open shard rolls over (package
+	// streams); the zero value rolls every streams.DefaultDuration.
+	StreamShards streams.Policy
 }
 
 // exprCacheSize is how many distinct sets of expression texts and names the
@@ -71,6 +79,7 @@ type Service struct {
 	bg         context.Context
 	stopBG     context.CancelFunc
 	background sync.WaitGroup
+	sweeping   sync.Mutex // one Time to Live pass at a time (ttl_sweep.go)
 }
 
 // New returns a Service over db. The caller keeps ownership of db and must
@@ -83,9 +92,11 @@ func New(db *store.DB, opts Options) *Service {
 		opts.ItemCollectionLimit = 10 << 30
 	}
 	bg, stopBG := context.WithCancel(context.Background())
-	return &Service{db: db, opts: opts, catalog: newCatalog(opts.ItemCollectionLimit), deleted: newTombstones(),
+	s := &Service{db: db, opts: opts, catalog: newCatalog(opts.ItemCollectionLimit), deleted: newTombstones(),
 		tokens: newTokenCache(), appliers: newAppliers(), bg: bg, stopBG: stopBG, exprs: expressions.NewCache(exprCacheSize),
 		policy: consistency.NewPolicy(opts.EventualLag, opts.Seed), history: consistency.NewHistory()}
+	s.startSweeper()
+	return s
 }
 
 func (s *Service) now() time.Time { return s.opts.Now() }

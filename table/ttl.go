@@ -2,6 +2,10 @@ package table
 
 import (
 	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/ddblocal/ddblocal/store"
 )
 
 // TimeToLiveSpecification enables or disables Time to Live on one attribute.
@@ -39,16 +43,55 @@ func (s *Service) DescribeTimeToLive(ctx context.Context, region string, in *Tab
 	if err != nil {
 		return nil, err
 	}
-	out := &DescribeTimeToLiveOutput{TimeToLiveDescription: TimeToLiveDescription{TimeToLiveStatus: "DISABLED"}}
-	if m.TTLAttribute != "" {
-		out.TimeToLiveDescription = TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: m.TTLAttribute}
+	ch, err := s.ttlChange(m)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	settling := ch.Time+s.opts.TransientDelay.Nanoseconds() > s.now().UnixNano()
+	d := TimeToLiveDescription{TimeToLiveStatus: "DISABLED"}
+	switch {
+	case m.TTLAttribute != "" && settling:
+		d = TimeToLiveDescription{TimeToLiveStatus: "ENABLING", AttributeName: m.TTLAttribute}
+	case m.TTLAttribute != "":
+		d = TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: m.TTLAttribute}
+	case settling && ch.Attribute != "":
+		d = TimeToLiveDescription{TimeToLiveStatus: "DISABLING", AttributeName: ch.Attribute}
+	}
+	return &DescribeTimeToLiveOutput{TimeToLiveDescription: d}, nil
 }
 
-// UpdateTimeToLive enables or disables Time to Live. The setting is recorded
-// and reported; ddblocal does not delete expired items (DynamoDB itself only
-// does so within days, so tests cannot rely on it either).
+// ttlModifyInterval is how long after one UpdateTimeToLive DynamoDB refuses
+// the next for the same table.
+const ttlModifyInterval = time.Hour
+
+// ttlChangeMeta names the table space meta recording the last
+// UpdateTimeToLive: when, and on which attribute (ttlChange).
+const ttlChangeMeta = "ttl-change"
+
+// ttlChange is the last UpdateTimeToLive of a table.
+type ttlChange struct {
+	Time      int64 // Unix nanoseconds; 0 if none
+	Attribute string
+}
+
+// ttlChange reads m's last UpdateTimeToLive.
+func (s *Service) ttlChange(m *tableMeta) (ttlChange, error) {
+	var ch ttlChange
+	err := s.db.View(func(tx *store.Tx) error {
+		if sp := tx.Space(m.ID); sp != nil {
+			if b := sp.GetMeta(ttlChangeMeta); len(b) > 0 {
+				return json.Unmarshal(b, &ch)
+			}
+		}
+		return nil
+	})
+	return ch, err
+}
+
+// UpdateTimeToLive enables or disables Time to Live; the sweeper
+// (ttl_sweep.go) deletes expired items of tables that have it. As in
+// DynamoDB, a table's setting changes at most once an hour (by the server's
+// clock), and ENABLING / DISABLING last Options.TransientDelay.
 func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutput, error) {
 	m, err := s.tableForControl(region, in.TableName)
 	if err != nil {
@@ -59,8 +102,10 @@ func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *Updat
 	// The already-enabled/disabled messages follow DynamoDB's pattern; the
 	// docs say only that such a call is a ValidationException.
 	switch {
-	case *spec.Enabled && m.TTLAttribute != "":
+	case *spec.Enabled && m.TTLAttribute == spec.AttributeName:
 		return nil, Errorf(ValidationException, "TimeToLive is already enabled")
+	case *spec.Enabled && m.TTLAttribute != "":
+		return nil, Errorf(ValidationException, "TimeToLive is active on a different AttributeName: current AttributeName is %s", m.TTLAttribute)
 	case !*spec.Enabled && m.TTLAttribute == "":
 		return nil, Errorf(ValidationException, "TimeToLive is already disabled")
 	case *spec.Enabled:
@@ -68,8 +113,27 @@ func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *Updat
 	default:
 		next.TTLAttribute = ""
 	}
+	now := s.now().UnixNano()
+	last, err := s.ttlChange(m)
+	if err != nil {
+		return nil, err
+	}
+	if last.Time != 0 && now-last.Time < ttlModifyInterval.Nanoseconds() {
+		return nil, Errorf(ValidationException, "Time to live has been modified multiple times within a fixed interval")
+	}
+	rec, err := json.Marshal(ttlChange{Time: now, Attribute: spec.AttributeName})
+	if err != nil {
+		return nil, err
+	}
 	notFound := errNotFound("Table", m.Name)
-	if err := s.replaceTable(ctx, m, &next, notFound, nil); err != nil {
+	err = s.replaceTable(ctx, m, &next, notFound, func(tx *store.Tx) error {
+		sp := tx.Space(m.ID)
+		if sp == nil {
+			return notFound
+		}
+		return sp.PutMeta(ttlChangeMeta, rec)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &UpdateTimeToLiveOutput{TimeToLiveSpecification: spec}, nil

@@ -42,6 +42,9 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 	}
 	notFound := errNotFound("Table", m.Name)
 	err = s.replaceTable(ctx, m, &next, notFound, func(tx *store.Tx) error {
+		if err := streamChange(tx, m, &next, next.Updated); err != nil {
+			return err
+		}
 		for _, name := range created {
 			if err := tx.CreateSpace(indexSpaceID(m, name)); err != nil {
 				return err

@@ -21,6 +21,9 @@ type mutation struct {
 	next func(old attr.Item) (attr.Item, error)
 	// returnOldOnFailure puts the old item in a ConditionalCheckFailedException.
 	returnOldOnFailure bool
+	// expired marks a Time to Live deletion: its change-log record says so,
+	// and streams give it the service's identity.
+	expired bool
 	// keepLog asks for a change-log record even when the table has no
 	// global index: its reads may lag (see Service.keepsLog).
 	keepLog bool
@@ -194,7 +197,7 @@ func (mu *mutation) appendLog(sp *store.Space, now int64, raw, newBytes []byte) 
 		return false, nil
 	}
 	rec := changelog.Append(make([]byte, 0, 48+len(mu.key)+len(raw)+len(newBytes)),
-		changelog.Record{Time: now, Key: mu.key, Old: raw, New: newBytes})
+		changelog.Record{Time: now, Key: mu.key, Old: raw, New: newBytes, Expired: mu.expired})
 	_, err := sp.AppendLogOwned(rec)
 	return err == nil, err
 }

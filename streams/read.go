@@ -1,0 +1,208 @@
+package streams
+
+import (
+	"time"
+
+	"github.com/ddblocal/ddblocal/changelog"
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// Table is what the stream operations need to know of the table a stream
+// belongs to.
+type Table struct {
+	Region, Name string
+	ARN          string // the table's ARN
+	KeySchema    []KeyElement
+}
+
+// ARN is stream s's ARN.
+func (t Table) StreamARN(s *Stream) string { return t.ARN + "/stream/" + s.Label }
+
+func (t Table) keyNames() []string {
+	names := make([]string, len(t.KeySchema))
+	for i, k := range t.KeySchema {
+		names[i] = k.AttributeName
+	}
+	return names
+}
+
+// maxBytes bounds one GetRecords answer, as DynamoDB does.
+const maxBytes = 1 << 20
+
+// Describe answers DescribeStream for stream s of table t, read in table
+// space sp at now.
+func (s *Stream) Describe(t Table, in *DescribeStreamInput, now int64) (*DescribeStreamOutput, error) {
+	d := Description{StreamArn: t.StreamARN(s), StreamLabel: s.Label, StreamStatus: "ENABLED", StreamViewType: s.ViewType,
+		CreationRequestDateTime: float64(s.Created/int64(time.Millisecond)) / 1000, TableName: t.Name, KeySchema: t.KeySchema,
+		Shards: []ShardDescription{}}
+	if s.Disabled != 0 {
+		d.StreamStatus = "DISABLED"
+	}
+	limit := 100
+	if in.Limit != nil {
+		limit = int(*in.Limit)
+	}
+	i := 0
+	if in.ExclusiveStartShardId != "" {
+		if i = s.shardIndex(in.ExclusiveStartShardId) + 1; i == 0 {
+			return nil, notFound("Requested resource not found: Shard does not exist")
+		}
+	}
+	for ; i < len(s.Shards); i++ {
+		if !s.visible(i, now) {
+			continue
+		}
+		if len(d.Shards) == limit {
+			d.LastEvaluatedShardId = d.Shards[limit-1].ShardId
+			break
+		}
+		d.Shards = append(d.Shards, s.describeShard(i))
+	}
+	return &DescribeStreamOutput{StreamDescription: d}, nil
+}
+
+func (s *Stream) describeShard(i int) ShardDescription {
+	sh := s.Shards[i]
+	sd := ShardDescription{ShardId: s.ShardID(i), SequenceNumberRange: SequenceNumberRange{StartingSequenceNumber: SequenceNumber(sh.After + 1)}}
+	if !sh.Open && sh.End > sh.After {
+		sd.SequenceNumberRange.EndingSequenceNumber = SequenceNumber(sh.End)
+	}
+	if i > 0 {
+		sd.ParentShardId = s.ShardID(i - 1)
+	}
+	return sd
+}
+
+// bound is the last log sequence shard i may hold now: its end once closed,
+// else the log's last, cut at the rollover policy's record count.
+func (s *Stream) bound(i int, p Policy, last uint64) uint64 {
+	sh := s.Shards[i]
+	if !sh.Open {
+		return sh.End
+	}
+	if p.Records > 0 {
+		last = min(last, sh.After+p.Records)
+	}
+	return last
+}
+
+// retained returns the first log sequence a stream may still read at now:
+// records at or before the cutoff are trimmed even when the log's trimmer
+// has not deleted them yet, so what a reader sees depends on the clock only.
+func retained(sp *store.Space, now int64) uint64 {
+	cutoff := now - int64(Retention)
+	first := sp.LastLogSeq() + 1
+	sp.AscendLog(0, func(seq uint64, raw []byte) bool {
+		rec, err := changelog.Decode(raw)
+		if err == nil && rec.Time <= cutoff {
+			return true
+		}
+		first = seq
+		return false
+	})
+	return first
+}
+
+// Iterator answers GetShardIterator for stream s of table t in space sp.
+func (s *Stream) Iterator(t Table, sp *store.Space, in *GetShardIteratorInput, p Policy, now int64) (*GetShardIteratorOutput, error) {
+	i := s.shardIndex(in.ShardId)
+	if i < 0 || !s.visible(i, now) {
+		return nil, notFound("Requested resource not found: Shard does not exist")
+	}
+	sh, end := s.Shards[i], s.bound(i, p, sp.LastLogSeq())
+	it := iterator{arn: t.StreamARN(s), shard: i, issued: now}
+	withSeq := in.ShardIteratorType == "AT_SEQUENCE_NUMBER" || in.ShardIteratorType == "AFTER_SEQUENCE_NUMBER"
+	if withSeq != (in.SequenceNumber != "") {
+		if withSeq {
+			return nil, invalid("SequenceNumber is required for ShardIteratorType %s", in.ShardIteratorType)
+		}
+		return nil, invalid("SequenceNumber may not be specified for ShardIteratorType %s", in.ShardIteratorType)
+	}
+	switch in.ShardIteratorType {
+	case "TRIM_HORIZON":
+		it.next = min(max(sh.After+1, retained(sp, now)), end+1)
+	case "LATEST":
+		it.next = end + 1
+	default:
+		seq, ok := parseSequence(in.SequenceNumber)
+		if !ok || seq <= sh.After || (!sh.Open && seq > sh.End) {
+			return nil, invalid("Invalid SequenceNumber %s for shard %s", in.SequenceNumber, in.ShardId)
+		}
+		if seq < retained(sp, now) {
+			return nil, trimmed()
+		}
+		it.next = seq
+		if in.ShardIteratorType == "AFTER_SEQUENCE_NUMBER" {
+			it.next++
+		}
+	}
+	return &GetShardIteratorOutput{ShardIterator: it.String()}, nil
+}
+
+// ParseIterator decodes a shard iterator into its stream's ARN.
+func ParseIterator(s string) (arn string, err error) {
+	it, ok := parseIterator(s)
+	if !ok {
+		return "", invalid("Invalid ShardIterator")
+	}
+	return it.arn, nil
+}
+
+// Records answers GetRecords for stream s of table t in space sp.
+func (s *Stream) Records(t Table, sp *store.Space, in *GetRecordsInput, p Policy, now int64) (*GetRecordsOutput, error) {
+	it, ok := parseIterator(in.ShardIterator)
+	if !ok || it.shard >= len(s.Shards) || !s.visible(it.shard, now) {
+		return nil, invalid("Invalid ShardIterator")
+	}
+	if err := it.expired(now); err != nil {
+		return nil, err
+	}
+	limit := 1000
+	if in.Limit != nil {
+		limit = int(*in.Limit)
+	}
+	out := &GetRecordsOutput{Records: []Record{}}
+	end := s.bound(it.shard, p, sp.LastLogSeq())
+	if it.next <= end && it.next < retained(sp, now) {
+		return nil, trimmed()
+	}
+	next, size, keys := it.next, 0, t.keyNames()
+	var rerr error
+	full := false // stopped at Limit or 1 MB, before the bound
+	if next <= end {
+		err := sp.AscendLog(next-1, func(seq uint64, raw []byte) bool {
+			if seq > end {
+				return false
+			}
+			r, ok, err := s.Render(seq, raw, t.Region, keys)
+			if err != nil {
+				rerr = err
+				return false
+			}
+			if ok {
+				if len(out.Records) > 0 && size+int(r.Dynamodb.SizeBytes) > maxBytes {
+					full = true
+					return false
+				}
+				out.Records, size = append(out.Records, r), size+int(r.Dynamodb.SizeBytes)
+			}
+			next = seq + 1
+			full = len(out.Records) == limit && seq < end
+			return !full
+		})
+		if err != nil {
+			return nil, err
+		}
+		if rerr != nil {
+			return nil, rerr
+		}
+		if !full {
+			next = max(next, end+1) // scanned to the bound
+		}
+	}
+	if sh := s.Shards[it.shard]; sh.Open || next <= sh.End {
+		n := iterator{arn: it.arn, shard: it.shard, next: next, issued: now}.String()
+		out.NextShardIterator = &n
+	}
+	return out, nil
+}

@@ -1,0 +1,268 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/streams"
+)
+
+// The DynamoDB Streams operations, served on the same endpoint as DynamoDB
+// (X-Amz-Target DynamoDBStreams_20120810.*) from each table's change log;
+// package streams holds the records, shards and iterators.
+
+// streamOf is the streams package's view of table m.
+func streamTable(m *tableMeta) streams.Table {
+	t := streams.Table{Region: m.Region, Name: m.Name, ARN: m.arn()}
+	for _, k := range m.KeySchema {
+		t.KeySchema = append(t.KeySchema, streams.KeyElement{AttributeName: k.AttributeName, KeyType: k.KeyType})
+	}
+	return t
+}
+
+// startStream records a newly enabled stream of m in its space, inside the
+// transaction that enables it: from then on every write to the table is
+// logged, whatever definition its writer has cached.
+func startStream(tx *store.Tx, m *tableMeta, now int64) error {
+	sp := tx.Space(m.ID)
+	if sp == nil {
+		return Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name)
+	}
+	if err := sp.PutMeta(logMeta, []byte{1}); err != nil {
+		return err
+	}
+	return streams.Enable(sp, m.StreamLabel, m.Stream.StreamViewType, now)
+}
+
+// streamChange records in tx what an UpdateTable did to m's stream (next is
+// the new definition).
+func streamChange(tx *store.Tx, m, next *tableMeta, now int64) error {
+	switch {
+	case m.Stream == nil && next.Stream != nil:
+		return startStream(tx, next, now)
+	case m.Stream != nil && next.Stream == nil:
+		if sp := tx.Space(m.ID); sp != nil {
+			return streams.Disable(sp, now)
+		}
+	}
+	return nil
+}
+
+// streamRetain is how long m's change log must be kept for its streams:
+// Retention for a table that has, or ever had, one (a disabled stream stays
+// readable for as long).
+func streamRetain(m *tableMeta) time.Duration {
+	if m.StreamLabel == "" {
+		return 0
+	}
+	return streams.Retention
+}
+
+// streamErr turns a streams error into the service's.
+func streamErr(err error) error {
+	var se *streams.Error
+	if errors.As(err, &se) {
+		return &Error{Code: Code(se.Code), Message: se.Message}
+	}
+	return err
+}
+
+// parseStreamARN splits arn:aws:dynamodb:REGION:ACCOUNT:table/NAME/stream/LABEL.
+func parseStreamARN(arn string) (region, name, label string, ok bool) {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) != 6 || parts[0] != "arn" || parts[2] != "dynamodb" {
+		return "", "", "", false
+	}
+	rest, ok := strings.CutPrefix(parts[5], "table/")
+	if !ok {
+		return "", "", "", false
+	}
+	name, label, ok = strings.Cut(rest, "/stream/")
+	return parts[3], name, label, ok && name != "" && label != ""
+}
+
+// withStream runs fn on the stream named by arn in a read transaction, after
+// rolling its shards over if the policy says they are due.
+func (s *Service) withStream(ctx context.Context, arn string, fn func(t streams.Table, sp *store.Space, st *streams.Stream, now int64) error) error {
+	notFound := Errorf(ResourceNotFoundException, "Requested resource not found: Stream: %s not found", arn)
+	region, name, label, ok := parseStreamARN(arn)
+	if !ok {
+		return notFound
+	}
+	m, err := s.catalog.get(s.db, region, name)
+	if err != nil {
+		return err
+	}
+	if m == nil {
+		return notFound
+	}
+	if err := s.rollStreams(ctx, m); err != nil {
+		return err
+	}
+	now := s.now().UnixNano()
+	err = s.db.View(func(tx *store.Tx) error {
+		sp := tx.Space(m.ID)
+		if sp == nil {
+			return notFound
+		}
+		all, err := streams.Load(sp)
+		if err != nil {
+			return err
+		}
+		st := all.Find(label)
+		if st == nil || (st.Disabled != 0 && now-st.Disabled > int64(streams.Retention)) {
+			return notFound
+		}
+		return fn(streamTable(m), sp, st, now)
+	})
+	return streamErr(err)
+}
+
+// rollStreams closes m's open stream shard, and opens its child, when the
+// rollover policy says it is due.
+func (s *Service) rollStreams(ctx context.Context, m *tableMeta) error {
+	now := s.now().UnixNano()
+	var due bool
+	err := s.db.View(func(tx *store.Tx) error {
+		sp := tx.Space(m.ID)
+		if sp == nil {
+			return nil
+		}
+		st, err := streams.Load(sp)
+		due = err == nil && st.Due(s.opts.StreamShards, sp.LastLogSeq(), now)
+		return err
+	})
+	if err != nil || !due {
+		return err
+	}
+	return s.db.Update(ctx, func(tx *store.Tx) error {
+		if sp := tx.Space(m.ID); sp != nil {
+			_, err := streams.Roll(sp, s.opts.StreamShards, now)
+			return err
+		}
+		return nil
+	})
+}
+
+// DescribeStream describes a stream and its shards.
+func (s *Service) DescribeStream(ctx context.Context, region string, in *streams.DescribeStreamInput) (*streams.DescribeStreamOutput, error) {
+	var out *streams.DescribeStreamOutput
+	err := s.withStream(ctx, in.StreamArn, func(t streams.Table, _ *store.Space, st *streams.Stream, now int64) error {
+		var err error
+		out, err = st.Describe(t, in, now)
+		return err
+	})
+	return out, err
+}
+
+// GetShardIterator returns an iterator into one shard of a stream.
+func (s *Service) GetShardIterator(ctx context.Context, region string, in *streams.GetShardIteratorInput) (*streams.GetShardIteratorOutput, error) {
+	var out *streams.GetShardIteratorOutput
+	err := s.withStream(ctx, in.StreamArn, func(t streams.Table, sp *store.Space, st *streams.Stream, now int64) error {
+		var err error
+		out, err = st.Iterator(t, sp, in, s.opts.StreamShards, now)
+		return err
+	})
+	return out, err
+}
+
+// GetRecords returns the stream records after a shard iterator.
+func (s *Service) GetRecords(ctx context.Context, region string, in *streams.GetRecordsInput) (*streams.GetRecordsOutput, error) {
+	arn, err := streams.ParseIterator(in.ShardIterator)
+	if err != nil {
+		return nil, streamErr(err)
+	}
+	var out *streams.GetRecordsOutput
+	err = s.withStream(ctx, arn, func(t streams.Table, sp *store.Space, st *streams.Stream, now int64) error {
+		var err error
+		out, err = st.Records(t, sp, in, s.opts.StreamShards, now)
+		return err
+	})
+	return out, err
+}
+
+// ListStreams lists the streams of region's tables (or of one table), the
+// enabled ones and those disabled in the last 24 hours.
+func (s *Service) ListStreams(ctx context.Context, region string, in *streams.ListStreamsInput) (*streams.ListStreamsOutput, error) {
+	metas, err := s.regionTables(region, in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now().UnixNano()
+	out := &streams.ListStreamsOutput{Streams: []streams.Summary{}}
+	limit := 100
+	if in.Limit != nil {
+		limit = int(*in.Limit)
+	}
+	skipping := in.ExclusiveStartStreamArn != ""
+	err = s.db.View(func(tx *store.Tx) error {
+		for _, m := range metas {
+			sp := tx.Space(m.ID)
+			if sp == nil {
+				continue
+			}
+			all, err := streams.Load(sp)
+			if err != nil {
+				return err
+			}
+			t := streamTable(m)
+			for _, st := range all.Streams {
+				if st.Disabled != 0 && now-st.Disabled > int64(streams.Retention) {
+					continue
+				}
+				arn := t.StreamARN(st)
+				if skipping {
+					skipping = arn != in.ExclusiveStartStreamArn
+					continue
+				}
+				if len(out.Streams) == limit {
+					out.LastEvaluatedStreamArn = out.Streams[limit-1].StreamArn
+					return nil
+				}
+				out.Streams = append(out.Streams, streams.Summary{StreamArn: arn, TableName: m.Name, StreamLabel: st.Label})
+			}
+		}
+		return nil
+	})
+	return out, streamErr(err)
+}
+
+// regionTables returns region's tables in name order (only name when it is
+// not empty; every region's when region is empty), as cached.
+func (s *Service) regionTables(region, name string) ([]*tableMeta, error) {
+	var keys [][2]string
+	err := s.db.View(func(tx *store.Tx) error {
+		prefix := ""
+		if region != "" {
+			prefix = region + "/"
+		}
+		return tx.CatalogAscend([]byte(prefix), func(k, _ []byte) bool {
+			ok := strings.HasPrefix(string(k), prefix)
+			r, n, slash := strings.Cut(string(k), "/")
+			if ok && slash && (name == "" || n == name) {
+				keys = append(keys, [2]string{r, n})
+			}
+			return ok
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	var metas []*tableMeta
+	for _, k := range keys {
+		m, err := s.catalog.get(s.db, k[0], k[1])
+		if err != nil {
+			return nil, err
+		}
+		if m != nil {
+			metas = append(metas, m)
+		}
+	}
+	if name != "" && len(metas) == 0 {
+		return nil, Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", name)
+	}
+	return metas, nil
+}
