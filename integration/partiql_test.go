@@ -174,6 +174,8 @@ func TestPartiQLErrors(t *testing.T) {
 		{`SELECT * FROM Tab WHERE pk = 1e126`, nil, "ValidationException", "Number overflow. Attempting to store a number with magnitude larger than supported range under root"},
 		{`INSERT INTO Tab VALUE {'pk': 'x', 'sk': 'y', 'm': {'x': 1e-131}}`, nil, "ValidationException", "Number underflow. Attempting to store a number with magnitude smaller than supported range under root.m.x"},
 		{`SELECT * FROM Nope WHERE pk = 'k'`, nil, "ResourceNotFoundException", "Requested resource not found"},
+		{`FROM Nope WHERE pk = 'x' SET c = 1`, nil, "ResourceNotFoundException", "Requested resource not found"},
+		{`FROM Tab SET c = 1`, nil, "ValidationException", "Where clause does not contain a mandatory equality on all key attributes"},
 		{`UPDATE Tab SET a = 2 WHERE pk = 'k'`, nil, "ValidationException", "Where clause does not contain a mandatory equality on all key attributes"},
 		{`DELETE FROM Tab WHERE a = 1`, nil, "ValidationException", "Where clause does not contain a mandatory equality on all key attributes"},
 		{`DELETE FROM Tab WHERE pk = 'k' AND sk = 's' RETURNING MODIFIED OLD *`, nil, "ValidationException", "Invalid returning clause: RETURNING MODIFIED OLD *. Only RETURNING ALL OLD * is allowed in DELETE statements."},

@@ -41,6 +41,8 @@ type Update struct {
 	Actions   []Action
 	Where     Expr
 	Returning *Returning
+	// FromFirst is the FROM "T" [WHERE ...] SET ... form of UPDATE.
+	FromFirst bool
 }
 
 // Action is one SET or REMOVE of an UPDATE; Value is nil for REMOVE.

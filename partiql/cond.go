@@ -45,20 +45,7 @@ func (b *builder) value(v attr.Value) string {
 }
 
 // path renders a document path.
-func (b *builder) path(p *Path) string {
-	var s strings.Builder
-	for i, st := range p.Steps {
-		switch {
-		case st.Index >= 0:
-			s.WriteString("[" + strconv.Itoa(st.Index) + "]")
-		case i > 0:
-			s.WriteString("." + b.name(st.Name))
-		default:
-			s.WriteString(b.name(st.Name))
-		}
-	}
-	return s.String()
-}
+func (b *builder) path(p *Path) string { return p.render(b.name) }
 
 // operand renders a value-producing expression of a condition.
 func (b *builder) operand(e Expr) (string, error) {

@@ -45,11 +45,11 @@ func (s *Service) ExecuteStatement(ctx context.Context, region string, in *Execu
 
 // runSelect runs a read plan from the page a NextToken names.
 func (s *Service) runSelect(ctx context.Context, region string, plan *readPlan, in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
-	digest := requestDigest(in.Statement, in.Parameters)
+	req := &request{stmt: in.Statement, params: in.Parameters}
 	var tok pageToken
 	if in.NextToken != nil {
 		var err error
-		if tok, err = decodeToken(*in.NextToken, digest); err != nil {
+		if tok, err = decodeToken(*in.NextToken, req.hash()); err != nil {
 			return nil, validation(err)
 		}
 	}
@@ -78,14 +78,14 @@ func (s *Service) runSelect(ctx context.Context, region string, plan *readPlan, 
 		if err != nil {
 			return nil, err
 		}
-		return out, page(out, r, pageToken{K: r.LastEvaluatedKey, H: digest})
+		return out, page(out, r, req, pageToken{K: r.LastEvaluatedKey})
 	}
-	return s.runQueries(ctx, region, plan.queries, tok, digest, in.Limit, out)
+	return s.runQueries(ctx, region, plan.queries, tok, req, in.Limit, out)
 }
 
 // page adds a read's items and capacity to out, and a NextToken for next
 // when the read stopped before its end.
-func page(out *ExecuteStatementOutput, r *table.ReadOutput, next pageToken) error {
+func page(out *ExecuteStatementOutput, r *table.ReadOutput, req *request, next pageToken) error {
 	defer r.Release()
 	items, err := r.ItemList()
 	if err != nil {
@@ -94,6 +94,7 @@ func page(out *ExecuteStatementOutput, r *table.ReadOutput, next pageToken) erro
 	out.Items = append(out.Items, items...)
 	out.ConsumedCapacity = addCapacity(out.ConsumedCapacity, r.ConsumedCapacity)
 	if len(r.LastEvaluatedKey) > 0 {
+		next.H = req.hash()
 		out.NextToken = encodeToken(next)
 	}
 	return nil
@@ -101,7 +102,7 @@ func page(out *ExecuteStatementOutput, r *table.ReadOutput, next pageToken) erro
 
 // runQueries runs the Queries of a plan in order from tok, within limit
 // items evaluated, stopping at the first that has more to read.
-func (s *Service) runQueries(ctx context.Context, region string, qs []*table.QueryInput, tok pageToken, digest string, limit *int32, out *ExecuteStatementOutput) (*ExecuteStatementOutput, error) {
+func (s *Service) runQueries(ctx context.Context, region string, qs []*table.QueryInput, tok pageToken, req *request, limit *int32, out *ExecuteStatementOutput) (*ExecuteStatementOutput, error) {
 	if tok.I >= len(qs) {
 		return nil, validation(semErr(-1, "Invalid NextToken"))
 	}
@@ -123,7 +124,7 @@ func (s *Service) runQueries(ctx context.Context, region string, qs []*table.Que
 			return nil, err
 		}
 		more := len(r.LastEvaluatedKey) > 0
-		if err := page(out, r, pageToken{I: i, K: r.LastEvaluatedKey, H: digest}); err != nil {
+		if err := page(out, r, req, pageToken{I: i, K: r.LastEvaluatedKey}); err != nil {
 			return nil, err
 		}
 		if more {
@@ -132,7 +133,7 @@ func (s *Service) runQueries(ctx context.Context, region string, qs []*table.Que
 		if left >= 0 {
 			left -= int32(r.ScannedCount)
 			if left <= 0 && i+1 < len(qs) {
-				out.NextToken = encodeToken(pageToken{I: i + 1, H: digest})
+				out.NextToken = encodeToken(pageToken{I: i + 1, H: req.hash()})
 				return out, nil
 			}
 		}

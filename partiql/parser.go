@@ -115,7 +115,7 @@ func Parse(src string) (Statement, error) {
 
 // parse parses one statement and counts its '?' parameters.
 //
-//	statement := (select | insert | update | delete | exists) [';'] EOF
+//	statement := (select | insert | update | fromupdate | delete | exists) [';'] EOF
 func parse(src string) (Statement, int, error) {
 	toks, err := lex(src)
 	if err != nil {
@@ -135,6 +135,8 @@ func parse(src string) (Statement, int, error) {
 		s, err = p.parseDelete()
 	case isWord(t, "EXISTS"):
 		s, err = p.parseExists()
+	case isWord(t, "FROM"):
+		s, err = p.parseFromUpdate()
 	default:
 		return nil, 0, syntaxErr(t.pos, msgNotDML)
 	}
@@ -275,9 +277,7 @@ func (p *parser) parseInsert() (*Insert, error) {
 
 // parseUpdate:
 //
-//	update    := 'UPDATE' target clause+ ['WHERE' expr] [returning]
-//	clause    := 'SET' path '=' additive (',' path '=' additive)*
-//	           | 'REMOVE' path (',' path)*
+//	update := 'UPDATE' target clause+ ['WHERE' expr] [returning]
 func (p *parser) parseUpdate() (*Update, error) {
 	s := &Update{At: p.next().pos}
 	var err error
@@ -287,6 +287,20 @@ func (p *parser) parseUpdate() (*Update, error) {
 	if a := p.peek(); isWord(a, "AS") || (a.typ == tIdent && !isKeyword(a)) || a.typ == tQuoted {
 		return nil, semErr(a.pos, msgAliasing)
 	}
+	if err := p.parseClauses(s); err != nil {
+		return nil, err
+	}
+	if s.Where, s.Returning, err = p.parseWhereReturning(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// parseClauses parses an UPDATE's SET and REMOVE clauses, at least one.
+//
+//	clause := 'SET' path '=' additive (',' path '=' additive)*
+//	        | 'REMOVE' path (',' path)*
+func (p *parser) parseClauses(s *Update) error {
 	for {
 		set := isWord(p.peek(), "SET")
 		if !set && !isWord(p.peek(), "REMOVE") {
@@ -296,15 +310,15 @@ func (p *parser) parseUpdate() (*Update, error) {
 		for {
 			target, err := p.parsePath()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			a := Action{Target: target}
 			if set {
 				if err := p.expectPunct("="); err != nil {
-					return nil, err
+					return err
 				}
 				if a.Value, err = p.rhs(p.parseAdditive); err != nil {
-					return nil, err
+					return err
 				}
 			}
 			s.Actions = append(s.Actions, a)
@@ -314,12 +328,33 @@ func (p *parser) parseUpdate() (*Update, error) {
 		}
 	}
 	if len(s.Actions) == 0 {
-		return nil, p.unexpected()
+		return p.unexpected()
 	}
-	if s.Where, s.Returning, err = p.parseWhereReturning(); err != nil {
+	return nil
+}
+
+// parseFromUpdate parses UPDATE's other form, its WHERE before its clauses:
+//
+//	fromupdate := 'FROM' target ['WHERE' expr] clause+ [returning]
+func (p *parser) parseFromUpdate() (*Update, error) {
+	s := &Update{At: p.next().pos, FromFirst: true}
+	var err error
+	if s.Table, err = p.parseTarget(); err != nil {
 		return nil, err
 	}
-	return s, nil
+	if a := p.peek(); isWord(a, "AS") || (a.typ == tIdent && !isKeyword(a)) || a.typ == tQuoted {
+		return nil, semErr(a.pos, msgAliasing)
+	}
+	if p.accept("WHERE") {
+		if s.Where, err = p.parseExpr(); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.parseClauses(s); err != nil {
+		return nil, err
+	}
+	s.Returning, err = p.parseReturning()
+	return s, err
 }
 
 // parseDelete:
@@ -354,8 +389,14 @@ func (p *parser) parseWhereReturning() (Expr, *Returning, error) {
 			return nil, nil, err
 		}
 	}
+	r, err := p.parseReturning()
+	return where, r, err
+}
+
+// parseReturning parses an optional RETURNING clause (see parseWhereReturning).
+func (p *parser) parseReturning() (*Returning, error) {
 	if !isWord(p.peek(), "RETURNING") {
-		return where, nil, nil
+		return nil, nil
 	}
 	r := &Returning{At: p.next().pos}
 	switch {
@@ -363,19 +404,19 @@ func (p *parser) parseWhereReturning() (Expr, *Returning, error) {
 		r.Modified = true
 	case p.accept("ALL"):
 	default:
-		return nil, nil, p.unexpected()
+		return nil, p.unexpected()
 	}
 	switch {
 	case p.accept("NEW"):
 		r.New = true
 	case p.accept("OLD"):
 	default:
-		return nil, nil, p.unexpected()
+		return nil, p.unexpected()
 	}
 	if !p.acceptPunct("*") {
-		return nil, nil, semErr(p.peek().pos, "Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause")
+		return nil, semErr(p.peek().pos, "Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause")
 	}
-	return where, r, nil
+	return r, nil
 }
 
 // parseExists:

@@ -27,6 +27,8 @@ var roundTrips = []struct{ src, want string }{
 		`UPDATE "t" SET "a" = "a" + 1 SET "b" = list_append("b", [1]) REMOVE "c"[0] SET "d" = set_add("d", <<1>>) WHERE "pk" = 'k' RETURNING MODIFIED NEW *`},
 	{`DELETE FROM t WHERE pk = 'k' AND x = -- comment
 	  /* block */ 1 RETURNING ALL OLD *`, `DELETE FROM "t" WHERE "pk" = 'k' AND "x" = 1 RETURNING ALL OLD *`},
+	{`from t where pk = 'k' set a = 1 remove b RETURNING ALL NEW *`, `FROM "t" WHERE "pk" = 'k' SET "a" = 1 REMOVE "b" RETURNING ALL NEW *`},
+	{`FROM t SET a = 1`, `FROM "t" SET "a" = 1`},
 	{`EXISTS(SELECT * FROM t WHERE pk = 'k' AND a IS MISSING)`, `EXISTS(SELECT * FROM "t" WHERE "pk" = 'k' AND "a" IS MISSING)`},
 	{`SELECT * FROM t WHERE a - (b - 1) = 0 AND (a = b) = c`, `SELECT * FROM "t" WHERE "a" - ("b" - 1) = 0 AND ("a" = "b") = "c"`},
 }
@@ -59,6 +61,8 @@ var invalidStatements = []struct {
 	{`DELETE FROM t WHERE pk = 1 ORDER BY pk`, malformedPrefix + msgLeftover, 27},
 	{`SELECT * FROM t ORDER BY pk WHERE pk = 1`, malformedPrefix + msgLeftover, 28},
 	{`SELECT * FROM t WHERE pk = 1)`, malformedPrefix + msgLeftover, 28},
+	{`FROM t SET c = 1 WHERE pk = 'x'`, malformedPrefix + msgLeftover, 17},
+	{`FROM t SET c = 1 WHERE pk = 'x' SET d = 2`, malformedPrefix + msgLeftover, 17},
 	{`INSERT INTO t x VALUE {'pk': 1}`, malformedPrefix + msgLeftover, 14},
 	{`SELECT * FROM t WHERE`, malformedPrefix + msgTerm, 21},
 	{`SELECT * FROM t WHERE;`, malformedPrefix + msgTerm, 21},

@@ -88,6 +88,8 @@ func TestPlanWrite(t *testing.T) {
 		{`UPDATE t SET x = 1, y = y - 1 REMOVE z SET s = set_add(s, <<'q'>>) WHERE pk = 'a' AND sk = 'b' AND x <> 1 RETURNING MODIFIED NEW *`,
 			"SET #n1 = :v0, #n2 = #n2 - :v1 REMOVE #n3 ADD #n4 :v2", "attribute_exists(#n0) AND #n1 <> :v3", "UPDATED_NEW",
 			attr.Item{"pk": attr.String("a"), "sk": attr.String("b")}},
+		{`FROM t WHERE pk = 'a' AND sk = 'b' SET x = 1`, "SET #n1 = :v0", "attribute_exists(#n0)", "",
+			attr.Item{"pk": attr.String("a"), "sk": attr.String("b")}},
 		{`DELETE FROM t WHERE sk = 'b' AND pk = 'a' RETURNING ALL OLD *`, "<nil>", "", "ALL_OLD",
 			attr.Item{"pk": attr.String("a"), "sk": attr.String("b")}},
 		{`DELETE FROM t WHERE sk = 'b' AND pk = 'a' AND (x = 1 OR y = 2)`, "<nil>", "attribute_not_exists(#n0) OR (#n1 = :v0 OR #n2 = :v1)", "",
@@ -123,6 +125,9 @@ func TestPlanErrors(t *testing.T) {
 	}{
 		{`UPDATE t SET a = 1 WHERE pk = 'a'`, msgIncompleteKey, nil},
 		{`UPDATE t SET a = 1`, msgIncompleteKey, nil},
+		{`FROM t SET c = 1`, msgIncompleteKey, nil},
+		{`FROM t REMOVE a`, msgIncompleteKey, nil},
+		{`FROM t WHERE a = 1 SET c = 1`, msgIncompleteKey, nil},
 		{`DELETE FROM t WHERE pk = 'a' AND sk = 'b' AND sk = 'c'`, "Multiple conditions on same key sk. Only single item Update/Insert/Delete are supported", nil},
 		{`DELETE FROM t WHERE pk = 'a' AND sk = 'b' RETURNING ALL NEW *`, "Invalid returning clause: RETURNING ALL NEW *. Only RETURNING ALL OLD * is allowed in DELETE statements.", nil},
 		{`INSERT INTO t VALUE ['pk']`, "Unsupported format in item expression. Please use struct format {...} to express item values for insert statement.", nil},

@@ -57,7 +57,12 @@ func (s *Insert) String() string {
 
 func (s *Update) String() string {
 	var b strings.Builder
-	b.WriteString("UPDATE " + quoteIdent(s.Table))
+	if s.FromFirst {
+		b.WriteString("FROM " + quoteIdent(s.Table))
+		writeTail(&b, s.Where, nil)
+	} else {
+		b.WriteString("UPDATE " + quoteIdent(s.Table))
+	}
 	for _, a := range s.Actions {
 		if a.Value == nil {
 			b.WriteString(" REMOVE " + a.Target.String())
@@ -65,7 +70,11 @@ func (s *Update) String() string {
 			b.WriteString(" SET " + a.Target.String() + " = " + a.Value.String())
 		}
 	}
-	writeTail(&b, s.Where, s.Returning)
+	if s.FromFirst {
+		writeTail(&b, nil, s.Returning)
+	} else {
+		writeTail(&b, s.Where, s.Returning)
+	}
 	return b.String()
 }
 
@@ -99,16 +108,19 @@ func (r *Returning) String() string {
 
 func (s *Exists) String() string { return "EXISTS(" + s.Select.String() + ")" }
 
-func (e *Path) String() string {
+func (e *Path) String() string { return e.render(quoteIdent) }
+
+// render writes the path with each name as name renders it.
+func (e *Path) render(name func(string) string) string {
 	var b strings.Builder
 	for i, s := range e.Steps {
 		switch {
 		case s.Index >= 0:
 			b.WriteString("[" + strconv.Itoa(s.Index) + "]")
 		case i > 0:
-			b.WriteString("." + quoteIdent(s.Name))
+			b.WriteString("." + name(s.Name))
 		default:
-			b.WriteString(quoteIdent(s.Name))
+			b.WriteString(name(s.Name))
 		}
 	}
 	return b.String()

@@ -18,6 +18,21 @@ type pageToken struct {
 	H string    `json:"h"`
 }
 
+// request is the statement and parameters a NextToken belongs to; its
+// digest is computed only when a token is read or written.
+type request struct {
+	stmt   string
+	params []attr.Value
+	digest string
+}
+
+func (r *request) hash() string {
+	if r.digest == "" {
+		r.digest = requestDigest(r.stmt, r.params)
+	}
+	return r.digest
+}
+
 // requestDigest identifies a statement with its parameters.
 func requestDigest(stmt string, params []attr.Value) string {
 	h := sha256.New()
