@@ -187,14 +187,20 @@ func newPageReader(tx *store.Tx, ps pageSpec, ov *overlay) *pageReader {
 
 // visit is the store iteration's callback for stored entry k, v.
 func (r *pageReader) visit(k, v []byte) bool {
-	if !r.emitBefore(k) {
+	if r.next >= 0 && r.next < len(r.shown) && !r.emitBefore(k) {
 		r.ended = true
 		return false
 	}
-	if r.hidden[string(k)] {
+	if r.hidden != nil && r.hidden[string(k)] {
 		return true
 	}
-	e, err := r.entry(v)
+	e := lazyEntry{body: v, filtered: r.scratch}
+	var err error
+	if r.ps.plain {
+		err = r.plainEntry(&e)
+	} else {
+		err = r.entry(&e)
+	}
 	if err != nil {
 		r.err = err
 		return false
@@ -206,29 +212,40 @@ func (r *pageReader) visit(k, v []byte) bool {
 	return true
 }
 
-// entry returns stored entry v as the page reads it: its size, and the
-// filter's attributes in scratch, else whole when the reader is plain.
-func (r *pageReader) entry(v []byte) (lazyEntry, error) {
-	e := lazyEntry{body: v, filtered: r.scratch}
-	var err error
+// entry fills in stored entry e's size, and the filter's attributes in
+// scratch, from its bytes e.body.
+func (r *pageReader) entry(e *lazyEntry) error {
+	if !r.ps.index {
+		var err error
+		e.size, err = attr.BinarySizeNames(e.body, r.filterNames, r.scratch)
+		return err
+	}
+	size, w, err := index.SplitEntry(e.body)
+	e.size, e.body = size, e.body[w:]
+	if err == nil && r.scratch != nil {
+		_, err = attr.BinarySizeNames(e.body, r.filterNames, r.scratch)
+	}
+	return err
+}
+
+// plainEntry is entry's plain twin: the stored entry e.body decoded whole,
+// its size that of the decoded item (an index entry's is recorded in it).
+func (r *pageReader) plainEntry(e *lazyEntry) error {
+	body, size := e.body, 0
 	if r.ps.index {
 		var w int
-		e.size, w, err = index.SplitEntry(v)
-		e.body = v[w:]
-		if err == nil && r.scratch != nil {
-			_, err = attr.BinarySizeNames(e.body, r.filterNames, r.scratch)
+		var err error
+		if size, w, err = index.SplitEntry(body); err != nil {
+			return err
 		}
-	} else if !r.ps.plain {
-		e.size, err = attr.BinarySizeNames(v, r.filterNames, r.scratch)
+		body = body[w:]
 	}
-	if err != nil || !r.ps.plain {
-		return e, err
-	}
-	item, err := attr.DecodeBinary(e.body)
+	item, err := attr.DecodeBinary(body)
 	if !r.ps.index {
-		e.size = item.Size()
+		size = item.Size()
 	}
-	return lazyEntry{item: item, size: e.size}, err
+	*e = lazyEntry{item: item, size: size}
+	return err
 }
 
 // emitBefore processes the shown entries that come before key k (all of
