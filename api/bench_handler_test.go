@@ -3,13 +3,20 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/auth"
 	"github.com/ddblocal/ddblocal/table"
 )
 
@@ -89,6 +96,34 @@ func BenchmarkLoopbackGetItem(b *testing.B) {
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
 			b.Fatalf("status %d", resp.StatusCode)
+		}
+	}
+}
+
+// BenchmarkHandlerGetItemVerified is BenchmarkHandlerGetItem with
+// --credentials: the request carries a real signature, which is verified.
+func BenchmarkHandlerGetItemVerified(b *testing.B) {
+	at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	v := auth.NewVerifier([]auth.Credential{{AccessKey: "AKID", Secret: "secret", Account: auth.DefaultAccount}},
+		func() time.Time { return at })
+	h := NewHandler(Config{Addr: "localhost:8000", Verifier: v}, stubGetItemOps())
+	body := []byte(getItemBody)
+	rd := bytes.NewReader(body)
+	req := httptest.NewRequest(http.MethodPost, "/", rd)
+	setSDKHeaders(req)
+	req.ContentLength = int64(len(body))
+	sum := sha256.Sum256(body)
+	if err := v4.NewSigner().SignHTTP(context.Background(), aws.Credentials{AccessKeyID: "AKID", SecretAccessKey: "secret"},
+		req, hex.EncodeToString(sum[:]), "dynamodb", "us-east-1", at); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		rd.Reset(body)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("status %d: %s", rec.Code, rec.Body)
 		}
 	}
 }

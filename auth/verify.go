@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"hash"
 	"net/http"
 	"strings"
 	"sync"
@@ -71,7 +72,7 @@ func (v *Verifier) Verify(r *http.Request, body []byte) (Identity, error) {
 	if err != nil {
 		return Identity{}, err
 	}
-	t, err := signingTime(r.Header, h)
+	t, stamp, err := signingTime(r.Header, h)
 	if err != nil {
 		return Identity{}, err
 	}
@@ -82,7 +83,7 @@ func (v *Verifier) Verify(r *http.Request, body []byte) (Identity, error) {
 	if err != nil {
 		return Identity{}, err
 	}
-	if err := checkScope(s, t); err != nil {
+	if err := checkScope(s, stamp); err != nil {
 		return Identity{}, err
 	}
 	c, ok := v.creds[s.AccessKey]
@@ -95,30 +96,36 @@ func (v *Verifier) Verify(r *http.Request, body []byte) (Identity, error) {
 	if !hasHost(a.SignedHeaders) {
 		return Identity{}, errorf(InvalidSignature, "'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization.")
 	}
-	if err := v.checkSignature(r, body, a, s, t, c.Secret); err != nil {
+	if err := v.checkSignature(r, body, a, s, stamp, c.Secret); err != nil {
 		return Identity{}, err
 	}
 	return Identity{AccessKey: c.AccessKey, Account: c.Account, Region: s.Region}, nil
 }
 
 // checkSignature recomputes the signature over r and compares it with a's.
-func (v *Verifier) checkSignature(r *http.Request, body []byte, a Authorization, s Scope, t time.Time, secret string) error {
+func (v *Verifier) checkSignature(r *http.Request, body []byte, a Authorization, s Scope, stamp, secret string) error {
 	bp, _ := v.bufs.Get().(*[]byte)
 	if bp == nil {
 		bp = new([]byte)
 	}
 	defer v.bufs.Put(bp)
 	canon := appendCanonicalRequest((*bp)[:0], r, a.SignedHeaders, body)
-	*bp = canon
-	sts := make([]byte, 0, 160)
-	sts = appendStringToSign(sts, t, s, canon)
-	key := v.keys.get(s, secret)
-	mac := hmac.New(sha256.New, key[:])
+	// The string to sign follows the canonical request in the same buffer.
+	buf := appendStringToSign(canon, stamp, s, canon)
+	*bp = buf
+	sts := buf[len(canon):]
+	k := v.keys.get(s, secret)
+	mac, _ := k.macs.Get().(hash.Hash)
+	if mac == nil {
+		mac = hmac.New(sha256.New, k.key[:])
+	}
+	mac.Reset()
 	mac.Write(sts)
 	var sum [sha256.Size]byte
 	var want [2 * sha256.Size]byte
 	hex.Encode(want[:], mac.Sum(sum[:0]))
-	if subtle.ConstantTimeCompare(want[:], []byte(a.Signature)) == 1 {
+	k.macs.Put(mac)
+	if equalConstantTime(want[:], a.Signature) {
 		return nil
 	}
 	return errorf(InvalidSignature, msgSignatureDiffer+
@@ -126,35 +133,72 @@ func (v *Verifier) checkSignature(r *http.Request, body []byte, a Authorization,
 		"'\n\nThe String-to-Sign should have been\n'"+string(sts)+"'\n")
 }
 
+// equalConstantTime reports whether b and s hold the same bytes, in time
+// that depends only on their lengths.
+func equalConstantTime(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	var d byte
+	for i := range b {
+		d |= b[i] ^ s[i]
+	}
+	return d == 0
+}
+
 // signingTime returns the request's X-Amz-Date (or, without one, its
-// Date), which must be in ISO 8601 basic format; Date may also be an HTTP
-// date.
-func signingTime(hdr http.Header, authz string) (time.Time, error) {
+// Date), which must be in ISO 8601 basic format (Date may also be an HTTP
+// date), and the time in basic format, as the string to sign holds it.
+func signingTime(hdr http.Header, authz string) (time.Time, string, error) {
 	d := headerValue(hdr, "X-Amz-Date")
 	if d == "" {
 		d = headerValue(hdr, "Date")
 		if t, err := http.ParseTime(d); err == nil {
-			return t.UTC(), nil
+			return t.UTC(), t.UTC().Format(basicFormat), nil
 		}
 	}
 	if d == "" {
-		return time.Time{}, errorf(IncompleteSignature,
+		return time.Time{}, "", errorf(IncompleteSignature,
 			"Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. Authorization="+authz)
 	}
-	t, err := time.Parse(basicFormat, d)
-	if err != nil {
-		return time.Time{}, errorf(IncompleteSignature,
+	t, ok := parseBasic(d)
+	if !ok {
+		return time.Time{}, "", errorf(IncompleteSignature,
 			"Date must be in ISO-8601 'basic format'. Got '"+d+"'. See http://en.wikipedia.org/wiki/ISO_8601")
 	}
-	return t, nil
+	return t, d, nil
+}
+
+// parseBasic parses "YYYYMMDDTHHMMSSZ" without time.Parse's generality.
+func parseBasic(d string) (time.Time, bool) {
+	if len(d) != len(basicFormat) || d[8] != 'T' || d[15] != 'Z' {
+		return time.Time{}, false
+	}
+	var n [6]int
+	for i, span := range [6][2]int{{0, 4}, {4, 6}, {6, 8}, {9, 11}, {11, 13}, {13, 15}} {
+		for _, c := range []byte(d[span[0]:span[1]]) {
+			if c < '0' || c > '9' {
+				return time.Time{}, false
+			}
+			n[i] = n[i]*10 + int(c-'0')
+		}
+	}
+	if n[1] < 1 || n[1] > 12 || n[2] < 1 || n[2] > 31 || n[3] > 23 || n[4] > 59 || n[5] > 59 {
+		return time.Time{}, false
+	}
+	t := time.Date(n[0], time.Month(n[1]), n[2], n[3], n[4], n[5], 0, time.UTC)
+	if t.Day() != n[2] { // 31 February and the like
+		return time.Time{}, false
+	}
+	return t, true
 }
 
 // checkScope checks the credential scope's date, region, service and
-// terminator against the signing time and DynamoDB.
-func checkScope(s Scope, t time.Time) error {
-	if day := t.Format("20060102"); s.Date != day {
+// terminator against the signing time (stamp, in basic format) and DynamoDB.
+func checkScope(s Scope, stamp string) error {
+	if day := stamp[:8]; s.Date != day {
 		return errorf(InvalidSignature, "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '"+
-			s.Date+"' != '"+day+"', from '"+t.Format(basicFormat)+"'.")
+			s.Date+"' != '"+day+"', from '"+stamp+"'.")
 	}
 	if s.Region == "" {
 		return errorf(InvalidSignature, "Credential should be scoped to a valid region. ")
@@ -202,10 +246,10 @@ func headerValue(h http.Header, key string) string {
 }
 
 // appendStringToSign appends SigV4's string to sign for canon.
-func appendStringToSign(b []byte, t time.Time, s Scope, canon []byte) []byte {
+func appendStringToSign(b []byte, stamp string, s Scope, canon []byte) []byte {
 	sum := sha256.Sum256(canon)
 	b = append(b, Algorithm+"\n"...)
-	b = t.AppendFormat(b, basicFormat)
+	b = append(b, stamp...)
 	b = append(b, '\n')
 	b = append(b, s.Date...)
 	b = append(b, '/')
@@ -220,14 +264,21 @@ func appendStringToSign(b []byte, t time.Time, s Scope, canon []byte) []byte {
 // service: deriving one costs four HMACs, and a client uses one a day.
 type keyCache struct {
 	mu   sync.RWMutex
-	keys map[Scope][sha256.Size]byte
+	keys map[Scope]*signingKey
+}
+
+// signingKey is a derived key and a pool of HMACs keyed with it, so that
+// a request neither allocates one nor recomputes its padded key.
+type signingKey struct {
+	key  [sha256.Size]byte
+	macs sync.Pool // hash.Hash
 }
 
 // maxCachedKeys bounds the cache; past it the cache starts over.
 const maxCachedKeys = 4096
 
 // get returns the signing key of s's scope for secret.
-func (kc *keyCache) get(s Scope, secret string) [sha256.Size]byte {
+func (kc *keyCache) get(s Scope, secret string) *signingKey {
 	s.Terminator = ""
 	kc.mu.RLock()
 	k, ok := kc.keys[s]
@@ -235,10 +286,10 @@ func (kc *keyCache) get(s Scope, secret string) [sha256.Size]byte {
 	if ok {
 		return k
 	}
-	k = deriveKey(secret, s.Date, s.Region, s.Service)
+	k = &signingKey{key: deriveKey(secret, s.Date, s.Region, s.Service)}
 	kc.mu.Lock()
 	if kc.keys == nil || len(kc.keys) >= maxCachedKeys {
-		kc.keys = make(map[Scope][sha256.Size]byte)
+		kc.keys = make(map[Scope]*signingKey)
 	}
 	// Clone so the map does not pin the request's header.
 	s = Scope{AccessKey: strings.Clone(s.AccessKey), Date: strings.Clone(s.Date),

@@ -237,9 +237,28 @@ func TestKeyCacheMatchesDerivation(t *testing.T) {
 		for _, s := range []Scope{{AccessKey: "A", Date: "20260101", Region: "r1", Service: "dynamodb"},
 			{AccessKey: "A", Date: "20260102", Region: "r1", Service: "dynamodb"},
 			{AccessKey: "A", Date: "20260101", Region: "r2", Service: "dynamodb"}} {
-			if got, want := kc.get(s, "sec"), deriveKey("sec", s.Date, s.Region, s.Service); got != want {
+			if got, want := kc.get(s, "sec").key, deriveKey("sec", s.Date, s.Region, s.Service); got != want {
 				t.Fatalf("round %d scope %+v: got %x, want %x", i, s, got, want)
 			}
+		}
+	}
+}
+
+func TestParseBasic(t *testing.T) {
+	for _, d := range []string{"20260304T050607Z", "20240229T235959Z", "00010101T000000Z", "99991231T235959Z"} {
+		got, ok := parseBasic(d)
+		want, err := time.Parse(basicFormat, d)
+		if !ok || err != nil || !got.Equal(want) {
+			t.Errorf("parseBasic(%q): got %v, %v, want %v, %v", d, got, ok, want, err)
+		}
+	}
+	for _, d := range []string{"", "20260304T050607", "2026030405060Z7", "20261304T050607Z", "20260230T050607Z",
+		"20260304T250607Z", "2026-3-4T050607Z", "20260304t050607Z", "20260304T056007Z", "+0260304T050607Z", "20240229T235960Z"} {
+		if _, ok := parseBasic(d); ok {
+			t.Errorf("parseBasic(%q): got ok, want a failure", d)
+		}
+		if _, err := time.Parse(basicFormat, d); err == nil {
+			t.Errorf("time.Parse(%q) accepts what parseBasic refuses", d)
 		}
 	}
 }
