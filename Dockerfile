@@ -31,5 +31,10 @@ USER 65532:65532
 WORKDIR /data
 EXPOSE 8000
 VOLUME /data
+# The image has no shell or curl: the binary checks itself. It reads
+# DDBLOCAL_PORT (and DDBLOCAL_TLS_*) as the server does, so a changed port
+# is followed. integration/binary_commands_test.go (TestBinaryHealthcheck)
+# runs exactly this command with only DDBLOCAL_PORT in the environment.
+HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 CMD ["/ddblocal", "healthcheck"]
 ENTRYPOINT ["/ddblocal"]
 CMD ["--db-path", "/data/ddblocal.db"]
