@@ -39,5 +39,6 @@ func Operations(svc *table.Service) map[string]Handler {
 		"ExecuteTransaction":        Op(ql.ExecuteTransaction),
 	}
 	maps.Copy(ops, streamOperations(svc))
+	maps.Copy(ops, backupOperations(svc))
 	return ops
 }

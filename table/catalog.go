@@ -40,7 +40,10 @@ type tableMeta struct {
 	// DescribeTable reports them DELETING until then.
 	DeletingIndexes []deletingIndex
 	Tags            []Tag
-	TTLAttribute    string // Time to Live attribute, "" when disabled
+	TTLAttribute    string                    // Time to Live attribute, "" when disabled
+	PITR            *pitrMeta                 // point-in-time recovery, nil when off (pitr.go)
+	Policies        map[string]resourcePolicy // resource-based policies by stream label, "" for the table's (policy.go)
+	Restore         *restoreMeta              // what a restored table came from (restore.go)
 
 	schema keySchema
 	lsis   []*index.Def // derived from LocalSecondaryIndexes
@@ -204,15 +207,13 @@ func epochSeconds(nanos int64) float64 { return float64(nanos) / float64(time.Se
 // replaceTable commits next as the new definition of table m, in one store
 // transaction that also runs extra (may be nil), and caches it. It fails with
 // notFound when the table was deleted, or deleted and re-created, since m
-// was read, so a change is never applied to the wrong incarnation.
+// was read, so a change is never applied to the wrong incarnation. extra
+// runs before next is encoded, so it may set next's fields from inside the
+// transaction (an instant ordered with the writes, say).
 func (s *Service) replaceTable(ctx context.Context, m, next *tableMeta, notFound *Error, extra func(tx *store.Tx) error) error {
 	next.derive()
-	val, err := encodeMeta(next)
-	if err != nil {
-		return err
-	}
 	key := catalogKey(m.Region, m.Name)
-	err = s.db.Update(ctx, func(tx *store.Tx) error {
+	err := s.db.Update(ctx, func(tx *store.Tx) error {
 		cur := tx.CatalogGet(key)
 		if cur == nil {
 			return notFound
@@ -224,6 +225,10 @@ func (s *Service) replaceTable(ctx context.Context, m, next *tableMeta, notFound
 			if err := extra(tx); err != nil {
 				return err
 			}
+		}
+		val, err := encodeMeta(next)
+		if err != nil {
+			return err
 		}
 		return tx.CatalogPut(key, val)
 	})

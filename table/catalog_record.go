@@ -12,28 +12,31 @@ import (
 // Every stored field of tableMeta has one here (TestCatalogRecordCoversMeta);
 // a new one needs an omitempty member, so older files still load.
 type catalogRecord struct {
-	Region                 string               `json:"Region"`
-	Name                   string               `json:"Name"`
-	ID                     string               `json:"ID"`
-	Created                int64                `json:"Created"`
-	Updated                int64                `json:"Updated"`
-	AttributeDefinitions   []recordAttribute    `json:"AttributeDefinitions"`
-	KeySchema              []recordKey          `json:"KeySchema"`
-	LocalSecondaryIndexes  []recordIndex        `json:"LocalSecondaryIndexes,omitempty"`
-	GlobalSecondaryIndexes []recordIndex        `json:"GlobalSecondaryIndexes,omitempty"`
-	BillingMode            string               `json:"BillingMode"`
-	PayPerRequestSince     int64                `json:"PayPerRequestSince,omitempty"`
-	ReadCapacity           int64                `json:"ReadCapacity,omitempty"`
-	WriteCapacity          int64                `json:"WriteCapacity,omitempty"`
-	OnDemandThroughput     *recordOnDemand      `json:"OnDemandThroughput"`
-	Stream                 *recordStream        `json:"Stream,omitempty"`
-	StreamLabel            string               `json:"StreamLabel,omitempty"`
-	SSE                    *recordSSE           `json:"SSE,omitempty"`
-	TableClass             string               `json:"TableClass,omitempty"`
-	DeletionProtection     bool                 `json:"DeletionProtection,omitempty"`
-	DeletingIndexes        []recordDeletedIndex `json:"DeletingIndexes,omitempty"`
-	Tags                   []recordTag          `json:"Tags,omitempty"`
-	TTLAttribute           string               `json:"TTLAttribute,omitempty"`
+	Region                 string                  `json:"Region"`
+	Name                   string                  `json:"Name"`
+	ID                     string                  `json:"ID"`
+	Created                int64                   `json:"Created"`
+	Updated                int64                   `json:"Updated"`
+	AttributeDefinitions   []recordAttribute       `json:"AttributeDefinitions"`
+	KeySchema              []recordKey             `json:"KeySchema"`
+	LocalSecondaryIndexes  []recordIndex           `json:"LocalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes []recordIndex           `json:"GlobalSecondaryIndexes,omitempty"`
+	BillingMode            string                  `json:"BillingMode"`
+	PayPerRequestSince     int64                   `json:"PayPerRequestSince,omitempty"`
+	ReadCapacity           int64                   `json:"ReadCapacity,omitempty"`
+	WriteCapacity          int64                   `json:"WriteCapacity,omitempty"`
+	OnDemandThroughput     *recordOnDemand         `json:"OnDemandThroughput"`
+	Stream                 *recordStream           `json:"Stream,omitempty"`
+	StreamLabel            string                  `json:"StreamLabel,omitempty"`
+	SSE                    *recordSSE              `json:"SSE,omitempty"`
+	TableClass             string                  `json:"TableClass,omitempty"`
+	DeletionProtection     bool                    `json:"DeletionProtection,omitempty"`
+	DeletingIndexes        []recordDeletedIndex    `json:"DeletingIndexes,omitempty"`
+	Tags                   []recordTag             `json:"Tags,omitempty"`
+	TTLAttribute           string                  `json:"TTLAttribute,omitempty"`
+	PITR                   *recordPITR             `json:"PITR,omitempty"`
+	Policies               map[string]recordPolicy `json:"Policies,omitempty"`
+	Restore                *recordRestore          `json:"Restore,omitempty"`
 }
 
 // The record's parts. Each has the fields of the wire shape it stores, in
@@ -81,7 +84,32 @@ type (
 		Key   string `json:"Key"`
 		Value string `json:"Value"`
 	}
+	recordPITR struct {
+		Since int64 `json:"Since"`
+		Days  int32 `json:"Days"`
+	}
+	recordPolicy struct {
+		Document string `json:"Document"`
+		Revision string `json:"Revision"`
+	}
+	recordRestore struct {
+		SourceBackupArn string `json:"SourceBackupArn,omitempty"`
+		SourceTableArn  string `json:"SourceTableArn,omitempty"`
+		Time            int64  `json:"Time"`
+	}
 )
+
+// convertMap returns m with f applied to each value, keeping nil as nil.
+func convertMap[From, To any](m map[string]From, f func(From) To) map[string]To {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]To, len(m))
+	for k, v := range m {
+		out[k] = f(v)
+	}
+	return out
+}
 
 // convert returns xs with f applied to each element, keeping nil as nil.
 func convert[From, To any](xs []From, f func(From) To) []To {
@@ -113,6 +141,9 @@ func encodeMeta(m *tableMeta) ([]byte, error) {
 		}),
 		Tags:         convert(m.Tags, func(t Tag) recordTag { return recordTag(t) }),
 		TTLAttribute: m.TTLAttribute,
+		PITR:         (*recordPITR)(m.PITR),
+		Policies:     convertMap(m.Policies, func(p resourcePolicy) recordPolicy { return recordPolicy(p) }),
+		Restore:      (*recordRestore)(m.Restore),
 	}
 	return json.Marshal(&r)
 }
@@ -140,6 +171,9 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 		}),
 		Tags:         convert(r.Tags, func(t recordTag) Tag { return Tag(t) }),
 		TTLAttribute: r.TTLAttribute,
+		PITR:         (*pitrMeta)(r.PITR),
+		Policies:     convertMap(r.Policies, func(p recordPolicy) resourcePolicy { return resourcePolicy(p) }),
+		Restore:      (*restoreMeta)(r.Restore),
 	}
 	m.derive()
 	return m, nil

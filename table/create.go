@@ -164,6 +164,9 @@ func (s *Service) newTableMeta(region string, in *CreateTableInput) (*tableMeta,
 	if err := checkTags(in.Tags); err != nil {
 		return nil, err
 	}
+	if err := m.createPolicy(in.ResourcePolicy); err != nil {
+		return nil, err
+	}
 	if err := checkAttributeDefinitions(in); err != nil {
 		return nil, err
 	}

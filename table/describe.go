@@ -58,6 +58,11 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *TableDesc
 	case delay > 0 && now < m.Updated+delay:
 		d.TableStatus = "UPDATING"
 	}
+	if r := m.Restore; r != nil && d.TableStatus == "CREATING" {
+		// DynamoDB reports where a table comes from only while it is restored.
+		d.RestoreSummary = &RestoreSummary{SourceBackupArn: r.SourceBackupArn, SourceTableArn: r.SourceTableArn,
+			RestoreDateTime: epochSeconds(r.Time), RestoreInProgress: true}
+	}
 	// An on-demand table, or one that has been, reports when it last became
 	// on-demand (its creation, for a table created so).
 	if m.BillingMode == "PAY_PER_REQUEST" || m.PayPerRequestSince != 0 {
@@ -216,6 +221,9 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameI
 		}
 		if now.DeletionProtection {
 			return Errorf(ValidationException, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+		}
+		if err := s.deletedTableBackup(tx, now); err != nil {
+			return err
 		}
 		for _, ix := range now.indexes() {
 			if err := tx.DropSpace(indexSpaceID(now, ix.Name)); err != nil {

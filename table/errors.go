@@ -28,6 +28,14 @@ const (
 	InternalServerError                      Code = "InternalServerError"
 	AccessDeniedException                    Code = "AccessDeniedException"
 	TableNotFoundException                   Code = "TableNotFoundException"
+	TableAlreadyExistsException              Code = "TableAlreadyExistsException"
+	TableInUseException                      Code = "TableInUseException"
+	BackupNotFoundException                  Code = "BackupNotFoundException"
+	BackupInUseException                     Code = "BackupInUseException"
+	ContinuousBackupsUnavailableException    Code = "ContinuousBackupsUnavailableException"
+	PointInTimeRecoveryUnavailableException  Code = "PointInTimeRecoveryUnavailableException"
+	InvalidRestoreTimeException              Code = "InvalidRestoreTimeException"
+	PolicyNotFoundException                  Code = "PolicyNotFoundException"
 )
 
 // Error is a DynamoDB error in DynamoDB's words. Item is set on a

@@ -66,7 +66,7 @@ func (s *Service) startApplier(m *tableMeta) *gsi.Applier {
 			if err != nil || cur == nil {
 				return 0
 			}
-			return max(s.retain(cur), streamRetain(cur))
+			return max(s.logRetention(cur), streamRetain(cur))
 		},
 		Due:    s.gsiDue(m),
 		Now:    s.opts.Now,

@@ -164,6 +164,7 @@ type TableDescription struct {
 	SSEDescription            *SSEDescription      `json:",omitempty"`
 	TableClassSummary         *TableClassSummary   `json:",omitempty"`
 	OnDemandThroughput        *OnDemandThroughput  `json:",omitempty"`
+	RestoreSummary            *RestoreSummary      `json:",omitempty"`
 	DeletionProtectionEnabled bool
 }
 
@@ -239,17 +240,4 @@ type DescribeLimitsOutput struct {
 	AccountMaxWriteCapacityUnits int64
 	TableMaxReadCapacityUnits    int64
 	TableMaxWriteCapacityUnits   int64
-}
-
-// ContinuousBackupsDescription reports backups and point-in-time recovery.
-type ContinuousBackupsDescription struct {
-	ContinuousBackupsStatus        string
-	PointInTimeRecoveryDescription struct {
-		PointInTimeRecoveryStatus string
-	}
-}
-
-// DescribeContinuousBackupsOutput is DescribeContinuousBackups' response.
-type DescribeContinuousBackupsOutput struct {
-	ContinuousBackupsDescription ContinuousBackupsDescription
 }

@@ -126,18 +126,3 @@ func (s *Service) DescribeLimits(ctx context.Context, region string, in *Empty) 
 		TableMaxReadCapacityUnits: 40000, TableMaxWriteCapacityUnits: 40000,
 	}, nil
 }
-
-// DescribeContinuousBackups reports backups enabled and point-in-time recovery
-// disabled, as a new DynamoDB table has them.
-func (s *Service) DescribeContinuousBackups(ctx context.Context, region string, in *TableNameInput) (*DescribeContinuousBackupsOutput, error) {
-	if m, err := s.catalog.get(s.db, region, tableName(in.TableName)); err != nil || m == nil {
-		if err == nil {
-			err = Errorf(TableNotFoundException, "Table not found: %s", tableName(in.TableName))
-		}
-		return nil, err
-	}
-	out := &DescribeContinuousBackupsOutput{}
-	out.ContinuousBackupsDescription.ContinuousBackupsStatus = "ENABLED"
-	out.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus = "DISABLED"
-	return out, nil
-}

@@ -1,0 +1,144 @@
+package table
+
+import (
+	"context"
+	"time"
+
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// Point-in-time recovery keeps the change log of a table for its recovery
+// period: a restore to second S starts from the table as it is now and undoes,
+// item by item, every change committed from S+1s on (the old image of each
+// item's first such change is its state at the end of S). Nothing else is
+// kept: no periodic snapshots. Enabling it marks the table's space so that
+// every write from that transaction on appends to the change log (logMeta),
+// and the log's trimming (the table's gsi applier) keeps records for the
+// recovery period. The setting, the log and the mark live in the store, so a
+// durable server restores the same past after a restart.
+
+// pitrMeta is a table's point-in-time recovery setting.
+type pitrMeta struct {
+	Since int64 // Unix nanoseconds of the enabling transaction
+	Days  int32 // recovery period
+}
+
+// defaultRecoveryDays is DynamoDB's recovery period when none is given.
+const defaultRecoveryDays = 35
+
+// period is the recovery period as a duration.
+func (p *pitrMeta) period() time.Duration { return time.Duration(p.Days) * 24 * time.Hour }
+
+// window returns the restorable seconds at now: EarliestRestorableDateTime,
+// the enabling second or the start of the recovery period, whichever is
+// later, and LatestRestorableDateTime, now itself (DynamoDB's trails by about
+// five minutes; a local server has no reason to make tests wait).
+func (p *pitrMeta) window(now time.Time) (earliest, latest time.Time) {
+	e := time.Unix(0, p.Since)
+	if start := now.Add(-p.period()); start.After(e) {
+		e = start
+	}
+	return e.Truncate(time.Second), now
+}
+
+// logRetention is how long m's change log must keep records: for its
+// lagging readers (retain) and for point-in-time recovery.
+func (s *Service) logRetention(m *tableMeta) time.Duration {
+	r := s.retain(m)
+	if m.PITR != nil {
+		r = max(r, m.PITR.period())
+	}
+	return r
+}
+
+// creating reports whether m is still CREATING (TransientDelay): the backup
+// operations answer TableNotFoundException for it, as DynamoDB does.
+func (s *Service) creating(m *tableMeta) bool {
+	d := s.opts.TransientDelay
+	return d > 0 && s.now().UnixNano() < m.Created+d.Nanoseconds()
+}
+
+// backupTable returns the table a backup operation names, or
+// TableNotFoundException when it is missing or still being created.
+func (s *Service) backupTable(region, name string) (*tableMeta, error) {
+	m, err := s.catalog.get(s.db, region, tableName(name))
+	if err != nil {
+		return nil, err
+	}
+	if m == nil || s.creating(m) {
+		return nil, Errorf(TableNotFoundException, "Table not found: %s", tableName(name))
+	}
+	return m, nil
+}
+
+// continuousBackups describes m's backups and point-in-time recovery at now.
+func continuousBackups(m *tableMeta, now time.Time) *DescribeContinuousBackupsOutput {
+	out := &DescribeContinuousBackupsOutput{}
+	d := &out.ContinuousBackupsDescription
+	d.ContinuousBackupsStatus = "ENABLED"
+	d.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus = "DISABLED"
+	if p := m.PITR; p != nil {
+		e, l := p.window(now)
+		es, ls, days := epochSeconds(e.UnixNano()), epochSeconds(l.UnixNano()), p.Days
+		d.PointInTimeRecoveryDescription = PointInTimeRecoveryDescription{PointInTimeRecoveryStatus: "ENABLED",
+			EarliestRestorableDateTime: &es, LatestRestorableDateTime: &ls, RecoveryPeriodInDays: &days}
+	}
+	return out
+}
+
+// DescribeContinuousBackups reports backups (always enabled) and
+// point-in-time recovery with its restorable window.
+func (s *Service) DescribeContinuousBackups(ctx context.Context, region string, in *TableNameInput) (*DescribeContinuousBackupsOutput, error) {
+	m, err := s.backupTable(region, in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	return continuousBackups(m, s.now()), nil
+}
+
+// UpdateContinuousBackups turns point-in-time recovery on or off, or changes
+// its recovery period. Turning it off forgets the window: turning it on again
+// starts a new one.
+func (s *Service) UpdateContinuousBackups(ctx context.Context, region string, in *UpdateContinuousBackupsInput) (*DescribeContinuousBackupsOutput, error) {
+	spec := in.PointInTimeRecoverySpecification
+	if !*spec.PointInTimeRecoveryEnabled && spec.RecoveryPeriodInDays != nil {
+		return nil, Errorf(ValidationException, "Invalid Request: Cannot specify RecoveryPeriodInDays when disabling point-in-time recovery.")
+	}
+	m, err := s.backupTable(region, in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	next := *m
+	var extra func(tx *store.Tx) error
+	switch {
+	case !*spec.PointInTimeRecoveryEnabled:
+		next.PITR = nil
+	case m.PITR != nil:
+		p := *m.PITR
+		if spec.RecoveryPeriodInDays != nil {
+			p.Days = *spec.RecoveryPeriodInDays
+		}
+		next.PITR = &p
+	default:
+		p := &pitrMeta{Days: defaultRecoveryDays}
+		if spec.RecoveryPeriodInDays != nil {
+			p.Days = *spec.RecoveryPeriodInDays
+		}
+		next.PITR = p
+		extra = func(tx *store.Tx) error {
+			sp := tx.Space(m.ID)
+			if sp == nil {
+				return Errorf(TableNotFoundException, "Table not found: %s", m.Name)
+			}
+			// Writers that still hold the definition without PITR see
+			// this mark in their own transactions and log; the writes
+			// before it committed before Since.
+			p.Since = s.now().UnixNano()
+			return sp.PutMeta(logMeta, []byte{1})
+		}
+	}
+	if err := s.replaceTable(ctx, m, &next, Errorf(TableNotFoundException, "Table not found: %s", m.Name), extra); err != nil {
+		return nil, err
+	}
+	return continuousBackups(&next, s.now()), nil
+}

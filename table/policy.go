@@ -1,0 +1,213 @@
+package table
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"maps"
+	"strconv"
+	"strings"
+)
+
+// Resource-based policies are stored with their table (a table's under "",
+// a stream's under its label), returned with a revision id, and dropped with
+// the table. They are not enforced: that comes with request signing.
+
+// resourcePolicy is one stored policy document.
+type resourcePolicy struct {
+	Document string
+	Revision string
+}
+
+// maxPolicySize is DynamoDB's limit on a policy document, whitespace included.
+const maxPolicySize = 20480
+
+// policyTarget resolves a ResourceArn (a table or one of its streams) of the
+// caller's scope to its table and the key of its policy.
+func (s *Service) policyTarget(scope, arn string) (*tableMeta, string, error) {
+	if !strings.HasPrefix(arn, "arn:") {
+		return nil, "", invalid("ARNs must start with 'arn:': %s", arn)
+	}
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) != 6 || parts[2] != "dynamodb" {
+		return nil, "", invalid("Provided Arn is not a DynamoDB resource arn: %s", arn)
+	}
+	rest := strings.Split(parts[5], "/")
+	if rest[0] != "table" || len(rest) < 2 || rest[1] == "" || (len(rest) != 2 && (len(rest) != 4 || rest[2] != "stream")) {
+		return nil, "", invalid("Invalid resource arn provided, only table or stream is accepted. Provided resource arn: %s", arn)
+	}
+	if !sameAccount(scope, parts[4]) {
+		return nil, "", Errorf(ValidationException, "This action is only supported by accounts that match the resource owner’s account.")
+	}
+	if Scope(parts[4], parts[3]) != scope {
+		return nil, "", invalid("Invalid resource Arn: %s", arn)
+	}
+	m, err := s.tableForControl(scope, rest[1])
+	if err != nil {
+		return nil, "", err
+	}
+	if len(rest) == 4 && (m.Stream == nil || rest[3] != m.StreamLabel) {
+		return nil, "", Errorf(ResourceNotFoundException, "Requested resource not found: %s", arn)
+	}
+	key := ""
+	if len(rest) == 4 {
+		key = rest[3]
+	}
+	return m, key, nil
+}
+
+// checkPolicy validates a policy document as far as its structure goes:
+// JSON, a non-empty Statement, each with a Resource, Sids unique.
+func checkPolicy(doc string) error {
+	if len(doc) > maxPolicySize {
+		return invalid("Maximum policy size of %d bytes exceeded", maxPolicySize)
+	}
+	bad := func(why string) error { return invalid("Invalid policy document: %s", why) }
+	var p struct{ Statement json.RawMessage }
+	if err := json.Unmarshal([]byte(doc), &p); err != nil {
+		return bad("This policy contains invalid Json")
+	}
+	var stmts []map[string]json.RawMessage
+	if raw := bytes.TrimSpace(p.Statement); len(raw) > 0 && raw[0] == '{' {
+		raw = append(append([]byte{'['}, raw...), ']')
+		p.Statement = raw
+	}
+	if len(p.Statement) == 0 || json.Unmarshal(p.Statement, &stmts) != nil || len(stmts) == 0 {
+		return bad("Could not parse the policy: Statement is empty!")
+	}
+	sids := map[string]bool{}
+	for _, st := range stmts {
+		if _, ok := st["Resource"]; !ok {
+			return bad("Missing required field Resource")
+		}
+		var sid string
+		if raw, ok := st["Sid"]; ok && json.Unmarshal(raw, &sid) == nil {
+			if sids[sid] {
+				return bad("The Statement Ids in the policy are not unique")
+			}
+			sids[sid] = true
+		}
+	}
+	return nil
+}
+
+// nextRevision returns a revision id for a policy stored at nanos that
+// differs from prev: epoch milliseconds, as DynamoDB's look.
+func nextRevision(nanos int64, prev string) string {
+	r := nanos / 1e6
+	if p, err := strconv.ParseInt(prev, 10, 64); err == nil && r <= p {
+		r = p + 1
+	}
+	return strconv.FormatInt(r, 10)
+}
+
+// policyMismatch is the PolicyNotFoundException of an ExpectedRevisionId
+// that does not match.
+func policyMismatch(arn, table, expected string, cur *resourcePolicy) error {
+	switch {
+	case cur == nil:
+		return Errorf(PolicyNotFoundException, "Resource-based policy not found for the provided ResourceArn: %s", arn)
+	case expected == "NO_POLICY":
+		return Errorf(PolicyNotFoundException, "Resource-based policy not found for the provided ResourceArn: Requested policy update expecting none to be present for table %s, but a policy exists with revision id %s.", table, cur.Revision)
+	}
+	return Errorf(PolicyNotFoundException, "Resource-based policy not found for the provided ResourceArn: Requested update for policy with revision id %s, but the policy associated to target table %s has revision id %s.", expected, table, cur.Revision)
+}
+
+// createPolicy validates and stores CreateTable's ResourcePolicy, if any.
+func (m *tableMeta) createPolicy(doc string) error {
+	if doc == "" {
+		return nil
+	}
+	if err := checkPolicy(doc); err != nil {
+		return err
+	}
+	m.Policies = map[string]resourcePolicy{"": {Document: doc, Revision: nextRevision(m.Created, "")}}
+	return nil
+}
+
+// PutResourcePolicy attaches a policy to a table or stream, replacing any.
+func (s *Service) PutResourcePolicy(ctx context.Context, region string, in *PutResourcePolicyInput) (*ResourcePolicyOutput, error) {
+	m, key, err := s.policyTarget(region, in.ResourceArn)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPolicy(in.Policy); err != nil {
+		return nil, err
+	}
+	var cur *resourcePolicy
+	if p, ok := m.Policies[key]; ok {
+		cur = &p
+	}
+	switch e := in.ExpectedRevisionId; {
+	case e == "":
+	case e == "NO_POLICY" && cur != nil, e != "NO_POLICY" && (cur == nil || cur.Revision != e):
+		return nil, policyMismatch(in.ResourceArn, m.Name, e, cur)
+	}
+	prev := ""
+	if cur != nil {
+		prev = cur.Revision
+	}
+	p := resourcePolicy{Document: in.Policy, Revision: nextRevision(s.now().UnixNano(), prev)}
+	if err := s.setPolicy(ctx, m, key, &p); err != nil {
+		return nil, err
+	}
+	return &ResourcePolicyOutput{RevisionId: p.Revision}, nil
+}
+
+// setPolicy stores p (nil: removes) as m's policy under key.
+func (s *Service) setPolicy(ctx context.Context, m *tableMeta, key string, p *resourcePolicy) error {
+	next := *m
+	next.Policies = maps.Clone(m.Policies)
+	if p == nil {
+		delete(next.Policies, key)
+	} else {
+		if next.Policies == nil {
+			next.Policies = map[string]resourcePolicy{}
+		}
+		next.Policies[key] = *p
+	}
+	return s.replaceTable(ctx, m, &next, Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name), nil)
+}
+
+// GetResourcePolicy returns the policy of a table or stream.
+func (s *Service) GetResourcePolicy(ctx context.Context, region string, in *ResourceArnInput) (*ResourcePolicyOutput, error) {
+	m, key, err := s.policyTarget(region, in.ResourceArn)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := m.Policies[key]
+	if !ok {
+		return nil, policyMismatch(in.ResourceArn, m.Name, "", nil)
+	}
+	return &ResourcePolicyOutput{Policy: p.Document, RevisionId: p.Revision}, nil
+}
+
+// DeleteResourcePolicy removes the policy of a table or stream and returns
+// the revision it had.
+func (s *Service) DeleteResourcePolicy(ctx context.Context, region string, in *DeleteResourcePolicyInput) (*ResourcePolicyOutput, error) {
+	m, key, err := s.policyTarget(region, in.ResourceArn)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := m.Policies[key]
+	if !ok {
+		return nil, policyMismatch(in.ResourceArn, m.Name, "", nil)
+	}
+	if e := in.ExpectedRevisionId; e != "" && e != p.Revision {
+		return nil, policyMismatch(in.ResourceArn, m.Name, e, &p)
+	}
+	if err := s.setPolicy(ctx, m, key, nil); err != nil {
+		return nil, err
+	}
+	return &ResourcePolicyOutput{RevisionId: p.Revision}, nil
+}
+
+// DescribeKinesisStreamingDestination lists a table's Kinesis streaming
+// destinations: none, as ddblocal has no Kinesis to stream to.
+func (s *Service) DescribeKinesisStreamingDestination(ctx context.Context, region string, in *TableNameInput) (*DescribeKinesisStreamingDestinationOutput, error) {
+	m, err := s.tableForControl(region, in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	return &DescribeKinesisStreamingDestinationOutput{TableName: m.Name, KinesisDataStreamDestinations: []KinesisDataStreamDestination{}}, nil
+}
