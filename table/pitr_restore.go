@@ -83,8 +83,7 @@ func (s *Service) RestoreTableToPointInTime(ctx context.Context, region string, 
 // restoreInstant validates RestoreDateTime (epoch seconds) against p's
 // window at now, compared in whole seconds, and returns it.
 func restoreInstant(p *pitrMeta, secs float64, now time.Time) (time.Time, error) {
-	whole, frac := math.Modf(secs)
-	at := time.Unix(int64(whole), int64(frac*1e9))
+	at := time.UnixMilli(int64(math.Round(secs * 1000))) // DynamoDB's timestamps have milliseconds
 	earliest, latest := p.window(now)
 	if at.Truncate(time.Second).Before(earliest) || at.Truncate(time.Second).After(latest.Truncate(time.Second)) {
 		return time.Time{}, Errorf(InvalidRestoreTimeException, "RestoreDateTime '%s' must be within EarliestRestorableDateTime '%s' and LatestRestorableDateTime '%s'",
