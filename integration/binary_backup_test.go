@@ -2,7 +2,10 @@ package integration
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,8 +17,8 @@ import (
 // TestBinaryBackupsSurviveRestart checks that point-in-time recovery, its
 // change log, backups and resource policies survive a restart of the built
 // binary in durable mode: after a SIGTERM, and again after a SIGKILL. The
-// binary has the wall clock, and restores are to the second, so the test
-// waits once for the next second (at most one).
+// server's clock is moved forward a second through /_ddblocal/clock, since
+// restores are to the second.
 func TestBinaryBackupsSurviveRestart(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -34,8 +37,8 @@ func TestBinaryBackupsSurviveRestart(t *testing.T) {
 	}
 	put("k1", "1")
 	put("k2", "2")
-	then := time.Now() // every write above committed by now
-	time.Sleep(time.Until(then.Truncate(time.Second).Add(time.Second)))
+	then := moveClock(t, p.URL, "") // every write above committed by then
+	moveClock(t, p.URL, "1s")       // and every write below in a later second
 	put("k1", "10")
 	if _, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("Keep"), Key: map[string]types.AttributeValue{"pk": s("k2")}}); err != nil {
 		t.Fatal(err)
@@ -109,4 +112,26 @@ func wantKeys(t *testing.T, c *dynamodb.Client, tableName, want string) {
 	if g := sortedJoin(got); g != want {
 		t.Errorf("%s: got %q, want %q", tableName, g, want)
 	}
+}
+
+// moveClock advances the server's clock by d (a Go duration; "" only reads
+// it) and returns the server's time.
+func moveClock(t *testing.T, url, d string) time.Time {
+	t.Helper()
+	var resp *http.Response
+	var err error
+	if d == "" {
+		resp, err = http.Get(url + "/_ddblocal/clock")
+	} else {
+		resp, err = http.Post(url+"/_ddblocal/clock", "application/json", strings.NewReader(`{"advance":"`+d+`"}`))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct{ Now time.Time }
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("clock %q: status %d, %v", d, resp.StatusCode, err)
+	}
+	return out.Now
 }
