@@ -158,7 +158,7 @@ func TestBackupFilter(t *testing.T) {
 		{ListBackupsInput{BackupType: "SYSTEM"}, b("USER", 1, "T"), false},
 		{ListBackupsInput{TableName: "arn:aws:dynamodb:r:000000000000:table/T"}, b("USER", 1, "T"), true},
 		{ListBackupsInput{TableName: "U"}, b("USER", 1, "T"), false},
-		{ListBackupsInput{TimeRangeLowerBound: f64(2)}, b("USER", 2000, "T"), true}, // lower bound inclusive
+		{ListBackupsInput{TimeRangeLowerBound: f64(2)}, b("USER", 2000, "T"), true},  // lower bound inclusive
 		{ListBackupsInput{TimeRangeUpperBound: f64(2)}, b("USER", 2000, "T"), false}, // upper bound exclusive
 		{ListBackupsInput{TimeRangeUpperBound: f64(2.001)}, b("USER", 2000, "T"), true},
 	} {
