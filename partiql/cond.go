@@ -72,8 +72,13 @@ func (b *builder) operand(e Expr) (string, error) {
 	return b.value(v), nil
 }
 
-// call renders fn(args...) with each argument an operand.
+// call renders fn(args...) with each argument an operand. A call without
+// arguments cannot be written as an expression; the table package checks
+// every other count.
 func (b *builder) call(fn string, args []Expr) (string, error) {
+	if len(args) == 0 {
+		return "", semErr(-1, "Incorrect number of operands for operator or function; operator or function: %s, number of operands: 0", fn)
+	}
 	parts := make([]string, len(args))
 	for i, a := range args {
 		s, err := b.operand(a)

@@ -3,12 +3,22 @@ package partiql
 import "strings"
 
 // splitAnd returns the conjuncts of e: the operands of its top-level ANDs.
+// A one-value IN is returned as the equality it is, so that it can name a key.
 func splitAnd(e Expr) []Expr {
 	if e == nil {
 		return nil
 	}
-	if b, ok := e.(*Binary); ok && b.Op == "AND" {
-		return append(splitAnd(b.L), splitAnd(b.R)...)
+	switch x := e.(type) {
+	case *Binary:
+		if x.Op == "AND" {
+			return append(splitAnd(x.L), splitAnd(x.R)...)
+		}
+	case *In:
+		if !x.Negated && len(x.List) == 1 && isConstant(x.List[0]) {
+			if _, ok := topName(x.X); ok {
+				return []Expr{&Binary{At: x.At, Op: "=", L: x.X, R: x.List[0]}}
+			}
+		}
 	}
 	return []Expr{e}
 }
