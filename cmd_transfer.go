@@ -172,7 +172,7 @@ type progress interface {
 
 func newProgress(w io.Writer, verb string) progress {
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return &barProgress{bar: progressbar.NewOptions64(-1,
+		return &barProgress{w: w, verb: verb, start: time.Now(), bar: progressbar.NewOptions64(-1,
 			progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(verb),
 			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("items"),
 			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond),
@@ -181,12 +181,21 @@ func newProgress(w io.Writer, verb string) progress {
 	return &logProgress{w: w, verb: verb, start: time.Now(), every: 2 * time.Second}
 }
 
-// barProgress drives a progressbar.ProgressBar.
-type barProgress struct{ bar *progressbar.ProgressBar }
+// barProgress drives a progressbar.ProgressBar, and leaves one summary
+// line when done.
+type barProgress struct {
+	bar   *progressbar.ProgressBar
+	w     io.Writer
+	verb  string
+	start time.Time
+}
 
 func (p *barProgress) SetTotal(n int64) { p.bar.ChangeMax64(n) }
 func (p *barProgress) Add(n int)        { _ = p.bar.Add(n) }
-func (p *barProgress) Finish(int64)     { _ = p.bar.Finish() }
+func (p *barProgress) Finish(n int64) {
+	_ = p.bar.Finish()
+	fmt.Fprintf(p.w, "ddblocal: %s %d items in %s\n", p.verb, n, time.Since(p.start).Round(time.Millisecond))
+}
 
 // logProgress writes "exported 1200/10000 items (850 items/s)" lines.
 type logProgress struct {
