@@ -28,6 +28,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/clock"
 	"github.com/ddblocal/ddblocal/consistency"
+	"github.com/ddblocal/ddblocal/faults"
 	"github.com/ddblocal/ddblocal/fixtures"
 	"github.com/ddblocal/ddblocal/server"
 )
@@ -39,6 +40,7 @@ type options struct {
 	srv    server.Options
 	region string
 	init   []string
+	faults []faults.Rule
 }
 
 // WithEventualLag makes eventually consistent reads and global secondary
@@ -86,6 +88,16 @@ func WithClock(c *clock.Clock) Option {
 	return func(o *options) { o.srv.Clock = c }
 }
 
+// WithFaults arms fault-injection rules when the server starts: the next
+// Count matching requests fail with the rule's error, so retry and
+// throttling handling can be tested (ProvisionedThroughputExceeded,
+// ThrottlingException, UnprocessedItems, TransactionConflict,
+// InternalServerError). Server.Faults adds rules later. The server does
+// not model throughput itself.
+func WithFaults(rules ...faults.Rule) Option {
+	return func(o *options) { o.faults = append(o.faults, rules...) }
+}
+
 // WithLogger sends the server's logs to l (by default they are dropped).
 func WithLogger(l *slog.Logger) Option {
 	return func(o *options) { o.srv.Logger = l }
@@ -117,6 +129,12 @@ func Start(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ddbtest: %w", err)
 	}
+	for _, r := range o.faults {
+		if err := s.Faults().Add(r); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("ddbtest: fault rule %+v: %w", r, err)
+		}
+	}
 	return &Server{srv: s, region: o.region}, nil
 }
 
@@ -141,6 +159,9 @@ func (s *Server) Client() (*dynamodb.Client, error) {
 // Clock is the server's clock (the one WithClock gave, or wall time):
 // Advance it to make time pass for the server.
 func (s *Server) Clock() *clock.Clock { return s.srv.Clock() }
+
+// Faults is the server's fault injector (see WithFaults).
+func (s *Server) Faults() *faults.Injector { return s.srv.Faults() }
 
 // Close stops the server, waiting for requests in flight, and frees its
 // memory.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/clock"
 	"github.com/ddblocal/ddblocal/ddbtest"
+	"github.com/ddblocal/ddblocal/faults"
 )
 
 func createUsers(t *testing.T, db *dynamodb.Client) {
@@ -122,6 +123,29 @@ func TestWithClock(t *testing.T) {
 		if got := out.Item != nil; got != step.want {
 			t.Errorf("at +%v: got item visible %v, want %v", clk.Now().Sub(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)), got, step.want)
 		}
+	}
+}
+
+// TestWithFaults: a throttling rule fails the next two PutItems with the
+// typed error, then writes go through.
+func TestWithFaults(t *testing.T) {
+	db := ddbtest.New(t, ddbtest.WithFaults(faults.Rule{Operation: "PutItem", Error: faults.ProvisionedThroughputExceeded, Count: 2}))
+	createUsers(t, db)
+	in := &dynamodb.PutItemInput{TableName: aws.String("Users"), Item: map[string]types.AttributeValue{"id": &types.AttributeValueMemberS{Value: "u1"}}}
+	noRetry := func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} }
+	for i := range 3 {
+		_, err := db.PutItem(context.Background(), in, noRetry)
+		var pte *types.ProvisionedThroughputExceededException
+		if got, want := errors.As(err, &pte), i < 2; got != want {
+			t.Errorf("PutItem %d: got %v, want throttled %v", i+1, err, want)
+		}
+	}
+}
+
+func TestWithFaultsRejectsBadRule(t *testing.T) {
+	_, err := ddbtest.Start(ddbtest.WithFaults(faults.Rule{Operation: "PutItem", Error: "Nope"}))
+	if !errors.Is(err, faults.ErrUnknownKind) {
+		t.Errorf("got %v, want %v", err, faults.ErrUnknownKind)
 	}
 }
 

@@ -65,6 +65,7 @@ type Server struct {
 	// triggers deliver streams to local URLs (/_ddblocal/triggers).
 	triggers *streams.Triggers
 	clock    *clock.Clock
+	faults   *faults.Injector
 	tls      bool // serving HTTPS
 	srv      *http.Server
 	ln       net.Listener
@@ -111,6 +112,7 @@ func Start(ctx context.Context, opts Options) (s *Server, err error) {
 	cfg := api.Config{Addr: s.addr, Logger: log, CORSOrigins: opts.CORSOrigins,
 		Ready: func() error { return nil }, Settle: s.svc.Settle}
 	inj := faults.New()
+	s.faults = inj
 	handler := func(cfg api.Config) http.Handler {
 		h := api.FaultRoutes(api.NewHandler(cfg, api.WithFaults(api.Operations(s.svc), inj)), inj)
 		h = api.ClockRoutes(h, s.clock)
@@ -165,6 +167,9 @@ func (s *Server) Service() *table.Service { return s.svc }
 
 // Clock is the server's clock (Options.Clock or the one Start made).
 func (s *Server) Clock() *clock.Clock { return s.clock }
+
+// Faults is the server's fault injector, also served at /_ddblocal/faults.
+func (s *Server) Faults() *faults.Injector { return s.faults }
 
 // Done receives the error that stopped serving on its own (the listener
 // failed); it is never sent to after Shutdown.
