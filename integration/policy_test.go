@@ -118,3 +118,28 @@ func TestDescribeKinesisStreamingDestination(t *testing.T) {
 	_, err = c.DescribeKinesisStreamingDestination(ctx, &dynamodb.DescribeKinesisStreamingDestinationInput{TableName: aws.String("Nope")})
 	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Table: Nope not found")
 }
+
+// TestStreamResourcePolicy keeps a stream's policy apart from its table's.
+func TestStreamResourcePolicy(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	createOrders(t, c, "Streamed")
+	dt, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Streamed")})
+	if err != nil || dt.Table.LatestStreamArn == nil {
+		t.Fatalf("DescribeTable: %+v, %v; want a stream", dt, err)
+	}
+	stream := dt.Table.LatestStreamArn
+	if _, err := c.PutResourcePolicy(ctx, &dynamodb.PutResourcePolicyInput{ResourceArn: stream, Policy: aws.String(testPolicy)}); err != nil {
+		t.Fatalf("PutResourcePolicy on the stream: %v", err)
+	}
+	if got, err := c.GetResourcePolicy(ctx, &dynamodb.GetResourcePolicyInput{ResourceArn: stream}); err != nil || aws.ToString(got.Policy) != testPolicy {
+		t.Fatalf("GetResourcePolicy on the stream: got %+v, %v", got, err)
+	}
+	_, err = c.GetResourcePolicy(ctx, &dynamodb.GetResourcePolicyInput{ResourceArn: dt.Table.TableArn})
+	wantAPIError(t, err, "PolicyNotFoundException", "Resource-based policy not found for the provided ResourceArn: "+aws.ToString(dt.Table.TableArn))
+	old := aws.ToString(dt.Table.TableArn) + "/stream/2020-01-01T00:00:00.000"
+	_, err = c.GetResourcePolicy(ctx, &dynamodb.GetResourcePolicyInput{ResourceArn: aws.String(old)})
+	wantAPIError(t, err, "PolicyNotFoundException", "Resource-based policy not found for the provided ResourceArn: "+old)
+	_, err = c.PutResourcePolicy(ctx, &dynamodb.PutResourcePolicyInput{ResourceArn: aws.String(old), Policy: aws.String(testPolicy)})
+	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: "+old)
+}

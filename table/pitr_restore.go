@@ -50,34 +50,25 @@ func (s *Service) RestoreTableToPointInTime(ctx context.Context, region string, 
 			return nil, err
 		}
 	}
-	var m *tableMeta
-	err = s.db.Update(ctx, func(tx *store.Tx) error {
+	return s.restore(ctx, func(tx *store.Tx) (*tableMeta, error) {
 		cur, err := currentTable(tx, src)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if cur.PITR == nil || cur.PITR.Since != src.PITR.Since {
-			return Errorf(PointInTimeRecoveryUnavailableException, "Point in time recovery is not enabled for table '%s'", src.Name)
+			return nil, Errorf(PointInTimeRecoveryUnavailableException, "Point in time recovery is not enabled for table '%s'", src.Name)
 		}
-		m, err = s.restoredMeta(region, in.TargetTableName, cur, &in.restoreOverrides,
+		m, err := s.restoredMeta(region, in.TargetTableName, cur, &in.restoreOverrides,
 			&restoreMeta{SourceTableArn: cur.arn(), Time: at.UnixNano()})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		items, err := itemsAt(tx.Space(cur.ID), restoreCut(at, latest))
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return s.createRestored(tx, m, items)
+		return m, s.createRestored(tx, m, items)
 	})
-	if err != nil {
-		return nil, err
-	}
-	d, err := s.finishRestore(ctx, m)
-	if err != nil {
-		return nil, err
-	}
-	return &TableOutput{TableDescription: d}, nil
 }
 
 // restoreInstant validates RestoreDateTime (epoch seconds) against p's

@@ -46,14 +46,17 @@ func (s *Service) policyTarget(scope, arn string) (*tableMeta, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if len(rest) == 4 && (m.Stream == nil || rest[3] != m.StreamLabel) {
-		return nil, "", Errorf(ResourceNotFoundException, "Requested resource not found: %s", arn)
-	}
 	key := ""
 	if len(rest) == 4 {
 		key = rest[3]
 	}
 	return m, key, nil
+}
+
+// currentStream reports whether a policy key names m itself or its current
+// stream: only those can take a new policy (an old stream's is only read).
+func (m *tableMeta) currentStream(key string) bool {
+	return key == "" || (m.Stream != nil && key == m.StreamLabel)
 }
 
 // checkPolicy validates a policy document as far as its structure goes:
@@ -131,6 +134,9 @@ func (s *Service) PutResourcePolicy(ctx context.Context, region string, in *PutR
 	if err != nil {
 		return nil, err
 	}
+	if !m.currentStream(key) {
+		return nil, Errorf(ResourceNotFoundException, "Requested resource not found: %s", in.ResourceArn)
+	}
 	if err := checkPolicy(in.Policy); err != nil {
 		return nil, err
 	}
@@ -169,15 +175,25 @@ func (s *Service) setPolicy(ctx context.Context, m *tableMeta, key string, p *re
 	return s.replaceTable(ctx, m, &next, Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name), nil)
 }
 
-// GetResourcePolicy returns the policy of a table or stream.
-func (s *Service) GetResourcePolicy(ctx context.Context, region string, in *ResourceArnInput) (*ResourcePolicyOutput, error) {
-	m, key, err := s.policyTarget(region, in.ResourceArn)
+// storedPolicy returns the policy an ARN names with its table and key, or
+// PolicyNotFoundException when there is none.
+func (s *Service) storedPolicy(scope, arn string) (*tableMeta, string, resourcePolicy, error) {
+	m, key, err := s.policyTarget(scope, arn)
 	if err != nil {
-		return nil, err
+		return nil, "", resourcePolicy{}, err
 	}
 	p, ok := m.Policies[key]
 	if !ok {
-		return nil, policyMismatch(in.ResourceArn, m.Name, "", nil)
+		return nil, "", p, policyMismatch(arn, m.Name, "", nil)
+	}
+	return m, key, p, nil
+}
+
+// GetResourcePolicy returns the policy of a table or stream.
+func (s *Service) GetResourcePolicy(ctx context.Context, region string, in *ResourceArnInput) (*ResourcePolicyOutput, error) {
+	_, _, p, err := s.storedPolicy(region, in.ResourceArn)
+	if err != nil {
+		return nil, err
 	}
 	return &ResourcePolicyOutput{Policy: p.Document, RevisionId: p.Revision}, nil
 }
@@ -185,13 +201,9 @@ func (s *Service) GetResourcePolicy(ctx context.Context, region string, in *Reso
 // DeleteResourcePolicy removes the policy of a table or stream and returns
 // the revision it had.
 func (s *Service) DeleteResourcePolicy(ctx context.Context, region string, in *DeleteResourcePolicyInput) (*ResourcePolicyOutput, error) {
-	m, key, err := s.policyTarget(region, in.ResourceArn)
+	m, key, p, err := s.storedPolicy(region, in.ResourceArn)
 	if err != nil {
 		return nil, err
-	}
-	p, ok := m.Policies[key]
-	if !ok {
-		return nil, policyMismatch(in.ResourceArn, m.Name, "", nil)
 	}
 	if e := in.ExpectedRevisionId; e != "" && e != p.Revision {
 		return nil, policyMismatch(in.ResourceArn, m.Name, e, &p)

@@ -168,7 +168,7 @@ func (s *Service) checkTarget(tx *store.Tx, m *tableMeta) error {
 // createRestored creates table m in tx with the items each yields (storage
 // key, stored item; valid during the call): its spaces, catalog entry,
 // items, local index entries and counters. Global indexes are left to
-// finishRestore.
+// restore.
 func (s *Service) createRestored(tx *store.Tx, m *tableMeta, each func(fn func(k, v []byte) error) error) error {
 	if err := s.checkTarget(tx, m); err != nil {
 		return err
@@ -205,9 +205,19 @@ func (s *Service) createRestored(tx *store.Tx, m *tableMeta, each func(fn func(k
 	return sw.flush()
 }
 
-// finishRestore caches the committed table m, builds its global indexes and
-// returns its description.
-func (s *Service) finishRestore(ctx context.Context, m *tableMeta) (*TableDescription, error) {
+// restore runs build, which creates a restored table in tx and returns its
+// definition, in one store transaction; then caches the table, builds its
+// global indexes and describes it.
+func (s *Service) restore(ctx context.Context, build func(tx *store.Tx) (*tableMeta, error)) (*TableOutput, error) {
+	var m *tableMeta
+	err := s.db.Update(ctx, func(tx *store.Tx) error {
+		var err error
+		m, err = build(tx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
 	s.catalog.set(m.Region, m.Name, m)
 	for _, g := range m.gsis {
 		if err := gsi.Backfill(ctx, s.db, m.ID, g, indexSpaceID(m, g.Name), backfillChunk); err != nil {
@@ -218,30 +228,29 @@ func (s *Service) finishRestore(ctx context.Context, m *tableMeta) (*TableDescri
 	if s.opts.TransientDelay > 0 {
 		d.TableStatus = "CREATING"
 	}
-	return d, nil
+	return &TableOutput{TableDescription: d}, nil
 }
 
 // RestoreTableFromBackup creates a new table with a backup's items and
 // definition.
 func (s *Service) RestoreTableFromBackup(ctx context.Context, region string, in *RestoreTableFromBackupInput) (*TableOutput, error) {
-	var m *tableMeta
-	err := s.db.Update(ctx, func(tx *store.Tx) error {
+	return s.restore(ctx, func(tx *store.Tx) (*tableMeta, error) {
 		b, err := s.findBackup(tx, region, in.BackupArn)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		now := s.now().UnixNano()
 		if now < b.RestoringUntil {
-			return Errorf(BackupInUseException, "Backup is being used to restore another table: %s", b.arn())
+			return nil, Errorf(BackupInUseException, "Backup is being used to restore another table: %s", b.arn())
 		}
-		m, err = s.restoredMeta(region, in.TargetTableName, &b.Table, &in.restoreOverrides,
+		m, err := s.restoredMeta(region, in.TargetTableName, &b.Table, &in.restoreOverrides,
 			&restoreMeta{SourceBackupArn: b.arn(), SourceTableArn: b.Table.arn(), Time: b.Created})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		data := tx.Space(backupDataSpace(region, b.ID))
 		if data == nil {
-			return Errorf(BackupNotFoundException, "Backup not found: %s", in.BackupArn)
+			return nil, Errorf(BackupNotFoundException, "Backup not found: %s", in.BackupArn)
 		}
 		err = s.createRestored(tx, m, func(fn func(k, v []byte) error) error {
 			var err error
@@ -252,17 +261,9 @@ func (s *Service) RestoreTableFromBackup(ctx context.Context, region string, in 
 			return err
 		})
 		if err != nil || s.opts.TransientDelay == 0 {
-			return err
+			return m, err
 		}
 		b.RestoringUntil = now + s.opts.TransientDelay.Nanoseconds()
-		return writeBackup(tx, b)
+		return m, writeBackup(tx, b)
 	})
-	if err != nil {
-		return nil, err
-	}
-	d, err := s.finishRestore(ctx, m)
-	if err != nil {
-		return nil, err
-	}
-	return &TableOutput{TableDescription: d}, nil
 }
