@@ -94,7 +94,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.BoolVar(&c.inMemory, "in-memory", envBool("IN_MEMORY"), "keep nothing after exit [DDBLOCAL_IN_MEMORY]")
 	fs.BoolVar(&c.inMemory, "inMemory", envBool("IN_MEMORY"), "DynamoDB Local's spelling of --in-memory")
 	fs.StringVar(&c.logLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error [DDBLOCAL_LOG_LEVEL]")
-	fs.StringVar(&c.cors, "cors", env("CORS", ""), "comma-separated allowed CORS origins, or * [DDBLOCAL_CORS]")
+	fs.StringVar(&c.cors, "cors", env("CORS", "*"), "comma-separated allowed CORS origins, * (the default, as DynamoDB Local's), or off [DDBLOCAL_CORS]")
 	fs.DurationVar(&c.transientDelay, "transient-delay", 0, "how long tables stay CREATING/UPDATING/DELETING [DDBLOCAL_TRANSIENT_DELAY]")
 	fs.BoolVar(&delayStatuses, "delayTransientStatuses", envBool("DELAY_TRANSIENT_STATUSES"), "DynamoDB Local's switch: --transient-delay "+defaultTransientDelay.String())
 	fs.BoolVar(&sharedDb, "sharedDb", false, "accepted for DynamoDB Local compatibility: tables are always shared across access keys")
@@ -220,7 +220,7 @@ func (c config) serverOptions(log *slog.Logger) server.Options {
 		Table: table.Options{TransientDelay: c.transientDelay, EventualLag: c.eventualLag, Seed: c.seed,
 			StreamShards: c.streamShards, TTLDelay: c.ttlDelay},
 	}
-	if c.cors != "" {
+	if c.cors != "" && c.cors != "off" {
 		o.CORSOrigins = strings.Split(c.cors, ",")
 	}
 	if c.pprof {

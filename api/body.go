@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ddblocal/ddblocal/table"
 )
@@ -43,8 +44,19 @@ func readRawBody(r *http.Request) ([]byte, error) {
 }
 
 // decodeBody undoes r's gzip or deflate Content-Encoding of raw, refusing
-// results over maxBodyBytes.
+// results over maxBodyBytes and bodies that are not UTF-8: DynamoDB answers
+// those with a bare SerializationException, where a JSON decoder would
+// silently store U+FFFD in place of the bad bytes.
 func decodeBody(r *http.Request, raw []byte) ([]byte, error) {
+	b, err := inflateBody(r, raw)
+	if err == nil && !utf8.Valid(b) {
+		return nil, errSerializationf("")
+	}
+	return b, err
+}
+
+// inflateBody undoes r's gzip or deflate Content-Encoding of raw.
+func inflateBody(r *http.Request, raw []byte) ([]byte, error) {
 	enc := header(r.Header, hdrContentEncoding)
 	if enc == "" {
 		return raw, nil

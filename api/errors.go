@@ -93,9 +93,12 @@ func errorResponse(ctx context.Context, log *slog.Logger, requestID string, err 
 	k := kindOf(te.Code)
 	body := errorBody{Type: k.prefix + string(te.Code), Item: te.Item, CancellationReasons: te.CancellationReasons}
 	msg := te.Message
-	if k.capital {
+	switch {
+	case msg == "":
+		// Coral sends no message member for an error without one.
+	case k.capital:
 		body.Message = &msg
-	} else {
+	default:
 		body.LowerMessage = &msg
 	}
 	return k.status, body

@@ -241,6 +241,10 @@ func TestErrors(t *testing.T) {
 			"com.amazon.coral.service#RequestEntityTooLargeException", "message", "Request Entity Too Large"},
 		{"corrupt gzip", call{target: "Echo", body: []byte("not gzip"), headers: map[string]string{"Content-Encoding": "gzip"}}, 400,
 			"com.amazon.coral.service#SerializationException", "Message", "Request body is not valid gzip data"},
+		{"corrupt deflate", call{target: "Echo", body: []byte("not deflate"), headers: map[string]string{"Content-Encoding": "deflate"}}, 400,
+			"com.amazon.coral.service#SerializationException", "Message", "Request body is not valid deflate data"},
+		{"truncated gzip", call{target: "Echo", body: gzipBytes(t, []byte(`{"TableName":"abc"}`))[:12], headers: map[string]string{"Content-Encoding": "gzip"}}, 400,
+			"com.amazon.coral.service#SerializationException", "Message", "Request body is not valid gzip data"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -258,6 +262,22 @@ func TestErrors(t *testing.T) {
 				t.Errorf("body has members %v, want only __type and %s", r.doc, tt.msgKey)
 			}
 		})
+	}
+}
+
+// TestBodyNotUTF8: DynamoDB answers a body that is not UTF-8, sent plain or
+// compressed, with a SerializationException that has no message.
+func TestBodyNotUTF8(t *testing.T) {
+	srv, _ := newTestServer(t, Config{})
+	bad := []byte("{\"TableName\":\"abc\",\"X\":\"a\xff\xfeb\"}")
+	for _, c := range []call{
+		{target: "Echo", body: bad},
+		{target: "Echo", body: gzipBytes(t, bad), headers: map[string]string{"Content-Encoding": "gzip"}},
+	} {
+		r := do(t, srv, c)
+		if got, want := string(r.raw), `{"__type":"com.amazon.coral.service#SerializationException"}`; r.status != 400 || got != want {
+			t.Errorf("got %d %s, want 400 %s", r.status, got, want)
+		}
 	}
 }
 

@@ -212,3 +212,34 @@ func TestBinaryHealth(t *testing.T) {
 	}
 	p.stopOK()
 }
+
+// TestBinaryCORSDefault: like DynamoDB Local, the server answers browsers
+// from any origin unless told otherwise, so browser SDKs work out of the box.
+func TestBinaryCORSDefault(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		args       []string
+		wantOrigin string
+	}{
+		{"default", nil, "*"},
+		{"off", []string{"--cors", "off"}, ""},
+		{"listed", []string{"-cors", "http://app.test"}, "http://app.test"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := startBinary(t, t.TempDir(), nil, append([]string{"--in-memory", "--port", "0"}, tt.args...)...)
+			req, _ := http.NewRequest(http.MethodOptions, p.URL+"/", nil)
+			req.Header.Set("Origin", "http://app.test")
+			req.Header.Set("Access-Control-Request-Method", "POST")
+			req.Header.Set("Access-Control-Request-Headers", "content-type,x-amz-target,authorization")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if got := resp.Header.Get("Access-Control-Allow-Origin"); got != tt.wantOrigin {
+				t.Errorf("preflight Allow-Origin: got %q, want %q", got, tt.wantOrigin)
+			}
+			p.stopOK()
+		})
+	}
+}

@@ -157,6 +157,7 @@ func TestMalformedRequests(t *testing.T) {
 		typ, msg           string
 	}{
 		{"bad json", "PutItem", `{"TableName":"Raw",`, 400, "SerializationException", ""},
+		{"not UTF-8", "PutItem", "{\"TableName\":\"Raw\",\"Item\":{\"pk\":{\"S\":\"k\"},\"v\":{\"S\":\"a\xffb\"}}}", 400, "SerializationException", ""},
 		{"unknown operation", "Frobnicate", `{}`, 400, "UnknownOperationException", ""},
 		{"wrong member type", "PutItem", `{"TableName":5,"Item":{"pk":{"S":"k"}}}`, 400, "SerializationException", ""},
 		{"missing table name", "PutItem", `{"Item":{"pk":{"S":"k"}}}`, 400, "ValidationException",
