@@ -2,8 +2,10 @@ package integration
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -296,5 +298,78 @@ func TestBillingModeSummary(t *testing.T) {
 	}
 	if mode, at := summary(); mode != types.BillingModePayPerRequest || !at.Equal(switched) {
 		t.Errorf("back on demand: got %s at %v, want PAY_PER_REQUEST at %v", mode, at, switched)
+	}
+}
+
+// TestTransactInvalidKeys: a key that does not fit its table's schema cancels
+// a transaction with a ValidationError reason for that action, where an empty
+// key value (an input check) is a plain ValidationException; nothing is written.
+func TestTransactInvalidKeys(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	createTable(t, c, "TxKeys", false)
+	putAll(t, c, "TxKeys", []ritem{{"pk": s("keep"), "v": n("1")}})
+	before := tableState(t, c, "TxKeys")
+	good := types.TransactWriteItem{Put: &types.Put{TableName: aws.String("TxKeys"), Item: map[string]types.AttributeValue{"pk": s("new")}}}
+	upd := func(key types.AttributeValue) types.TransactWriteItem {
+		return types.TransactWriteItem{Update: &types.Update{TableName: aws.String("TxKeys"), Key: map[string]types.AttributeValue{"pk": key},
+			UpdateExpression: aws.String("SET v = :v"), ExpressionAttributeValues: map[string]types.AttributeValue{":v": n("2")}}}
+	}
+	const schema = "The provided key element does not match the schema"
+	tests := []struct {
+		name    string
+		items   []types.TransactWriteItem
+		reasons []string // "code: message", or nil for a plain ValidationException
+		msg     string
+	}{
+		{"Put key of the wrong type", []types.TransactWriteItem{good, {Put: &types.Put{TableName: aws.String("TxKeys"), Item: map[string]types.AttributeValue{"pk": n("5")}}}},
+			[]string{"None: ", "ValidationError: One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N"}, ""},
+		{"Put without its key", []types.TransactWriteItem{{Put: &types.Put{TableName: aws.String("TxKeys"), Item: map[string]types.AttributeValue{"v": n("5")}}}, good},
+			[]string{"ValidationError: One or more parameter values were invalid: Missing the key pk in the item", "None: "}, ""},
+		{"Update key of the wrong type", []types.TransactWriteItem{upd(n("5"))}, []string{"ValidationError: " + schema}, ""},
+		{"Delete with a list key", []types.TransactWriteItem{{Delete: &types.Delete{TableName: aws.String("TxKeys"),
+			Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberL{Value: []types.AttributeValue{s("x")}}}}}},
+			[]string{"ValidationError: " + schema}, ""},
+		{"empty key string", []types.TransactWriteItem{good, upd(s(""))}, nil,
+			"One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: pk"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tt.items})
+			if tt.reasons == nil {
+				wantAPIError(t, err, "ValidationException", tt.msg)
+				return
+			}
+			wantCancelled(t, err, tt.reasons)
+		})
+	}
+	if after := tableState(t, c, "TxKeys"); !slices.Equal(after, before) {
+		t.Errorf("rejected transactions changed the table: %v, was %v", after, before)
+	}
+	_, err := c.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{
+		{Get: &types.Get{TableName: aws.String("TxKeys"), Key: map[string]types.AttributeValue{"pk": s("keep")}}},
+		{Get: &types.Get{TableName: aws.String("TxKeys"), Key: map[string]types.AttributeValue{}}},
+	}})
+	wantCancelled(t, err, []string{"None: ", "ValidationError: " + schema})
+}
+
+// wantCancelled asserts err is a TransactionCanceledException with the
+// given "code: message" reasons.
+func wantCancelled(t *testing.T, err error, reasons []string) {
+	t.Helper()
+	var tc *types.TransactionCanceledException
+	if !errors.As(err, &tc) {
+		t.Fatalf("got %v, want TransactionCanceledException", err)
+	}
+	var got, codes []string
+	for _, r := range tc.CancellationReasons {
+		got = append(got, aws.ToString(r.Code)+": "+aws.ToString(r.Message))
+		codes = append(codes, aws.ToString(r.Code))
+	}
+	if !slices.Equal(got, reasons) {
+		t.Errorf("reasons: got %q, want %q", got, reasons)
+	}
+	if want := "Transaction cancelled, please refer cancellation reasons for specific reasons [" + strings.Join(codes, ", ") + "]"; aws.ToString(tc.Message) != want {
+		t.Errorf("message: got %q, want %q", aws.ToString(tc.Message), want)
 	}
 }

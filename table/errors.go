@@ -46,6 +46,11 @@ type Error struct {
 	Message             string
 	Item                attr.Item
 	CancellationReasons []CancellationReason
+	// schema marks a key that does not fit its table's key schema (missing
+	// or of the wrong type): the transactions report it as the action's
+	// ValidationError cancellation reason, as DynamoDB checks keys against
+	// the schema while a transaction runs.
+	schema bool
 }
 
 // Error returns "Code: Message".

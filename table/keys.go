@@ -26,10 +26,10 @@ func partitionPrefix(pk attr.Value) []byte {
 // present, of the declared type, not empty, within the size limit.
 func checkKeyValue(name string, want attr.Type, v attr.Value, ok bool, isPartition bool) error {
 	if !ok {
-		return invalid("Missing the key %s in the item", name)
+		return schemaErr(invalid("Missing the key %s in the item", name))
 	}
 	if v.T != want {
-		return invalid("Type mismatch for key %s expected: %s actual: %s", name, want, v.T)
+		return schemaErr(invalid("Type mismatch for key %s expected: %s actual: %s", name, want, v.T))
 	}
 	return checkKeySize(name, v, isPartition)
 }
@@ -47,6 +47,12 @@ func checkKeySize(name string, v attr.Value, isPartition bool) error {
 		return invalid("Aggregated size of all range keys has exceeded the size limit of %d bytes", attr.MaxSortKeySize)
 	}
 	return nil
+}
+
+// schemaErr marks e as a key that does not fit the key schema (Error.schema).
+func schemaErr(e *Error) *Error {
+	e.schema = true
+	return e
 }
 
 // itemKey validates the key attributes of an item being written (PutItem,
@@ -94,7 +100,7 @@ func (m *tableMeta) lookupKey(key attr.Item) ([]byte, error) {
 	}
 	pk, ok := key[ks.PK]
 	if !ok || len(key) != want || pk.T != ks.PKType {
-		return nil, Errorf(ValidationException, "The provided key element does not match the schema")
+		return nil, schemaErr(Errorf(ValidationException, "The provided key element does not match the schema"))
 	}
 	if err := checkKeySize(ks.PK, pk, true); err != nil {
 		return nil, err
@@ -104,7 +110,7 @@ func (m *tableMeta) lookupKey(key attr.Item) ([]byte, error) {
 	}
 	sk, ok := key[ks.SK]
 	if !ok || sk.T != ks.SKType {
-		return nil, Errorf(ValidationException, "The provided key element does not match the schema")
+		return nil, schemaErr(Errorf(ValidationException, "The provided key element does not match the schema"))
 	}
 	if err := checkKeySize(ks.SK, sk, false); err != nil {
 		return nil, err

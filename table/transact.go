@@ -89,13 +89,22 @@ func (s *Service) TransactWriteItems(ctx context.Context, region string, in *Tra
 
 // prepareTransactWrite validates a request completely: each action's shape,
 // table, key, item and expressions, the aggregate size and that no item is
-// named twice.
+// named twice. A key that does not fit its table's schema cancels the
+// transaction, with a ValidationError reason for that action (and None for
+// the others, whose conditions are not evaluated), once every other check
+// has passed: DynamoDB validates the request first and the keys as the
+// transaction runs.
 func (s *Service) prepareTransactWrite(region string, in *TransactWriteItemsInput) ([]txWrite, error) {
 	acts := make([]txWrite, 0, len(in.TransactItems))
 	seen := make(map[string]bool, len(in.TransactItems))
 	size := 0
-	for _, ti := range in.TransactItems {
+	var reasons []CancellationReason // made when a key does not fit its schema
+	for i, ti := range in.TransactItems {
 		a, n, err := s.prepareAction(region, ti)
+		if e, ok := err.(*Error); ok && e.schema {
+			reasons = schemaReason(reasons, len(in.TransactItems), i, e)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -109,7 +118,23 @@ func (s *Service) prepareTransactWrite(region string, in *TransactWriteItemsInpu
 		seen[id] = true
 		acts = append(acts, a)
 	}
+	if reasons != nil {
+		return nil, Cancelled(reasons)
+	}
 	return acts, nil
+}
+
+// schemaReason records in reasons (made for n actions, all None, on first
+// use) that action i's key does not fit its schema.
+func schemaReason(reasons []CancellationReason, n, i int, e *Error) []CancellationReason {
+	if reasons == nil {
+		reasons = make([]CancellationReason, n)
+		for j := range reasons {
+			reasons[j].Code = reasonNone
+		}
+	}
+	reasons[i] = CancellationReason{Code: reasonCodes[ValidationException], Message: e.Message}
+	return reasons
 }
 
 // prepareAction validates one action as its single-item operation would
@@ -131,15 +156,15 @@ func (s *Service) prepareAction(region string, ti TransactWriteItem) (txWrite, i
 		if err != nil {
 			return txWrite{}, 0, err
 		}
+		c, err := s.compileTx(p.ConditionExpression, nil, p.exprParams)
+		if err != nil {
+			return txWrite{}, 0, err
+		}
 		key, err := m.itemKey(p.Item)
 		if err != nil {
 			return txWrite{}, 0, err
 		}
 		if err := m.checkItem(p.Item, false); err != nil {
-			return txWrite{}, 0, err
-		}
-		c, err := s.compileTx(p.ConditionExpression, nil, p.exprParams)
-		if err != nil {
 			return txWrite{}, 0, err
 		}
 		item := p.Item
@@ -169,11 +194,11 @@ func (s *Service) keyedAction(region, tableName string, keyItem attr.Item, cond,
 	if err != nil {
 		return txWrite{}, 0, err
 	}
-	key, err := m.lookupKey(keyItem)
+	c, err := s.compileTx(cond, update, p)
 	if err != nil {
 		return txWrite{}, 0, err
 	}
-	c, err := s.compileTx(cond, update, p)
+	key, err := m.lookupKey(keyItem)
 	if err != nil {
 		return txWrite{}, 0, err
 	}
@@ -370,17 +395,22 @@ type txGet struct {
 func (s *Service) TransactGetItems(ctx context.Context, region string, in *TransactGetItemsInput) (*TransactGetItemsOutput, error) {
 	gets := make([]txGet, len(in.TransactItems))
 	seen := make(map[string]bool, len(in.TransactItems))
+	var reasons []CancellationReason // as in prepareTransactWrite
 	for i, ti := range in.TransactItems {
 		g := ti.Get
 		m, err := s.table(region, g.TableName)
 		if err != nil {
 			return nil, err
 		}
-		key, err := m.lookupKey(g.Key)
+		c, err := s.compileExpr(expressions.Input{ProjectionExpression: g.ProjectionExpression, Names: g.ExpressionAttributeNames})
 		if err != nil {
 			return nil, err
 		}
-		c, err := s.compileExpr(expressions.Input{ProjectionExpression: g.ProjectionExpression, Names: g.ExpressionAttributeNames})
+		key, err := m.lookupKey(g.Key)
+		if e, ok := err.(*Error); ok && e.schema {
+			reasons = schemaReason(reasons, len(in.TransactItems), i, e)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -390,6 +420,9 @@ func (s *Service) TransactGetItems(ctx context.Context, region string, in *Trans
 		}
 		seen[id] = true
 		gets[i] = txGet{meta: m, key: key, project: c.Projection}
+	}
+	if reasons != nil {
+		return nil, Cancelled(reasons)
 	}
 	out := &TransactGetItemsOutput{Responses: make([]ItemResponse, len(gets))}
 	sizes := make([]int, len(gets))
