@@ -210,6 +210,7 @@ func TestPartiQLReadmeExamples(t *testing.T) {
 		{`INSERT INTO "Music" VALUE {'Artist': 'A', 'SongTitle': 'S', 'Tags': <<'x', 'y'>>, 'Info': {'Year': 2024, 'Live': [true, null]}}`, 0},
 		{`INSERT INTO "Music" VALUE {'Artist': 'A', 'SongTitle': 'Love Me', 'Plays': 5, 'Genre': 'Jazz', 'Title': 't'}`, 0},
 		{`UPDATE "Music" SET Plays = 0 SET L = [] SET Old = 1 WHERE Artist = 'A' AND SongTitle = 'S'`, 0},
+		{`FROM "Music" WHERE Artist = 'A' AND SongTitle = 'S' SET Plays = 1`, 0},
 		{`SELECT * FROM "Music" WHERE Artist = 'A' AND SongTitle = 'S'`, 1},
 		{`SELECT Title, Info.Year FROM "Music" WHERE Artist = 'A' AND begins_with(SongTitle, 'Love') AND Plays > 3 ORDER BY SongTitle DESC`, 1},
 		{`SELECT * FROM "Music"."byGenre" WHERE Genre = 'Jazz'`, 1},

@@ -244,6 +244,7 @@ func TestPartiQLPaging(t *testing.T) {
 		{`SELECT * FROM Pages WHERE pk = 'a' ORDER BY sk DESC`, 3, [][]string{{"5", "4", "3"}, {"2", "1"}}},
 		{`SELECT * FROM Pages WHERE pk IN ['b', 'a'] AND sk >= '4'`, 1, [][]string{{"4"}, {"5"}, {"4"}, {"5"}, {}}},
 		{`SELECT * FROM Pages WHERE pk IN ['b', 'a'] AND sk <= '2' ORDER BY pk DESC`, 2, [][]string{{"1", "2"}, {"1", "2"}, {}}},
+		{`SELECT * FROM Pages WHERE pk = 'b' AND sk = '1' OR pk = 'a' AND sk >= '5'`, 5, [][]string{{"1", "5"}}},
 	} {
 		if got := pages(t, c, tc.stmt, tc.limit); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s Limit %d: got pages %v, want %v", tc.stmt, tc.limit, got, tc.want)
@@ -405,5 +406,14 @@ func TestPartiQLIndexes(t *testing.T) {
 	}
 	if len(in.Items) != 3 || *in.ConsumedCapacity.CapacityUnits != 1.5 {
 		t.Errorf("IN over three partitions: got %d items, %v units; want 3 items, 1.5 units (three eventually consistent Queries)", len(in.Items), *in.ConsumedCapacity.CapacityUnits)
+	}
+	// So does an OR of branches that each fix a partition.
+	or, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM Idx WHERE pk = 'p' AND sk = '1' OR pk = 'q'`),
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(or.Items) != 1 || *or.ConsumedCapacity.CapacityUnits != 1 {
+		t.Errorf("OR of two partitions: got %d items, %v units; want 1 item, 1 unit (two eventually consistent Queries)", len(or.Items), *or.ConsumedCapacity.CapacityUnits)
 	}
 }

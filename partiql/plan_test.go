@@ -45,7 +45,9 @@ func TestPlanSelect(t *testing.T) {
 			"#n0 = :v0 AND begins_with(#n1, :v1)", "NOT contains(#n2, :v2)", "<nil>"},
 		{`SELECT * FROM t WHERE pk IN ['a', 'b', 'a']`, "query", 2, "#n0 = :v0", "<nil>", "<nil>"},
 		{`SELECT * FROM t WHERE pk = 'a' AND sk > 'b' AND sk < 'z'`, "scan", 0, "", "#n0 = :v0 AND #n1 > :v1 AND #n1 < :v2", "<nil>"},
-		{`SELECT * FROM t WHERE pk = 'a' OR pk = 'b'`, "scan", 0, "", "#n0 = :v0 OR #n0 = :v1", "<nil>"},
+		{`SELECT * FROM t WHERE pk = 'a' OR pk = 'b' AND x = 1`, "query", 2, "#n0 = :v0", "<nil>", "<nil>"},
+		{`SELECT * FROM t WHERE pk = 'a' AND sk = '1' OR pk = 'a' AND sk = '2'`, "query", 2, "#n0 = :v0 AND #n1 = :v1", "<nil>", "<nil>"},
+		{`SELECT * FROM t WHERE pk = 'a' OR x = 'b'`, "scan", 0, "", "#n0 = :v0 OR #n1 = :v1", "<nil>"},
 		{`SELECT * FROM t WHERE sk = 'b'`, "scan", 0, "", "#n0 = :v0", "<nil>"},
 		{`SELECT * FROM t`, "scan", 0, "", "<nil>", "<nil>"},
 		{`SELECT * FROM t WHERE a IS NULL AND b IS NOT MISSING AND c IS STRING`, "scan", 0, "",
@@ -159,6 +161,8 @@ func TestPlanErrors(t *testing.T) {
 		{`SELECT * FROM t WHERE 'a' IS MISSING`, "The left hand side argument to IS must be a Variable Reference, Literal, or Path"},
 		{`SELECT * FROM t WHERE pk IN ['a', 'b'] ORDER BY sk`, "Must have hash key in ORDER BY clause when more than one hash key condition specified in WHERE clause."},
 		{`SELECT * FROM t."nope"`, "The table does not have the specified index: nope"},
+		{`SELECT * FROM t WHERE pk = 'a' AND x = '1' OR pk = 'a' AND sk = '2'`, "Overlapping conditions with range keys are not supported in where clause"},
+		{`SELECT * FROM t WHERE pk = 'a' AND x <> '1' OR pk = 'a' AND sk = '2'`, "Overlapping conditions with range keys are not supported in where clause"},
 	} {
 		st, _, err := parse(tc.stmt)
 		if err != nil {

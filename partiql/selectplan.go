@@ -96,6 +96,9 @@ func planSelect(sel *Select, sc *schema, bind *binder, consistent *bool, rcc str
 		return nil, err
 	}
 	if sk.part == nil {
+		if plan, ok, err := planBranches(sel, sc, bind, index, k, consistent, rcc); ok || err != nil {
+			return plan, err
+		}
 		return planScan(sel, sc, bind, index, consistent, rcc)
 	}
 	if isFullKey(sel, sk, k) && len(sk.residual) == 0 && len(sel.OrderBy) == 0 {
@@ -288,7 +291,7 @@ func partitions(sk selectKeys, bind *binder, order []Order, k keys) ([][]attr.Va
 			if err != nil {
 				return nil, err
 			}
-			id := v.T.String() + ":" + v.S + string(v.B)
+			id := valueID(v)
 			if !seen[id] {
 				seen[id] = true
 				out = append(out, []attr.Value{v})
@@ -340,4 +343,83 @@ func compareScalar(a, b attr.Value) int {
 		return strings.Compare(string(a.B), string(b.B))
 	}
 	return strings.Compare(a.S, b.S)
+}
+
+// splitOr returns the disjuncts of e: the operands of its top-level ORs.
+func splitOr(e Expr) []Expr {
+	if b, ok := e.(*Binary); ok && b.Op == "OR" {
+		return append(splitOr(b.L), splitOr(b.R)...)
+	}
+	return []Expr{e}
+}
+
+// planBranches plans a WHERE that is an OR of branches, each fixing one
+// partition, as one Query per branch, in the order written (ok is false
+// when the WHERE is not of that form: it is scanned). Two branches on the
+// same partition could read an item twice, so DynamoDB refuses them unless
+// each fixes a different sort key value.
+func planBranches(sel *Select, sc *schema, bind *binder, index *string, k keys, consistent *bool, rcc string) (*readPlan, bool, error) {
+	branches := splitOr(sel.Where)
+	if len(branches) < 2 {
+		return nil, false, nil
+	}
+	var split []selectKeys
+	var ids []string
+	for _, br := range branches {
+		sk := splitKeys(br, k)
+		if sk.part == nil || len(sk.part[0]) != 1 || mentions(andOf(sk.residual), k.all()) {
+			return nil, false, nil
+		}
+		id, err := branchID(sk, bind)
+		if err != nil {
+			return nil, true, err
+		}
+		split, ids = append(split, sk), append(ids, id)
+	}
+	for i := range split {
+		for j := 0; j < i; j++ {
+			if overlaps(split[i], split[j], ids[i], ids[j], bind) {
+				return nil, true, semErr(sel.At, "Overlapping conditions with range keys are not supported in where clause")
+			}
+		}
+	}
+	plan := &readPlan{}
+	for _, sk := range split {
+		sub, err := planQueries(sel, sc, bind, index, sk, k, true, consistent, rcc)
+		if err != nil {
+			return nil, true, err
+		}
+		plan.queries = append(plan.queries, sub.queries...)
+	}
+	return plan, true, nil
+}
+
+// valueID identifies a key value.
+func valueID(v attr.Value) string { return v.T.String() + ":" + v.S + string(v.B) }
+
+// branchID identifies the partition a branch fixes.
+func branchID(sk selectKeys, bind *binder) (string, error) {
+	var id strings.Builder
+	for _, vs := range sk.part {
+		v, err := bind.value(vs[0], "root")
+		if err != nil {
+			return "", err
+		}
+		id.WriteString(valueID(v) + "\x00")
+	}
+	return id.String(), nil
+}
+
+// overlaps reports whether two branches may read the same item: the same
+// partition, unless both fix different sort key values.
+func overlaps(a, b selectKeys, aID, bID string, bind *binder) bool {
+	if aID != bID {
+		return false
+	}
+	if !isEquality(a.sort) || !isEquality(b.sort) {
+		return true
+	}
+	av, errA := bind.value(a.sort.(*Binary).R, "root")
+	bv, errB := bind.value(b.sort.(*Binary).R, "root")
+	return errA != nil || errB != nil || valueID(av) == valueID(bv)
 }
