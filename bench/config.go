@@ -22,6 +22,7 @@ type config struct {
 	pid           int
 	ceiling       bool
 	cpuProfile    string
+	stream        string // setup's table gets a stream of this view type ("" = none)
 	workloads     []string
 }
 
@@ -55,6 +56,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.valueSize, "value-size", 200, "bytes in attribute v")
 	fs.IntVar(&c.pid, "pid", 0, "server process ID: report its CPU time per op (utime+stime from /proc/PID/stat, USER_HZ=100) and VmRSS")
 	fs.BoolVar(&c.ceiling, "ceiling", false, "after the workloads, run the ceiling workload (GetItem against a trivial handler answering {}, in a child process)")
+	fs.StringVar(&c.stream, "stream", "", "setup enables a stream of this view type (KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES) on the table")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write the load generator's own CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return c, err

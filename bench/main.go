@@ -125,7 +125,7 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 	}
 
 	t0 := time.Now()
-	if err := recreateTable(ctx, newClient(endpoint, b.cfg.region), b.cfg.table); err != nil {
+	if err := recreateTable(ctx, newClient(endpoint, b.cfg.region), b.cfg.table, b.cfg.stream); err != nil {
 		return err
 	}
 	fmt.Fprintf(b.out, "== setup: table %s recreated in %s\n", b.cfg.table, time.Since(t0).Round(time.Millisecond))

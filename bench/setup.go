@@ -25,8 +25,9 @@ const (
 )
 
 // recreateTable deletes table if it exists and creates it again as
-// pk S HASH + sk S RANGE, PAY_PER_REQUEST, waiting until it is ACTIVE.
-func recreateTable(ctx context.Context, c *dynamodb.Client, table string) error {
+// pk S HASH + sk S RANGE, PAY_PER_REQUEST, with a stream of view type
+// stream unless it is "", waiting until it is ACTIVE.
+func recreateTable(ctx context.Context, c *dynamodb.Client, table, stream string) error {
 	_, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(table)})
 	if err != nil && !isNotFound(err) {
 		return fmt.Errorf("DeleteTable: %w", err)
@@ -37,9 +38,14 @@ func recreateTable(ctx context.Context, c *dynamodb.Client, table string) error 
 		}
 	}
 	s := types.ScalarAttributeTypeS
+	var spec *types.StreamSpecification
+	if stream != "" {
+		spec = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewType(stream)}
+	}
 	_, err = c.CreateTable(ctx, &dynamodb.CreateTableInput{
-		TableName:   aws.String(table),
-		BillingMode: types.BillingModePayPerRequest,
+		StreamSpecification: spec,
+		TableName:           aws.String(table),
+		BillingMode:         types.BillingModePayPerRequest,
 		AttributeDefinitions: []types.AttributeDefinition{
 			{AttributeName: aws.String("pk"), AttributeType: s},
 			{AttributeName: aws.String("sk"), AttributeType: s},
