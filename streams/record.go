@@ -122,18 +122,10 @@ func keysOf(new, old attr.Item, names []string) attr.Item {
 	return keys
 }
 
-// itemsEqual reports whether a and b hold the same attributes and values.
+// itemsEqual reports whether a and b hold the same attributes and values,
+// as DynamoDB compares maps.
 func itemsEqual(a, b attr.Item) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		w, ok := b[k]
-		if !ok || !attr.Equal(v, w) {
-			return false
-		}
-	}
-	return true
+	return attr.Equal(attr.Value{T: attr.TypeM, M: a}, attr.Value{T: attr.TypeM, M: b})
 }
 
 // eventID is a record's stable 32-hex-digit id.
