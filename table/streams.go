@@ -51,6 +51,29 @@ func streamChange(tx *store.Tx, m, next *tableMeta, now int64) error {
 	return nil
 }
 
+// freshStreamLabel makes sure a stream next enables does not reuse the
+// label of one of m's earlier streams (a clock that has not moved since).
+func (s *Service) freshStreamLabel(m, next *tableMeta) error {
+	if m.Stream != nil || next.Stream == nil {
+		return nil
+	}
+	return s.db.View(func(tx *store.Tx) error {
+		sp := tx.Space(m.ID)
+		if sp == nil {
+			return nil
+		}
+		all, err := streams.Load(sp)
+		if err != nil {
+			return err
+		}
+		for t := next.Updated; all.Find(next.StreamLabel) != nil; {
+			t += int64(time.Millisecond)
+			next.StreamLabel = streamLabel(t, 0)
+		}
+		return nil
+	})
+}
+
 // streamRetain is how long m's change log must be kept for its streams:
 // Retention for a table that has, or ever had, one (a disabled stream stays
 // readable for as long).

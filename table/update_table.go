@@ -25,6 +25,9 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 	if err := next.applyUpdate(in); err != nil {
 		return nil, err
 	}
+	if err := s.freshStreamLabel(m, &next); err != nil {
+		return nil, err
+	}
 	next.derive()
 	created, deleted := indexChanges(m, &next)
 	next.DeletingIndexes = nil
