@@ -91,8 +91,8 @@ func TestBinaryVersionHelp(t *testing.T) {
 	}
 }
 
-// TestBinaryInit starts a persistent server with --init twice (the second
-// start finds the tables and changes nothing), then with a definition that
+// TestBinaryInit starts a persistent server with --init, then with
+// DDBLOCAL_INIT (the second start finds the tables and changes nothing), then with a definition that
 // conflicts with the stored table.
 func TestBinaryInit(t *testing.T) {
 	fixtures, err := filepath.Abs("../fixtures/testdata/sam")
@@ -101,7 +101,12 @@ func TestBinaryInit(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for round := range 2 {
-		p := startBinary(t, dir, nil, "--port", "0", "--init", fixtures)
+		// The second start names the folder in DDBLOCAL_INIT instead.
+		env, args := []string(nil), []string{"--port", "0", "--init", fixtures}
+		if round == 1 {
+			env, args = testEnv(t, "DDBLOCAL_INIT="+fixtures), args[:2]
+		}
+		p := startBinary(t, dir, env, args...)
 		c := p.client()
 		out, err := c.ListTables(context.Background(), &dynamodb.ListTablesInput{})
 		if err != nil {
