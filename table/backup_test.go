@@ -293,3 +293,30 @@ func TestPITRLogsEveryWrite(t *testing.T) {
 		t.Errorf("log records after three writes: got %d %v, want 3", len(keys), keys)
 	}
 }
+
+// TestPITRLongerPeriod checks that lengthening the recovery period does not
+// claim a past the shorter one let the log forget.
+func TestPITRLongerPeriod(t *testing.T) {
+	ctx := context.Background()
+	s, clk := txService(t)
+	on := true
+	update := func(days int32) *PointInTimeRecoveryDescription {
+		t.Helper()
+		out, err := s.UpdateContinuousBackups(ctx, "r", &UpdateContinuousBackupsInput{TableName: "A",
+			PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on, RecoveryPeriodInDays: &days}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &out.ContinuousBackupsDescription.PointInTimeRecoveryDescription
+	}
+	update(1)
+	clk.advance(72 * time.Hour)
+	want := epochSeconds(clk.now().Add(-24 * time.Hour).UnixNano())
+	if got := *update(35).EarliestRestorableDateTime; got != want {
+		t.Errorf("EarliestRestorableDateTime after 1 → 35 days: got %v, want %v (what one day kept)", got, want)
+	}
+	clk.advance(time.Hour)
+	if got := *update(35).EarliestRestorableDateTime; got != want {
+		t.Errorf("EarliestRestorableDateTime an hour later: got %v, want %v (the window grows with time)", got, want)
+	}
+}

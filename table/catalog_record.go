@@ -87,6 +87,7 @@ type (
 	recordPITR struct {
 		Since int64 `json:"Since"`
 		Days  int32 `json:"Days"`
+		Floor int64 `json:"Floor,omitempty"`
 	}
 	recordPolicy struct {
 		Document string `json:"Document"`

@@ -21,6 +21,10 @@ import (
 type pitrMeta struct {
 	Since int64 // Unix nanoseconds of the enabling transaction
 	Days  int32 // recovery period
+	// Floor bounds the window after a change of the recovery period: the
+	// log before it may have been trimmed under the old one (Unix
+	// nanoseconds; 0 when the period never changed).
+	Floor int64
 }
 
 // defaultRecoveryDays is DynamoDB's recovery period when none is given.
@@ -34,7 +38,7 @@ func (p *pitrMeta) period() time.Duration { return time.Duration(p.Days) * 24 * 
 // later, and LatestRestorableDateTime, now itself (DynamoDB's trails by about
 // five minutes; a local server has no reason to make tests wait).
 func (p *pitrMeta) window(now time.Time) (earliest, latest time.Time) {
-	e := time.Unix(0, p.Since)
+	e := time.Unix(0, max(p.Since, p.Floor))
 	if start := now.Add(-p.period()); start.After(e) {
 		e = start
 	}
@@ -115,10 +119,17 @@ func (s *Service) UpdateContinuousBackups(ctx context.Context, region string, in
 		next.PITR = nil
 	case m.PITR != nil:
 		p := *m.PITR
-		if spec.RecoveryPeriodInDays != nil {
-			p.Days = *spec.RecoveryPeriodInDays
-		}
 		next.PITR = &p
+		if spec.RecoveryPeriodInDays != nil && *spec.RecoveryPeriodInDays != p.Days {
+			// A longer period starts from what the old one kept, as
+			// DynamoDB's window grows only as time passes.
+			old := p.period()
+			p.Days = *spec.RecoveryPeriodInDays
+			extra = func(*store.Tx) error {
+				p.Floor = max(p.Floor, s.now().Add(-old).UnixNano())
+				return nil
+			}
+		}
 	default:
 		p := &pitrMeta{Days: defaultRecoveryDays}
 		if spec.RecoveryPeriodInDays != nil {
