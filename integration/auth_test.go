@@ -50,6 +50,10 @@ func TestSuiteWithCredentials(t *testing.T) {
 	}
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), signedPassEnv+"=1")
+	if !testing.Short() {
+		// Share this process's binary rather than building another.
+		cmd.Env = append(cmd.Env, builtBinaryEnv+"="+binaryPath(t))
+	}
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	if err != nil {

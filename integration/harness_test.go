@@ -32,6 +32,8 @@ const (
 	signedPassEnv = "DDBLOCAL_TEST_SIGNED"
 	testKey       = "AKIDEXAMPLE"
 	testSecret    = "secret"
+	// builtBinaryEnv hands the signed pass the binary its parent built.
+	builtBinaryEnv = "DDBLOCAL_TEST_BINARY"
 )
 
 // signedPass reports whether this run is the verifying one.
