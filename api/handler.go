@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/ddblocal/ddblocal/table"
 )
 
 // targetPrefix starts every X-Amz-Target of the DynamoDB 2012-08-10 API.
@@ -118,7 +120,12 @@ func (s *server) call(x *exchange, r *http.Request) (any, error) {
 		return nil, err
 	}
 	x.req = Request{Operation: op, Region: id.Region, Account: id.Account, RequestID: x.ctx.id, Body: body, vd: &s.vd, fd: &s.fd}
-	return h(&x.ctx, &x.req)
+	var ctx context.Context = &x.ctx
+	if s.cfg.Verifier != nil {
+		// Resource-based policies judge verified callers.
+		ctx = table.WithCaller(ctx, table.Caller{Account: id.Account, AccessKey: id.AccessKey, Action: "dynamodb:" + op})
+	}
+	return h(ctx, &x.req)
 }
 
 // writeError sends err as DynamoDB's JSON error document through x.sw.

@@ -92,7 +92,7 @@ func startAuthServer(t *testing.T, creds ...auth.Credential) *authServer {
 	}
 	as := &authServer{}
 	now := func() time.Time { return time.Now().Add(time.Duration(as.offset.Load())) }
-	svc := table.New(db, table.Options{})
+	svc := table.New(db, table.Options{Policies: auth.TablePolicy})
 	cfg := api.Config{Addr: "localhost:8000", Verifier: auth.NewVerifier(creds, now)}
 	ts := httptest.NewServer(api.NewHandler(cfg, api.Operations(svc)))
 	t.Cleanup(func() {
@@ -448,15 +448,79 @@ func TestAccountIsolation(t *testing.T) {
 		})
 	}
 
-	// Another account's ARN reaches nothing, not even the caller's own
-	// table of the same name.
+	// Another account's ARN is refused without a resource-based policy
+	// allowing it, and never reaches the caller's own table of that name.
 	aliceArn := "arn:aws:dynamodb:us-east-1:" + alice.Account + ":table/Shared"
 	_, err := b.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(aliceArn), Key: rvals("pk", s("k"))})
-	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found")
+	wantAPIError(t, err, "AccessDeniedException", "User: arn:aws:iam::222222222222:root is not authorized to perform: "+
+		"dynamodb:GetItem on resource: "+aliceArn+" because no resource-based policy allows the dynamodb:GetItem action")
 	_, err = b.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(aliceArn), Tags: []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}})
 	wantAPIErrorPrefix(t, err, "ResourceNotFoundException", "Requested resource not found")
 	// Its own ARN works.
 	if _, err := a.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(aliceArn), Key: rvals("pk", s("k"))}); err != nil {
 		t.Fatalf("GetItem by its own ARN: %v", err)
+	}
+}
+
+// TestResourcePolicies: a table's resource-based policy lets another
+// account use it by ARN for the actions it allows, and an explicit Deny
+// refuses even the owner.
+func TestResourcePolicies(t *testing.T) {
+	bob := auth.Credential{AccessKey: "AKIDBOB", Secret: "bob-secret", Account: "222222222222"}
+	srv := startAuthServer(t, alice, bob)
+	ctx := context.Background()
+	a := clientAs(srv.URL, alice.AccessKey, alice.Secret, "")
+	b := clientAs(srv.URL, bob.AccessKey, bob.Secret, "")
+	createTable(t, a, "Orders", false)
+	arn := "arn:aws:dynamodb:us-east-1:" + alice.Account + ":table/Orders"
+	if _, err := a.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Orders"), Item: rvals("pk", s("o1"), "by", s("alice"))}); err != nil {
+		t.Fatal(err)
+	}
+	denied := func(who, action, why string) string {
+		return "User: arn:aws:iam::" + who + ":root is not authorized to perform: dynamodb:" + action + " on resource: " + arn + why
+	}
+	noAllow := func(action string) string {
+		return " because no resource-based policy allows the dynamodb:" + action + " action"
+	}
+	const explicit = " with an explicit deny in a resource-based policy"
+	getByARN := func(c *dynamodb.Client) error {
+		out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(arn), Key: rvals("pk", s("o1")), ConsistentRead: aws.Bool(true)})
+		if err == nil && out.Item["by"].(*types.AttributeValueMemberS).Value != "alice" {
+			t.Fatalf("GetItem by ARN: got %v, want alice's item", out.Item)
+		}
+		return err
+	}
+	wantAPIError(t, getByARN(b), "AccessDeniedException", denied(bob.Account, "GetItem", noAllow("GetItem")))
+
+	policy := `{"Version":"2012-10-17","Statement":[
+		{"Sid":"BobReads","Effect":"Allow","Principal":{"AWS":"arn:aws:iam::222222222222:root"},
+		 "Action":["dynamodb:GetItem","dynamodb:Query","dynamodb:Scan"],"Resource":"` + arn + `"},
+		{"Sid":"NoScans","Effect":"Deny","Principal":{"AWS":"222222222222"},"Action":"dynamodb:Scan","Resource":"` + arn + `"},
+		{"Sid":"KeepOrders","Effect":"Deny","Principal":"*","Action":"dynamodb:DeleteItem","Resource":"` + arn + `"}]}`
+	if _, err := a.PutResourcePolicy(ctx, &dynamodb.PutResourcePolicyInput{ResourceArn: aws.String(arn), Policy: aws.String(policy)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := getByARN(b); err != nil {
+		t.Fatalf("GetItem by ARN with a policy allowing it: %v", err)
+	}
+	_, err := b.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(arn), Item: rvals("pk", s("o2"))})
+	wantAPIError(t, err, "AccessDeniedException", denied(bob.Account, "PutItem", noAllow("PutItem")))
+	_, err = b.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(arn)})
+	wantAPIError(t, err, "AccessDeniedException", denied(bob.Account, "Scan", explicit))
+	_, err = a.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("Orders"), Key: rvals("pk", s("o1"))})
+	wantAPIError(t, err, "AccessDeniedException", denied(alice.Account, "DeleteItem", explicit))
+	if err := getByARN(a); err != nil {
+		t.Fatalf("the owner's GetItem, which no statement denies: %v", err)
+	}
+	// Bob's own namespace is untouched: the bare name is his, and empty.
+	_, err = b.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Orders"), Key: rvals("pk", s("o1"))})
+	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found")
+
+	if _, err := a.DeleteResourcePolicy(ctx, &dynamodb.DeleteResourcePolicyInput{ResourceArn: aws.String(arn)}); err != nil {
+		t.Fatal(err)
+	}
+	wantAPIError(t, getByARN(b), "AccessDeniedException", denied(bob.Account, "GetItem", noAllow("GetItem")))
+	if _, err := a.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("Orders"), Key: rvals("pk", s("o1"))}); err != nil {
+		t.Fatalf("DeleteItem once the policy is gone: %v", err)
 	}
 }

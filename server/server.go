@@ -106,6 +106,9 @@ func Start(ctx context.Context, opts Options) (s *Server, err error) {
 		tOpts.Logger = log
 	}
 	tOpts.Now = s.clock.Now
+	if opts.Verifier != nil && tOpts.Policies == nil {
+		tOpts.Policies = auth.TablePolicy
+	}
 	s.svc = table.New(db, tOpts)
 	s.svc.RunOnMove(s.clock)
 	s.triggers = streams.NewTriggers(s.svc, log)

@@ -64,7 +64,7 @@ func TestAppliersOnlyForLoggedTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	running := s.runningAppliers()
-	g, err := s.table("r", "G")
+	g, err := s.table(context.Background(), "r", "G")
 	if err != nil {
 		t.Fatal(err)
 	}

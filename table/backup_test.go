@@ -255,7 +255,7 @@ func TestOverrideBilling(t *testing.T) {
 func TestPITRLogsEveryWrite(t *testing.T) {
 	ctx := context.Background()
 	s, clk := txService(t)
-	m, _ := s.table("r", "A")
+	m, _ := s.table(context.Background(), "r", "A")
 	if got := s.logRetention(m); got != 0 {
 		t.Fatalf("log retention without PITR: got %s, want 0", got)
 	}
@@ -264,7 +264,7 @@ func TestPITRLogsEveryWrite(t *testing.T) {
 		PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on}}); err != nil {
 		t.Fatal(err)
 	}
-	m, _ = s.table("r", "A")
+	m, _ = s.table(context.Background(), "r", "A")
 	if got, want := s.logRetention(m), 35*24*time.Hour; got != want {
 		t.Errorf("log retention with PITR: got %s, want %s", got, want)
 	}

@@ -32,7 +32,7 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *BatchGetI
 	}
 	var reqs []batchGet
 	for _, name := range slices.Sorted(maps.Keys(in.RequestItems)) {
-		bg, err := s.batchGet(region, name, in.RequestItems[name])
+		bg, err := s.batchGet(ctx, region, name, in.RequestItems[name])
 		if err != nil {
 			return nil, err
 		}
@@ -71,8 +71,8 @@ type batchGet struct {
 }
 
 // batchGet validates table name's part ka of a BatchGetItem.
-func (s *Service) batchGet(region, name string, ka KeysAndAttributes) (batchGet, error) {
-	m, err := s.table(region, name)
+func (s *Service) batchGet(ctx context.Context, region, name string, ka KeysAndAttributes) (batchGet, error) {
+	m, err := s.table(ctx, region, name)
 	if err != nil {
 		return batchGet{}, err
 	}
@@ -149,7 +149,7 @@ func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *BatchGet
 // transaction, so UnprocessedItems is empty in normal operation. Tables are
 // validated, and reported, in name order.
 func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
-	muts, err := s.batchMutations(region, in.RequestItems)
+	muts, err := s.batchMutations(ctx, region, in.RequestItems)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWr
 
 // batchMutations validates every request of a BatchWriteItem, table by
 // table in name order, and returns the mutations.
-func (s *Service) batchMutations(region string, items map[string][]WriteRequest) ([]mutation, error) {
+func (s *Service) batchMutations(ctx context.Context, region string, items map[string][]WriteRequest) ([]mutation, error) {
 	total := 0
 	for _, reqs := range items {
 		total += len(reqs)
@@ -201,7 +201,7 @@ func (s *Service) batchMutations(region string, items map[string][]WriteRequest)
 	muts := make([]mutation, 0, total) // one allocation for the batch
 	for _, name := range slices.Sorted(maps.Keys(items)) {
 		reqs := items[name]
-		m, err := s.table(region, name)
+		m, err := s.table(ctx, region, name)
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package table
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"os"
 	"reflect"
 	"testing"
@@ -111,7 +112,7 @@ func TestCatalogRecordCoversMeta(t *testing.T) {
 // reads back from the store as it was written.
 func TestCatalogRoundTrip(t *testing.T) {
 	s, _ := txService(t)
-	m, err := s.table("r", "A")
+	m, err := s.table(context.Background(), "r", "A")
 	if err != nil || m == nil {
 		t.Fatalf("table A: %v, %v", m, err)
 	}

@@ -12,7 +12,7 @@ import (
 // lastLogSeq is the sequence of the last change-log record of table name.
 func lastLogSeq(t *testing.T, s *Service, name string) uint64 {
 	t.Helper()
-	m, err := s.table("r", name)
+	m, err := s.table(context.Background(), "r", name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestChangeLogOnlyWhenRead(t *testing.T) {
 func TestStaleDefinitionStillLogsAfterIndexCreated(t *testing.T) {
 	ctx := context.Background()
 	s, _ := txService(t)
-	stale, err := s.table("r", "A")
+	stale, err := s.table(context.Background(), "r", "A")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -120,32 +120,37 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *TableDesc
 }
 
 // table returns the table named by a TableName member (name or ARN), or
-// ResourceNotFoundException with the message item operations use.
-func (s *Service) table(region, name string) (*tableMeta, error) {
-	if foreignARN(region, name) {
-		return nil, errNotFound("", "")
-	}
-	m, err := s.catalog.get(s.db, region, tableName(name))
-	if err != nil {
-		return nil, err
-	}
-	if m == nil {
-		return nil, errNotFound("", "")
-	}
-	return m, nil
+// ResourceNotFoundException with the message item operations use. The
+// caller (ctx) must be allowed to use it (see authorize).
+func (s *Service) table(ctx context.Context, region, name string) (*tableMeta, error) {
+	return s.lookup(ctx, region, name, errNotFound("", ""))
 }
 
 // tableForControl is table with the message the control-plane operations use.
-func (s *Service) tableForControl(region, name string) (*tableMeta, error) {
+func (s *Service) tableForControl(ctx context.Context, region, name string) (*tableMeta, error) {
+	return s.lookup(ctx, region, name, errNotFound("Table", tableName(name)))
+}
+
+// lookup resolves a TableName member in the caller's scope, or in the
+// scope its ARN names when resource-based policies are enforced, answering
+// notFound when there is no such table, and checks the caller's access.
+func (s *Service) lookup(ctx context.Context, region, name string, notFound *Error) (*tableMeta, error) {
+	scope := region
 	if foreignARN(region, name) {
-		return nil, errNotFound("Table", tableName(name))
+		if s.opts.Policies == nil {
+			return nil, notFound
+		}
+		scope = arnScope(name)
 	}
-	m, err := s.catalog.get(s.db, region, tableName(name))
+	m, err := s.catalog.get(s.db, scope, tableName(name))
 	if err != nil {
 		return nil, err
 	}
 	if m == nil {
-		return nil, errNotFound("Table", tableName(name))
+		return nil, notFound
+	}
+	if err := s.authorize(ctx, region, m); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
@@ -155,7 +160,7 @@ func (s *Service) DescribeTable(ctx context.Context, region string, in *TableNam
 	if d := s.deleted.get(region, tableName(in.TableName), s.now()); d != nil {
 		return &DescribeTableOutput{Table: d}, nil
 	}
-	m, err := s.tableForControl(region, in.TableName)
+	m, err := s.tableForControl(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +204,7 @@ func (s *Service) ListTables(ctx context.Context, region string, in *ListTablesI
 
 // DeleteTable deletes a table and all its items and indexes.
 func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameInput) (*TableOutput, error) {
-	m, err := s.tableForControl(region, in.TableName)
+	m, err := s.tableForControl(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}

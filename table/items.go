@@ -54,7 +54,7 @@ func (s *Service) PutItem(ctx context.Context, region string, in *PutItemInput) 
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.table(region, in.TableName)
+	m, err := s.table(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (s *Service) DeleteItem(ctx context.Context, region string, in *DeleteItemI
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.table(region, in.TableName)
+	m, err := s.table(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func (s *Service) UpdateItem(ctx context.Context, region string, in *UpdateItemI
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.table(region, in.TableName)
+	m, err := s.table(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +181,7 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.table(region, in.TableName)
+	m, err := s.table(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}

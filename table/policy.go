@@ -42,7 +42,7 @@ func (s *Service) policyTarget(scope, arn string) (*tableMeta, string, error) {
 	if Scope(parts[4], parts[3]) != scope {
 		return nil, "", invalid("Invalid resource Arn: %s", arn)
 	}
-	m, err := s.tableForControl(scope, rest[1])
+	m, err := s.tableForControl(context.Background(), scope, rest[1]) // policy management is not itself policed
 	if err != nil {
 		return nil, "", err
 	}
@@ -217,7 +217,7 @@ func (s *Service) DeleteResourcePolicy(ctx context.Context, region string, in *D
 // DescribeKinesisStreamingDestination lists a table's Kinesis streaming
 // destinations: none, as ddblocal has no Kinesis to stream to.
 func (s *Service) DescribeKinesisStreamingDestination(ctx context.Context, region string, in *TableNameInput) (*DescribeKinesisStreamingDestinationOutput, error) {
-	m, err := s.tableForControl(region, in.TableName)
+	m, err := s.tableForControl(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}

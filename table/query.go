@@ -167,7 +167,7 @@ func (s *Service) Query(ctx context.Context, region string, in *QueryInput) (*Re
 	if c.KeyCondition == nil {
 		return nil, Errorf(ValidationException, "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 	}
-	m, err := s.table(region, in.TableName)
+	m, err := s.table(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -477,7 +477,7 @@ func (s *Service) Scan(ctx context.Context, region string, in *ScanInput) (*Read
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.table(region, in.TableName)
+	m, err := s.table(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}

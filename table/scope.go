@@ -1,6 +1,9 @@
 package table
 
-import "strings"
+import (
+	"context"
+	"strings"
+)
 
 // DefaultAccount is the account every table belongs to unless a caller
 // says otherwise (DynamoDB Local's account, and ddblocal's without
@@ -37,4 +40,71 @@ func splitScope(scope string) (account, region string) {
 func sameAccount(scope, account string) bool {
 	a, _ := splitScope(scope)
 	return a == account
+}
+
+// arnScope returns the scope a table ARN names (its account and region).
+func arnScope(arn string) string {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) != 6 {
+		return ""
+	}
+	return Scope(parts[4], parts[3])
+}
+
+// Caller is who makes a request, as resource-based policies see it.
+type Caller struct {
+	Account   string
+	AccessKey string
+	Action    string // "dynamodb:GetItem"
+}
+
+type callerKey struct{}
+
+// WithCaller returns ctx carrying c: the Service then enforces tables'
+// resource-based policies on c (when Options.Policies is set).
+func WithCaller(ctx context.Context, c Caller) context.Context {
+	return context.WithValue(ctx, callerKey{}, c)
+}
+
+// PolicyEffect is what a resource-based policy says about one request.
+type PolicyEffect int
+
+// The effects a PolicyEvaluator returns.
+const (
+	PolicyNoStatement PolicyEffect = iota // nothing matches: the owner's account only
+	PolicyAllowed                         // an Allow matches, no Deny does
+	PolicyDenied                          // a Deny matches
+)
+
+// PolicyEvaluator judges caller c's request on resource (an ARN) against
+// the policy document doc.
+type PolicyEvaluator func(doc string, c Caller, resource string) PolicyEffect
+
+// authorize checks a caller (from ctx) of scope against table m's
+// resource-based policy: an explicit Deny refuses anyone, and a caller of
+// another account needs an Allow. Without Options.Policies or a caller,
+// nothing is checked.
+func (s *Service) authorize(ctx context.Context, scope string, m *tableMeta) error {
+	c, ok := ctx.Value(callerKey{}).(Caller)
+	if s.opts.Policies == nil || !ok {
+		return nil
+	}
+	owner, _ := splitScope(m.Region)
+	cross := !sameAccount(scope, owner)
+	p, has := m.Policies[""]
+	if !has && !cross {
+		return nil
+	}
+	effect := PolicyNoStatement
+	if has {
+		effect = s.opts.Policies(p.Document, c, m.arn())
+	}
+	who := "User: arn:aws:iam::" + c.Account + ":root is not authorized to perform: " + c.Action + " on resource: " + m.arn()
+	switch {
+	case effect == PolicyDenied:
+		return Errorf(AccessDeniedException, "%s with an explicit deny in a resource-based policy", who)
+	case cross && effect != PolicyAllowed:
+		return Errorf(AccessDeniedException, "%s because no resource-based policy allows the %s action", who, c.Action)
+	}
+	return nil
 }

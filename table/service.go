@@ -36,6 +36,10 @@ type Options struct {
 	EventualLag consistency.Lag
 	// Seed makes random lags reproducible.
 	Seed uint64
+	// Policies, when set, enforces tables' resource-based policies on
+	// requests whose context carries a Caller (WithCaller): it also lets a
+	// TableName ARN reach another account's table, if its policy allows.
+	Policies PolicyEvaluator
 	// TTLDelay is how long after its expiry time an item whose Time to Live
 	// has passed is still kept: fixed, or random per item (seeded by Seed).
 	// Zero deletes expired items at the sweeper's next pass (about a second).

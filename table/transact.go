@@ -64,7 +64,7 @@ type txWrite struct {
 // ClientRequestToken makes a retry within 10 minutes return the first
 // success without writing again.
 func (s *Service) TransactWriteItems(ctx context.Context, region string, in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
-	acts, err := s.prepareTransactWrite(region, in)
+	acts, err := s.prepareTransactWrite(ctx, region, in)
 	if err != nil {
 		return nil, err
 	}
@@ -94,13 +94,13 @@ func (s *Service) TransactWriteItems(ctx context.Context, region string, in *Tra
 // the others, whose conditions are not evaluated), once every other check
 // has passed: DynamoDB validates the request first and the keys as the
 // transaction runs.
-func (s *Service) prepareTransactWrite(region string, in *TransactWriteItemsInput) ([]txWrite, error) {
+func (s *Service) prepareTransactWrite(ctx context.Context, region string, in *TransactWriteItemsInput) ([]txWrite, error) {
 	acts := make([]txWrite, 0, len(in.TransactItems))
 	seen := make(map[string]bool, len(in.TransactItems))
 	size := 0
 	var reasons []CancellationReason // made when a key does not fit its schema
 	for i, ti := range in.TransactItems {
-		a, n, err := s.prepareAction(region, ti)
+		a, n, err := s.prepareAction(ctx, region, ti)
 		if e, ok := err.(*Error); ok && e.schema {
 			reasons = schemaReason(reasons, len(in.TransactItems), i, e)
 			continue
@@ -139,7 +139,7 @@ func schemaReason(reasons []CancellationReason, n, i int, e *Error) []Cancellati
 
 // prepareAction validates one action as its single-item operation would
 // and returns it with the bytes it counts toward the 4 MB limit.
-func (s *Service) prepareAction(region string, ti TransactWriteItem) (txWrite, int, error) {
+func (s *Service) prepareAction(ctx context.Context, region string, ti TransactWriteItem) (txWrite, int, error) {
 	n := 0
 	for _, set := range []bool{ti.ConditionCheck != nil, ti.Put != nil, ti.Delete != nil, ti.Update != nil} {
 		if set {
@@ -152,7 +152,7 @@ func (s *Service) prepareAction(region string, ti TransactWriteItem) (txWrite, i
 	switch {
 	case ti.Put != nil:
 		p := ti.Put
-		m, err := s.table(region, p.TableName)
+		m, err := s.table(ctx, region, p.TableName)
 		if err != nil {
 			return txWrite{}, 0, err
 		}
@@ -174,23 +174,23 @@ func (s *Service) prepareAction(region string, ti TransactWriteItem) (txWrite, i
 		return txWrite{mu: mu}, item.Size(), nil
 	case ti.Delete != nil:
 		d := ti.Delete
-		return s.keyedAction(region, d.TableName, d.Key, d.ConditionExpression, nil, d.exprParams,
+		return s.keyedAction(ctx, region, d.TableName, d.Key, d.ConditionExpression, nil, d.exprParams,
 			d.ReturnValuesOnConditionCheckFailure, false)
 	case ti.Update != nil:
 		u := ti.Update
-		return s.keyedAction(region, u.TableName, u.Key, u.ConditionExpression, u.UpdateExpression, u.exprParams,
+		return s.keyedAction(ctx, region, u.TableName, u.Key, u.ConditionExpression, u.UpdateExpression, u.exprParams,
 			u.ReturnValuesOnConditionCheckFailure, false)
 	default:
 		cc := ti.ConditionCheck
-		return s.keyedAction(region, cc.TableName, cc.Key, cc.ConditionExpression, nil, cc.exprParams,
+		return s.keyedAction(ctx, region, cc.TableName, cc.Key, cc.ConditionExpression, nil, cc.exprParams,
 			cc.ReturnValuesOnConditionCheckFailure, true)
 	}
 }
 
 // keyedAction validates a Delete, Update (update != nil) or ConditionCheck
 // (check) action, which all name their item by Key.
-func (s *Service) keyedAction(region, tableName string, keyItem attr.Item, cond, update *string, p exprParams, rv string, check bool) (txWrite, int, error) {
-	m, err := s.table(region, tableName)
+func (s *Service) keyedAction(ctx context.Context, region, tableName string, keyItem attr.Item, cond, update *string, p exprParams, rv string, check bool) (txWrite, int, error) {
+	m, err := s.table(ctx, region, tableName)
 	if err != nil {
 		return txWrite{}, 0, err
 	}
@@ -398,7 +398,7 @@ func (s *Service) TransactGetItems(ctx context.Context, region string, in *Trans
 	var reasons []CancellationReason // as in prepareTransactWrite
 	for i, ti := range in.TransactItems {
 		g := ti.Get
-		m, err := s.table(region, g.TableName)
+		m, err := s.table(ctx, region, g.TableName)
 		if err != nil {
 			return nil, err
 		}

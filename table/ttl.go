@@ -39,7 +39,7 @@ type DescribeTimeToLiveOutput struct {
 // DescribeTimeToLive reports whether Time to Live is enabled on a table and on
 // which attribute. Infrastructure tools call it after creating a table.
 func (s *Service) DescribeTimeToLive(ctx context.Context, region string, in *TableNameInput) (*DescribeTimeToLiveOutput, error) {
-	m, err := s.tableForControl(region, in.TableName)
+	m, err := s.tableForControl(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func (s *Service) ttlChange(m *tableMeta) (ttlChange, error) {
 // DynamoDB, a table's setting changes at most once an hour (by the server's
 // clock), and ENABLING / DISABLING last Options.TransientDelay.
 func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutput, error) {
-	m, err := s.tableForControl(region, in.TableName)
+	m, err := s.tableForControl(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 // class or deletion protection. Changes to global secondary indexes arrive with
 // index maintenance and are refused until then.
 func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTableInput) (*TableOutput, error) {
-	m, err := s.tableForControl(region, in.TableName)
+	m, err := s.tableForControl(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
