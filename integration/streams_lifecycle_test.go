@@ -38,6 +38,14 @@ func TestStreamDisableReenable(t *testing.T) {
 	}
 	put("a")
 	setStream(false)
+	dt, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Cycle")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if aws.ToString(dt.Table.LatestStreamArn) != first || dt.Table.StreamSpecification != nil {
+		t.Errorf("DescribeTable after disabling: got LatestStreamArn %v, StreamSpecification %+v; want %s, none",
+			aws.ToString(dt.Table.LatestStreamArn), dt.Table.StreamSpecification, first)
+	}
 	put("b")
 	setStream(true)
 	put("c")
@@ -45,7 +53,7 @@ func TestStreamDisableReenable(t *testing.T) {
 	if second == first {
 		t.Fatalf("re-enabled stream has the old ARN %s", first)
 	}
-	_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("Cycle"),
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("Cycle"),
 		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeKeysOnly}})
 	wantAPIError(t, err, "ValidationException", "Table already has an enabled stream: "+second)
 

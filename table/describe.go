@@ -80,8 +80,10 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *TableDesc
 		d.SSEDescription = &SSEDescription{Status: "ENABLED", SSEType: "KMS",
 			KMSMasterKeyArn: m.kmsARN()}
 	}
-	if m.Stream != nil {
-		d.StreamSpecification = m.Stream
+	// A disabled stream is still the latest (readable for 24 hours), but
+	// DynamoDB leaves its StreamSpecification out.
+	d.StreamSpecification = m.Stream
+	if m.StreamLabel != "" {
 		d.LatestStreamLabel = m.StreamLabel
 		d.LatestStreamArn = m.arn() + "/stream/" + m.StreamLabel
 	}
