@@ -59,8 +59,15 @@ func TestBinaryHealthcheck(t *testing.T) {
 			t.Errorf("%s: got exit %d, stdout %q, stderr %q; want 0, healthy", tt.name, code, stdout, stderr)
 		}
 	}
+	// Over HTTPS, as the image's HEALTHCHECK runs when DDBLOCAL_TLS_* is set.
+	tp := startBinary(t, t.TempDir(), nil, "--in-memory", "--port", "0", "--tls-self-signed")
+	code, stdout, stderr := runCommand(t, []string{"DDBLOCAL_PORT=" + tp.Port, "DDBLOCAL_TLS_SELF_SIGNED=true"}, "healthcheck")
+	if code != 0 || stdout != "healthy: https://localhost:"+tp.Port+"\n" {
+		t.Errorf("TLS: got exit %d, stdout %q, stderr %q; want 0, healthy over https", code, stdout, stderr)
+	}
+	tp.stopOK()
 	p.stopOK()
-	code, _, stderr := runCommand(t, nil, "healthcheck", "--endpoint", p.URL, "--timeout", "2s")
+	code, _, stderr = runCommand(t, nil, "healthcheck", "--endpoint", p.URL, "--timeout", "2s")
 	if code != 1 || !strings.Contains(stderr, "connection refused") {
 		t.Errorf("stopped server: got exit %d, stderr %q; want 1, connection refused", code, stderr)
 	}
