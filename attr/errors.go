@@ -16,6 +16,7 @@ var (
 	ErrEmptySet   = errors.New("attr: empty set")
 	ErrDuplicates = errors.New("attr: set has duplicates")
 	ErrNesting    = errors.New("attr: nested too deeply")
+	ErrNameSize   = errors.New("attr: attribute name too large")
 
 	ErrMalformed = errors.New("attr: malformed attribute value JSON")
 
@@ -52,6 +53,9 @@ func (e *SerializationError) Error() string { return e.Msg }
 // Unwrap returns ErrMalformed, for errors.Is.
 func (e *SerializationError) Unwrap() error { return ErrMalformed }
 
+// MaxNameBytes is the longest attribute name DynamoDB stores, in UTF-8 bytes.
+const MaxNameBytes = 65535
+
 // DynamoDB's messages for invalid attribute values, word for word (including
 // the double space in the empty-set messages, which DynamoDB sends).
 const (
@@ -68,6 +72,9 @@ const (
 	msgDuplicatesPrefix = "One or more parameter values were invalid: Input collection "
 	msgDuplicatesSuffix = " contains duplicates."
 	msgNesting          = "Nesting Levels have exceeded supported limits"
+	// MsgNameTooLarge is DynamoDB's answer to an attribute name, at any depth
+	// of an item or in ExpressionAttributeNames, longer than MaxNameBytes.
+	MsgNameTooLarge = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes"
 )
 
 // SerializationException messages. The first four are the words of

@@ -211,6 +211,9 @@ func (d *jsonDecoder) attributeMap(depth int) (map[string]Value, error) {
 	}
 	m := make(map[string]Value)
 	err := d.members(func(name string) error {
+		if len(name) > MaxNameBytes {
+			return invalid(ErrNameSize, MsgNameTooLarge)
+		}
 		v, err := d.attributeValue(depth)
 		m[name] = v
 		return err

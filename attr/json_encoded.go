@@ -117,7 +117,7 @@ func (e *itemEncoder) members(out []byte, depth int) (_ []byte, count, size int,
 			d.ws()
 		}
 		name, ok := e.plainString()
-		if !ok || len(seen) == maxEncodeNames || !e.colon() {
+		if !ok || len(name) > MaxNameBytes || len(seen) == maxEncodeNames || !e.colon() {
 			return nil, 0, 0, false, false
 		}
 		for _, s := range seen {

@@ -2,6 +2,7 @@ package attr
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -39,4 +40,34 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestNameSizeLimit: an attribute name, at any depth, may be up to
+// MaxNameBytes long; a longer one is DynamoDB's validation error, whichever
+// decoder reads the item.
+func TestNameSizeLimit(t *testing.T) {
+	name := func(n int) string { return strings.Repeat("n", n) }
+	tests := []struct {
+		json string
+		ok   bool
+	}{
+		{`{"` + name(MaxNameBytes) + `":{"S":"x"}}`, true},
+		{`{"` + name(MaxNameBytes+1) + `":{"S":"x"}}`, false},
+		{`{"m":{"M":{"` + name(MaxNameBytes+1) + `":{"N":"1"}}}}`, false},
+		{`{"l":{"L":[{"M":{"` + name(MaxNameBytes+1) + `":{"N":"1"}}}]}}`, false},
+	}
+	for i, tt := range tests {
+		var it Item
+		errItem := it.UnmarshalJSON([]byte(tt.json))
+		var enc Encoded
+		errEnc := enc.UnmarshalJSON([]byte(tt.json))
+		for what, err := range map[string]error{"Item": errItem, "Encoded": errEnc} {
+			switch {
+			case tt.ok && err != nil:
+				t.Errorf("%d %s: %v, want success", i, what, err)
+			case !tt.ok && errString(err) != MsgNameTooLarge:
+				t.Errorf("%d %s: got %v, want %q", i, what, err, MsgNameTooLarge)
+			}
+		}
+	}
 }

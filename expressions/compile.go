@@ -198,9 +198,12 @@ func checkParameterMix(in *Input) error {
 	if in.Values != nil && len(in.Values) == 0 {
 		return plainErr("ExpressionAttributeValues must not be empty")
 	}
-	for k := range in.Names {
+	for k, v := range in.Names {
 		if !validPlaceholder(k, '#') {
 			return plainErr("ExpressionAttributeNames contains invalid key: Syntax error; key: \"%s\"", k)
+		}
+		if len(v) > attr.MaxNameBytes {
+			return plainErr(attr.MsgNameTooLarge)
 		}
 	}
 	for k := range in.Values {

@@ -373,3 +373,57 @@ func wantCancelled(t *testing.T, err error, reasons []string) {
 		t.Errorf("message: got %q, want %q", aws.ToString(tc.Message), want)
 	}
 }
+
+// TestAttributeNameSizeLimit: attribute names may be up to 65535 bytes at
+// any depth; a longer one, in an item, a value or ExpressionAttributeNames,
+// is rejected and nothing is stored.
+func TestAttributeNameSizeLimit(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	createTable(t, c, "Names", false)
+	long := strings.Repeat("n", 65536)
+	const msg = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes"
+	key := map[string]types.AttributeValue{"pk": s("k")}
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Names"),
+		Item: map[string]types.AttributeValue{"pk": s("ok"), long[:65535]: s("x")}}); err != nil {
+		t.Fatalf("a 65535-byte name: %v", err)
+	}
+	before := tableState(t, c, "Names")
+	tests := []struct {
+		name string
+		call func() error
+	}{
+		{"PutItem top level", func() error {
+			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Names"), Item: map[string]types.AttributeValue{"pk": s("k"), long: s("x")}})
+			return err
+		}},
+		{"PutItem nested", func() error {
+			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Names"),
+				Item: map[string]types.AttributeValue{"pk": s("k"), "m": exM(long, n("1"))}})
+			return err
+		}},
+		{"UpdateItem value", func() error {
+			_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("Names"), Key: key, UpdateExpression: aws.String("SET doc = :v"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":v": exM(long, n("1"))}})
+			return err
+		}},
+		{"UpdateItem name", func() error {
+			_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("Names"), Key: key, UpdateExpression: aws.String("SET #n = :v"),
+				ExpressionAttributeNames: map[string]string{"#n": long}, ExpressionAttributeValues: map[string]types.AttributeValue{":v": n("1")}})
+			return err
+		}},
+		{"BatchWriteItem", func() error {
+			_, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"Names": {
+				{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{"pk": s("k"), long: s("x")}}}}}})
+			return err
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			wantAPIError(t, tt.call(), "ValidationException", msg)
+		})
+	}
+	if after := tableState(t, c, "Names"); !slices.Equal(after, before) {
+		t.Errorf("rejected requests changed the table")
+	}
+}
