@@ -11,8 +11,9 @@ type Mover interface {
 }
 
 // RunOnMove makes every move of the clock run the work it made due before
-// the move returns: expired items are deleted (with their stream records)
-// and every table's stream shards are rolled over as the policy says.
+// the move returns: expired items are deleted (with their stream records),
+// every table's stream shards are rolled over as the policy says, and global
+// indexes without a lag apply those deletions.
 func (s *Service) RunOnMove(m Mover) {
 	m.OnMove(func(ctx context.Context, _ time.Time) error { return s.runDue(ctx) })
 }
@@ -27,11 +28,17 @@ func (s *Service) runDue(ctx context.Context) error {
 		return err
 	}
 	for _, m := range metas {
-		if m.StreamLabel == "" {
-			continue
+		if m.StreamLabel != "" {
+			if err := s.rollStreams(ctx, m); err != nil {
+				return err
+			}
 		}
-		if err := s.rollStreams(ctx, m); err != nil {
-			return err
+		// Without a lag, global indexes show the TTL deletions just made
+		// before the move returns. (A lagging index catches up on its own.)
+		if _, l := s.lags(m); len(m.gsis) > 0 && l.IsZero() {
+			if err := s.settleIndexes(ctx, m); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
