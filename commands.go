@@ -21,6 +21,7 @@ func commands() map[string]command {
 	return map[string]command{
 		"export":      {"write a table as DynamoDB-JSON lines", runExport},
 		"import":      {"load DynamoDB-JSON lines into a table with BatchWriteItem", runImport},
+		"init":        {"create tables and load items from --init files into a running server", runInit},
 		"healthcheck": {"exit 0 when a server answers (the Docker HEALTHCHECK)", runHealthcheck},
 		"version":     {"print the version and exit", runVersion},
 	}

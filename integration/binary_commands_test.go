@@ -82,13 +82,13 @@ func TestBinaryVersionHelp(t *testing.T) {
 	if code != 0 {
 		t.Errorf("--help: got exit %d, want 0", code)
 	}
-	for _, want := range []string{"ddblocal export", "ddblocal import", "ddblocal healthcheck", "ddblocal version",
+	for _, want := range []string{"ddblocal export", "ddblocal import", "ddblocal init", "ddblocal healthcheck", "ddblocal version",
 		"-init value", "-init-region", "-port", "-in-memory", "-eventual-lag"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("--help lacks %q:\n%s", want, stderr)
 		}
 	}
-	for _, cmd := range []string{"export", "import", "healthcheck"} {
+	for _, cmd := range []string{"export", "import", "init", "healthcheck"} {
 		if code, _, stderr := runCommand(t, nil, cmd, "--help"); code != 0 || !strings.Contains(stderr, "-endpoint") {
 			t.Errorf("%s --help: got exit %d, %q", cmd, code, stderr)
 		}
@@ -141,6 +141,34 @@ func TestBinaryInit(t *testing.T) {
 	want := conflict + ":1: table users-test exists with a different definition: key schema is userId S HASH, the definition says userId N HASH"
 	if code != 1 || !strings.Contains(stderr, want) {
 		t.Errorf("conflict: got exit %d, stderr %q; want 1, %q", code, stderr, want)
+	}
+}
+
+// TestBinaryInitCommand loads fixtures into a running server with
+// `ddblocal init`, twice (the second changes nothing), then reports a bad
+// item line by file and line.
+func TestBinaryInitCommand(t *testing.T) {
+	p := startBinary(t, t.TempDir(), nil, "--in-memory", "--port", "0")
+	for round := range 2 {
+		code, stdout, stderr := runCommand(t, nil, "init", "--endpoint", p.URL, "../fixtures/testdata/cli")
+		if code != 0 || stdout != "loaded 1 path(s)\n" {
+			t.Fatalf("init %d: got exit %d, %q, %q", round+1, code, stdout, stderr)
+		}
+		out, err := p.client().Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String("Sessions")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := out.Count, int32(2); got != want {
+			t.Errorf("init %d: got %d items, want %d", round+1, got, want)
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "Sessions.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"sid\":\"s9\"}\n{\"sid\":\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCommand(t, nil, "init", "--endpoint", p.URL, bad)
+	if want := bad + ":2: not a JSON object"; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("bad line: got exit %d, %q; want 1, %q", code, stderr, want)
 	}
 }
 
