@@ -75,6 +75,14 @@ func TestValidationBeforeLookup(t *testing.T) {
 			_, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("Missing"), Key: key, ReturnValues: types.ReturnValueAllNew})
 			return err
 		}, "ValidationException", "Return values set to invalid value"},
+		{"missing table, Segment without TotalSegments", func() error {
+			_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Missing"), Segment: aws.Int32(1)})
+			return err
+		}, "ValidationException", "The TotalSegments parameter is required but was not present in the request when Segment parameter is present"},
+		{"missing table, Segment out of range", func() error {
+			_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Missing"), Segment: aws.Int32(2), TotalSegments: aws.Int32(2)})
+			return err
+		}, "ValidationException", "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: 2 is not less than TotalSegments: 2"},
 		{"missing table, valid request", func() error {
 			_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Missing"), Key: key, ProjectionExpression: aws.String("a")})
 			return err

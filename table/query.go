@@ -467,6 +467,20 @@ func sortRange(typ attr.Type, prefix []byte, t expressions.KeyTerm) (from, to []
 	return nil, nil, Errorf(ValidationException, "Query key condition not supported")
 }
 
+// checkSegment checks a parallel scan's Segment and TotalSegments, which
+// need no table and so are checked before the lookup.
+func checkSegment(in *ScanInput) error {
+	switch {
+	case in.Segment != nil && in.TotalSegments == nil:
+		return Errorf(ValidationException, "The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
+	case in.Segment == nil && in.TotalSegments != nil:
+		return Errorf(ValidationException, "The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
+	case in.Segment != nil && uint64(*in.Segment) >= uint64(*in.TotalSegments):
+		return Errorf(ValidationException, "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", *in.Segment, *in.TotalSegments)
+	}
+	return nil
+}
+
 // Scan reads a whole table or index (or one parallel segment of it) in storage order.
 func (s *Service) Scan(ctx context.Context, region string, in *ScanInput) (*ReadOutput, error) {
 	c, err := s.compileExpr(expressions.Input{
@@ -475,6 +489,9 @@ func (s *Service) Scan(ctx context.Context, region string, in *ScanInput) (*Read
 		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues, Op: expressions.OpScan,
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := checkSegment(in); err != nil {
 		return nil, err
 	}
 	m, err := s.table(ctx, region, in.TableName)
@@ -489,17 +506,8 @@ func (s *Service) Scan(ctx context.Context, region string, in *ScanInput) (*Read
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case in.Segment != nil && in.TotalSegments == nil:
-		return nil, Errorf(ValidationException, "The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
-	case in.Segment == nil && in.TotalSegments != nil:
-		return nil, Errorf(ValidationException, "The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
-	case in.Segment != nil:
-		seg, total := uint64(*in.Segment), uint64(*in.TotalSegments)
-		if seg >= total {
-			return nil, Errorf(ValidationException, "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", seg, total)
-		}
-		ps.from, ps.to = segmentRange(seg, total)
+	if in.Segment != nil {
+		ps.from, ps.to = segmentRange(uint64(*in.Segment), uint64(*in.TotalSegments))
 	}
 	if in.ExclusiveStartKey != nil {
 		esk, err := t.startKey(in.ExclusiveStartKey)
