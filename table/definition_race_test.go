@@ -1,0 +1,133 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// TestConcurrentDefinitionChanges runs different changes to one table's
+// definition at once, as separate clients would, and checks that every one
+// of them is kept: none may overwrite another with the definition it read
+// before the other committed.
+func TestConcurrentDefinitionChanges(t *testing.T) {
+	db, err := store.Open(store.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s := New(db, Options{})
+	defer s.Close()
+	ctx := context.Background()
+	const region, tags, rounds = "us-east-1", 4, 8
+	yes := true
+	policy := `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"dynamodb:GetItem","Resource":"*"}]}`
+	for round := range rounds {
+		name := fmt.Sprintf("race%d", round)
+		out, err := s.CreateTable(ctx, region, &CreateTableInput{TableName: name, BillingMode: "PAY_PER_REQUEST",
+			AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+			KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
+			Tags:                 []Tag{{Key: "old", Value: "x"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		arn := out.TableDescription.TableArn
+		changes := []func() error{
+			func() error {
+				_, err := s.UpdateTimeToLive(ctx, region, &UpdateTimeToLiveInput{TableName: name,
+					TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: &yes, AttributeName: "exp"}})
+				return err
+			},
+			func() error {
+				_, err := s.UpdateContinuousBackups(ctx, region, &UpdateContinuousBackupsInput{TableName: name,
+					PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &yes}})
+				return err
+			},
+			func() error {
+				_, err := s.PutResourcePolicy(ctx, region, &PutResourcePolicyInput{ResourceArn: arn, Policy: policy})
+				return err
+			},
+			func() error {
+				_, err := s.UpdateTable(ctx, region, &UpdateTableInput{TableName: name, DeletionProtectionEnabled: &yes})
+				return err
+			},
+			func() error {
+				_, err := s.UntagResource(ctx, region, &UntagResourceInput{ResourceArn: arn, TagKeys: []string{"old"}})
+				return err
+			},
+		}
+		for i := range tags {
+			changes = append(changes, func() error {
+				_, err := s.TagResource(ctx, region, &TagResourceInput{ResourceArn: arn, Tags: []Tag{{Key: fmt.Sprint("k", i), Value: "v"}}})
+				return err
+			})
+		}
+		start := make(chan struct{})
+		errs := make([]error, len(changes))
+		var wg sync.WaitGroup
+		for i, change := range changes {
+			wg.Go(func() {
+				<-start
+				errs[i] = change()
+			})
+		}
+		close(start)
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: change %d: %v", round, i, err)
+			}
+		}
+		checkAllChanges(t, s, region, name, arn, tags)
+	}
+}
+
+// checkAllChanges checks that every change TestConcurrentDefinitionChanges
+// made is visible.
+func checkAllChanges(t *testing.T, s *Service, region, name, arn string, tags int) {
+	t.Helper()
+	ctx := context.Background()
+	d, err := s.DescribeTable(ctx, region, &TableNameInput{TableName: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Table.DeletionProtectionEnabled {
+		t.Errorf("%s: DeletionProtectionEnabled got false, want true", name)
+	}
+	tl, err := s.ListTagsOfResource(ctx, region, &ListTagsOfResourceInput{ResourceArn: arn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []string
+	for _, tag := range tl.Tags {
+		got = append(got, tag.Key)
+	}
+	for i := range tags {
+		want = append(want, fmt.Sprint("k", i))
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: tags got %v, want %v", name, got, want)
+	}
+	ttl, err := s.DescribeTimeToLive(ctx, region, &TableNameInput{TableName: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ttl.TimeToLiveDescription; got.TimeToLiveStatus != "ENABLED" || got.AttributeName != "exp" {
+		t.Errorf("%s: TTL got %+v, want ENABLED on exp", name, got)
+	}
+	cb, err := s.DescribeContinuousBackups(ctx, region, &TableNameInput{TableName: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cb.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus; got != "ENABLED" {
+		t.Errorf("%s: PITR got %s, want ENABLED", name, got)
+	}
+	if _, err := s.GetResourcePolicy(ctx, region, &ResourceArnInput{ResourceArn: arn}); err != nil {
+		t.Errorf("%s: GetResourcePolicy got %v, want the policy", name, err)
+	}
+}
