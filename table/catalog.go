@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ddblocal/ddblocal/attr"
@@ -129,22 +130,34 @@ func (m *tableMeta) arn() string {
 func catalogKey(region, name string) []byte { return []byte(region + "/" + name) }
 
 // catalog caches table definitions in memory in front of the store's catalog.
-// A cached *tableMeta is never mutated: changes replace it.
+// A cached *tableMeta is never mutated: changes replace it. Every change to
+// the store's catalog takes a stamp inside its transaction, so stamps follow
+// commit order; the cache takes a change only if its stamp is newer than the
+// last one it took for that name, so that two changes committed close together
+// cannot leave the older one cached (nor a deleted table come back).
 type catalog struct {
 	mu              sync.RWMutex
 	tables          map[string]*tableMeta // by string(catalogKey)
+	stamps          map[string]uint64     // the last change's stamp by catalogKey, kept after a delete
+	lastStamp       atomic.Uint64
 	collectionLimit int64
 }
 
 func newCatalog(collectionLimit int64) *catalog {
-	return &catalog{tables: make(map[string]*tableMeta), collectionLimit: collectionLimit}
+	return &catalog{tables: make(map[string]*tableMeta), stamps: make(map[string]uint64), collectionLimit: collectionLimit}
 }
+
+// stamp returns the stamp of a catalog change. Call it inside the change's
+// store transaction (which runs on the store's one committer, in commit
+// order), and pass it to set after the commit.
+func (c *catalog) stamp() uint64 { return c.lastStamp.Add(1) }
 
 // get returns the table or nil. It reads the store only on a cache miss.
 func (c *catalog) get(db *store.DB, region, name string) (*tableMeta, error) {
 	k := catalogKey(region, name)
 	c.mu.RLock()
 	m, ok := c.tables[string(k)]
+	seen := c.stamps[string(k)]
 	c.mu.RUnlock()
 	if ok {
 		return m, nil
@@ -163,16 +176,25 @@ func (c *catalog) get(db *store.DB, region, name string) (*tableMeta, error) {
 	}
 	m.collectionLimit = c.collectionLimit
 	c.mu.Lock()
-	c.tables[string(k)] = m
+	// A change that was cached while the store was read may be newer than
+	// what was read: then it stays.
+	if _, ok := c.tables[string(k)]; !ok && c.stamps[string(k)] == seen {
+		c.tables[string(k)] = m
+	}
 	c.mu.Unlock()
 	return m, nil
 }
 
-// set replaces the cached entry after a committed change; nil removes it.
-func (c *catalog) set(region, name string, m *tableMeta) {
+// set caches m (nil: removes the entry) after a committed change stamped
+// stamp, unless a later change is cached already.
+func (c *catalog) set(region, name string, m *tableMeta, stamp uint64) {
 	k := string(catalogKey(region, name))
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if stamp <= c.stamps[k] {
+		return
+	}
+	c.stamps[k] = stamp
 	if m == nil {
 		delete(c.tables, k)
 		return
@@ -204,39 +226,50 @@ func tableName(s string) string {
 
 func epochSeconds(nanos int64) float64 { return float64(nanos) / float64(time.Second) }
 
-// replaceTable commits next as the new definition of table m, in one store
-// transaction that also runs extra (may be nil), and caches it. It fails with
+// changeTable commits a change to table m's definition as one
+// read-modify-write: in one store transaction it reads the stored
+// definition, passes it as cur to change with next, a separate copy of it
+// for change to edit, and stores next; then it caches next and returns it.
+// So a change always starts from every change committed before it, and
+// checks that depend on the definition belong in change. It fails with
 // notFound when the table was deleted, or deleted and re-created, since m
-// was read, so a change is never applied to the wrong incarnation. extra
-// runs before next is encoded, so it may set next's fields from inside the
-// transaction (an instant ordered with the writes, say).
-func (s *Service) replaceTable(ctx context.Context, m, next *tableMeta, notFound *Error, extra func(tx *store.Tx) error) error {
-	next.derive()
+// was read, so a change is never applied to the wrong incarnation. change
+// may return an error to cancel; like any store.Update function it may run
+// more than once and must depend only on what it reads through tx.
+func (s *Service) changeTable(ctx context.Context, m *tableMeta, notFound *Error, change func(tx *store.Tx, cur, next *tableMeta) error) (*tableMeta, error) {
 	key := catalogKey(m.Region, m.Name)
+	var next *tableMeta
+	var stamp uint64
 	err := s.db.Update(ctx, func(tx *store.Tx) error {
-		cur := tx.CatalogGet(key)
-		if cur == nil {
+		b := tx.CatalogGet(key)
+		if b == nil {
 			return notFound
 		}
-		if now, err := decodeMeta(cur); err != nil || now.ID != m.ID {
+		cur, err := decodeMeta(b)
+		if err != nil || cur.ID != m.ID {
 			return notFound
 		}
-		if extra != nil {
-			if err := extra(tx); err != nil {
-				return err
-			}
+		// A second decode, not a copy, so that edits to next's slices
+		// and maps never reach cur.
+		if next, err = decodeMeta(b); err != nil {
+			return err
 		}
+		if err := change(tx, cur, next); err != nil {
+			return err
+		}
+		next.derive()
 		val, err := encodeMeta(next)
 		if err != nil {
 			return err
 		}
+		stamp = s.catalog.stamp()
 		return tx.CatalogPut(key, val)
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	s.catalog.set(m.Region, m.Name, next)
-	return nil
+	s.catalog.set(m.Region, m.Name, next, stamp)
+	return next, nil
 }
 
 // kmsARN is the ARN of the (pretend) KMS key a KMS-encrypted table names.

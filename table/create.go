@@ -35,6 +35,7 @@ func (s *Service) CreateTable(ctx context.Context, region string, in *CreateTabl
 	if s.deleted.has(region, m.Name, s.now()) {
 		return nil, Errorf(ResourceInUseException, "Table already exists: %s", m.Name)
 	}
+	var stamp uint64
 	err = s.db.Update(ctx, func(tx *store.Tx) error {
 		if tx.CatalogGet(key) != nil {
 			return Errorf(ResourceInUseException, "Table already exists: %s", m.Name)
@@ -52,12 +53,13 @@ func (s *Service) CreateTable(ctx context.Context, region string, in *CreateTabl
 				return err
 			}
 		}
+		stamp = s.catalog.stamp()
 		return tx.CatalogPut(key, val)
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.catalog.set(region, m.Name, m)
+	s.catalog.set(region, m.Name, m, stamp)
 	// The new table is empty: building its global indexes only records their
 	// starting watermark, so do it before answering.
 	for _, g := range m.gsis {

@@ -216,6 +216,7 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameI
 	d := s.describe(m, s.stats(m))
 	d.TableStatus = "DELETING"
 	key := catalogKey(region, m.Name)
+	var stamp uint64
 	err = s.db.Update(ctx, func(tx *store.Tx) error {
 		cur := tx.CatalogGet(key)
 		if cur == nil {
@@ -240,12 +241,13 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameI
 		if err := tx.DropSpace(now.ID); err != nil {
 			return err
 		}
+		stamp = s.catalog.stamp()
 		return tx.CatalogDelete(key)
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.catalog.set(region, m.Name, nil)
+	s.catalog.set(region, m.Name, nil, stamp)
 	s.stopApplier(m.ID)
 	s.history.Drop(m.ID)
 	if s.opts.TransientDelay > 0 {

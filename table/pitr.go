@@ -112,44 +112,47 @@ func (s *Service) UpdateContinuousBackups(ctx context.Context, region string, in
 	if err != nil {
 		return nil, err
 	}
-	next := *m
-	var extra func(tx *store.Tx) error
+	notFound := Errorf(TableNotFoundException, "Table not found: %s", m.Name)
+	next, err := s.changeTable(ctx, m, notFound, func(tx *store.Tx, cur, next *tableMeta) error {
+		return s.applyPITR(tx, cur, next, spec, notFound)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return continuousBackups(next, s.now()), nil
+}
+
+// applyPITR sets next's point-in-time recovery from spec and cur's, inside
+// the store transaction tx of the change.
+func (s *Service) applyPITR(tx *store.Tx, cur, next *tableMeta, spec *PointInTimeRecoverySpecification, notFound *Error) error {
 	switch {
 	case !*spec.PointInTimeRecoveryEnabled:
 		next.PITR = nil
-	case m.PITR != nil:
-		p := *m.PITR
-		next.PITR = &p
+	case cur.PITR != nil:
+		p := *cur.PITR
 		if spec.RecoveryPeriodInDays != nil && *spec.RecoveryPeriodInDays != p.Days {
 			// A longer period starts from what the old one kept, as
 			// DynamoDB's window grows only as time passes.
 			old := p.period()
 			p.Days = *spec.RecoveryPeriodInDays
-			extra = func(*store.Tx) error {
-				p.Floor = max(p.Floor, s.now().Add(-old).UnixNano())
-				return nil
-			}
+			p.Floor = max(p.Floor, s.now().Add(-old).UnixNano())
 		}
+		next.PITR = &p
 	default:
 		p := &pitrMeta{Days: defaultRecoveryDays}
 		if spec.RecoveryPeriodInDays != nil {
 			p.Days = *spec.RecoveryPeriodInDays
 		}
-		next.PITR = p
-		extra = func(tx *store.Tx) error {
-			sp := tx.Space(m.ID)
-			if sp == nil {
-				return Errorf(TableNotFoundException, "Table not found: %s", m.Name)
-			}
-			// Writers that still hold the definition without PITR see
-			// this mark in their own transactions and log; the writes
-			// before it committed before Since.
-			p.Since = s.now().UnixNano()
-			return sp.PutMeta(logMeta, []byte{1})
+		sp := tx.Space(cur.ID)
+		if sp == nil {
+			return notFound
 		}
+		// Writers that still hold the definition without PITR see this
+		// mark in their own transactions and log; the writes before it
+		// committed before Since.
+		p.Since = s.now().UnixNano()
+		next.PITR = p
+		return sp.PutMeta(logMeta, []byte{1})
 	}
-	if err := s.replaceTable(ctx, m, &next, Errorf(TableNotFoundException, "Table not found: %s", m.Name), extra); err != nil {
-		return nil, err
-	}
-	return continuousBackups(&next, s.now()), nil
+	return nil
 }

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"maps"
 	"strconv"
 	"strings"
+
+	"github.com/ddblocal/ddblocal/store"
 )
 
 // Resource-based policies are stored with their table (a table's under "",
@@ -140,39 +141,44 @@ func (s *Service) PutResourcePolicy(ctx context.Context, region string, in *PutR
 	if err := checkPolicy(in.Policy); err != nil {
 		return nil, err
 	}
-	var cur *resourcePolicy
-	if p, ok := m.Policies[key]; ok {
-		cur = &p
-	}
-	switch e := in.ExpectedRevisionId; {
-	case e == "":
-	case e == "NO_POLICY" && cur != nil, e != "NO_POLICY" && (cur == nil || cur.Revision != e):
-		return nil, policyMismatch(in.ResourceArn, m.Name, e, cur)
-	}
-	prev := ""
-	if cur != nil {
-		prev = cur.Revision
-	}
-	p := resourcePolicy{Document: in.Policy, Revision: nextRevision(s.now().UnixNano(), prev)}
-	if err := s.setPolicy(ctx, m, key, &p); err != nil {
-		return nil, err
-	}
-	return &ResourcePolicyOutput{RevisionId: p.Revision}, nil
-}
-
-// setPolicy stores p (nil: removes) as m's policy under key.
-func (s *Service) setPolicy(ctx context.Context, m *tableMeta, key string, p *resourcePolicy) error {
-	next := *m
-	next.Policies = maps.Clone(m.Policies)
-	if p == nil {
-		delete(next.Policies, key)
-	} else {
+	var rev string
+	err = s.setPolicy(ctx, m, key, func(cur, next *tableMeta) error {
+		if !cur.currentStream(key) {
+			return Errorf(ResourceNotFoundException, "Requested resource not found: %s", in.ResourceArn)
+		}
+		var old *resourcePolicy
+		if p, ok := cur.Policies[key]; ok {
+			old = &p
+		}
+		switch e := in.ExpectedRevisionId; {
+		case e == "":
+		case e == "NO_POLICY" && old != nil, e != "NO_POLICY" && (old == nil || old.Revision != e):
+			return policyMismatch(in.ResourceArn, cur.Name, e, old)
+		}
+		prev := ""
+		if old != nil {
+			prev = old.Revision
+		}
+		p := resourcePolicy{Document: in.Policy, Revision: nextRevision(s.now().UnixNano(), prev)}
+		rev = p.Revision
 		if next.Policies == nil {
 			next.Policies = map[string]resourcePolicy{}
 		}
-		next.Policies[key] = *p
+		next.Policies[key] = p
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return s.replaceTable(ctx, m, &next, Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name), nil)
+	return &ResourcePolicyOutput{RevisionId: rev}, nil
+}
+
+// setPolicy runs change, which edits next's policies from cur's, as a
+// read-modify-write of m's definition (changeTable).
+func (s *Service) setPolicy(ctx context.Context, m *tableMeta, key string, change func(cur, next *tableMeta) error) error {
+	_, err := s.changeTable(ctx, m, Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name),
+		func(_ *store.Tx, cur, next *tableMeta) error { return change(cur, next) })
+	return err
 }
 
 // storedPolicy returns the policy an ARN names with its table and key, or
@@ -201,17 +207,27 @@ func (s *Service) GetResourcePolicy(ctx context.Context, region string, in *Reso
 // DeleteResourcePolicy removes the policy of a table or stream and returns
 // the revision it had.
 func (s *Service) DeleteResourcePolicy(ctx context.Context, region string, in *DeleteResourcePolicyInput) (*ResourcePolicyOutput, error) {
-	m, key, p, err := s.storedPolicy(region, in.ResourceArn)
+	m, key, _, err := s.storedPolicy(region, in.ResourceArn)
 	if err != nil {
 		return nil, err
 	}
-	if e := in.ExpectedRevisionId; e != "" && e != p.Revision {
-		return nil, policyMismatch(in.ResourceArn, m.Name, e, &p)
-	}
-	if err := s.setPolicy(ctx, m, key, nil); err != nil {
+	var rev string
+	err = s.setPolicy(ctx, m, key, func(cur, next *tableMeta) error {
+		p, ok := cur.Policies[key]
+		if !ok {
+			return policyMismatch(in.ResourceArn, cur.Name, "", nil)
+		}
+		if e := in.ExpectedRevisionId; e != "" && e != p.Revision {
+			return policyMismatch(in.ResourceArn, cur.Name, e, &p)
+		}
+		rev = p.Revision
+		delete(next.Policies, key)
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	return &ResourcePolicyOutput{RevisionId: p.Revision}, nil
+	return &ResourcePolicyOutput{RevisionId: rev}, nil
 }
 
 // DescribeKinesisStreamingDestination lists a table's Kinesis streaming

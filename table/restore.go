@@ -210,15 +210,17 @@ func (s *Service) createRestored(tx *store.Tx, m *tableMeta, each func(fn func(k
 // global indexes and describes it.
 func (s *Service) restore(ctx context.Context, build func(tx *store.Tx) (*tableMeta, error)) (*TableOutput, error) {
 	var m *tableMeta
+	var stamp uint64
 	err := s.db.Update(ctx, func(tx *store.Tx) error {
 		var err error
 		m, err = build(tx)
+		stamp = s.catalog.stamp()
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.catalog.set(m.Region, m.Name, m)
+	s.catalog.set(m.Region, m.Name, m, stamp)
 	for _, g := range m.gsis {
 		if err := gsi.Backfill(ctx, s.db, m.ID, g, indexSpaceID(m, g.Name), backfillChunk); err != nil {
 			return nil, err

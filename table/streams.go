@@ -52,26 +52,25 @@ func streamChange(tx *store.Tx, m, next *tableMeta, now int64) error {
 }
 
 // freshStreamLabel makes sure a stream next enables does not reuse the
-// label of one of m's earlier streams (a clock that has not moved since).
-func (s *Service) freshStreamLabel(m, next *tableMeta) error {
+// label of one of m's earlier streams (a clock that has not moved since),
+// reading them through tx, the change's transaction.
+func freshStreamLabel(tx *store.Tx, m, next *tableMeta) error {
 	if m.Stream != nil || next.Stream == nil {
 		return nil
 	}
-	return s.db.View(func(tx *store.Tx) error {
-		sp := tx.Space(m.ID)
-		if sp == nil {
-			return nil
-		}
-		all, err := streams.Load(sp)
-		if err != nil {
-			return err
-		}
-		for t := next.Updated; all.Find(next.StreamLabel) != nil; {
-			t += int64(time.Millisecond)
-			next.StreamLabel = streamLabel(t, 0)
-		}
+	sp := tx.Space(m.ID)
+	if sp == nil {
 		return nil
-	})
+	}
+	all, err := streams.Load(sp)
+	if err != nil {
+		return err
+	}
+	for t := next.Updated; all.Find(next.StreamLabel) != nil; {
+		t += int64(time.Millisecond)
+		next.StreamLabel = streamLabel(t, 0)
+	}
+	return nil
 }
 
 // streamRetain is how long m's change log must be kept for its streams:

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ddblocal/ddblocal/consistency"
+	"github.com/ddblocal/ddblocal/store"
 )
 
 // Tag limits from DynamoDB's documentation ("Tagging restrictions").
@@ -44,26 +45,29 @@ func (s *Service) taggedTable(scope, arn string) (*tableMeta, error) {
 	return m, nil
 }
 
-// changeTags rewrites a table's tags with fn, in one store transaction.
+// changeTags rewrites a table's tags with fn, in one store transaction
+// that reads them: fn gets the tags committed last.
 func (s *Service) changeTags(ctx context.Context, scope, arn string, fn func(map[string]string) error) error {
 	m, err := s.taggedTable(scope, arn)
 	if err != nil {
 		return err
 	}
-	tags := map[string]string{}
-	for _, t := range m.Tags {
-		tags[t.Key] = t.Value
-	}
-	if err := fn(tags); err != nil {
-		return err
-	}
-	next := *m
-	next.Tags = nil
-	for k, v := range tags {
-		next.Tags = append(next.Tags, Tag{Key: k, Value: v})
-	}
-	next.Tags = sortTags(next.Tags)
-	return s.replaceTable(ctx, m, &next, errNotFound("ResourcArn", arn), nil)
+	_, err = s.changeTable(ctx, m, errNotFound("ResourcArn", arn), func(_ *store.Tx, cur, next *tableMeta) error {
+		tags := map[string]string{}
+		for _, t := range cur.Tags {
+			tags[t.Key] = t.Value
+		}
+		if err := fn(tags); err != nil {
+			return err
+		}
+		next.Tags = nil
+		for k, v := range tags {
+			next.Tags = append(next.Tags, Tag{Key: k, Value: v})
+		}
+		next.Tags = sortTags(next.Tags)
+		return nil
+	})
+	return err
 }
 
 // checkTags validates tags being set: no aws: prefix, and the ddblocal

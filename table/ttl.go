@@ -98,43 +98,50 @@ func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *Updat
 		return nil, err
 	}
 	spec := in.TimeToLiveSpecification
-	next := *m
+	notFound := errNotFound("Table", m.Name)
+	_, err = s.changeTable(ctx, m, notFound, func(tx *store.Tx, cur, next *tableMeta) error {
+		sp := tx.Space(cur.ID)
+		if sp == nil {
+			return notFound
+		}
+		return s.applyTTL(sp, cur, next, spec)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &UpdateTimeToLiveOutput{TimeToLiveSpecification: spec}, nil
+}
+
+// applyTTL validates spec against cur's Time to Live and its last change
+// (read from sp), sets next's, and records the change in sp.
+func (s *Service) applyTTL(sp *store.Space, cur, next *tableMeta, spec *TimeToLiveSpecification) error {
 	// The already-enabled/disabled messages follow DynamoDB's pattern; the
 	// docs say only that such a call is a ValidationException.
 	switch {
-	case *spec.Enabled && m.TTLAttribute == spec.AttributeName:
-		return nil, Errorf(ValidationException, "TimeToLive is already enabled")
-	case *spec.Enabled && m.TTLAttribute != "":
-		return nil, Errorf(ValidationException, "TimeToLive is active on a different AttributeName: current AttributeName is %s", m.TTLAttribute)
-	case !*spec.Enabled && m.TTLAttribute == "":
-		return nil, Errorf(ValidationException, "TimeToLive is already disabled")
+	case *spec.Enabled && cur.TTLAttribute == spec.AttributeName:
+		return Errorf(ValidationException, "TimeToLive is already enabled")
+	case *spec.Enabled && cur.TTLAttribute != "":
+		return Errorf(ValidationException, "TimeToLive is active on a different AttributeName: current AttributeName is %s", cur.TTLAttribute)
+	case !*spec.Enabled && cur.TTLAttribute == "":
+		return Errorf(ValidationException, "TimeToLive is already disabled")
 	case *spec.Enabled:
 		next.TTLAttribute = spec.AttributeName
 	default:
 		next.TTLAttribute = ""
 	}
 	now := s.now().UnixNano()
-	last, err := s.ttlChange(m)
-	if err != nil {
-		return nil, err
+	var last ttlChange
+	if b := sp.GetMeta(ttlChangeMeta); len(b) > 0 {
+		if err := json.Unmarshal(b, &last); err != nil {
+			return err
+		}
 	}
 	if last.Time != 0 && now-last.Time < ttlModifyInterval.Nanoseconds() {
-		return nil, Errorf(ValidationException, "Time to live has been modified multiple times within a fixed interval")
+		return Errorf(ValidationException, "Time to live has been modified multiple times within a fixed interval")
 	}
 	rec, err := json.Marshal(ttlChange{Time: now, Attribute: spec.AttributeName})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	notFound := errNotFound("Table", m.Name)
-	err = s.replaceTable(ctx, m, &next, notFound, func(tx *store.Tx) error {
-		sp := tx.Space(m.ID)
-		if sp == nil {
-			return notFound
-		}
-		return sp.PutMeta(ttlChangeMeta, rec)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &UpdateTimeToLiveOutput{TimeToLiveSpecification: spec}, nil
+	return sp.PutMeta(ttlChangeMeta, rec)
 }

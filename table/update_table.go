@@ -20,60 +20,15 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil {
 		return nil, Errorf(ValidationException, "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
 	}
-	next := *m
-	next.Updated = s.now().UnixNano()
-	if err := next.applyUpdate(in); err != nil {
-		return nil, err
-	}
-	if err := s.freshStreamLabel(m, &next); err != nil {
-		return nil, err
-	}
-	next.derive()
-	created, deleted := indexChanges(m, &next)
-	next.DeletingIndexes = nil
-	for _, d := range m.DeletingIndexes {
-		if d.Until > next.Updated && next.gsiPosition(d.Name) < 0 {
-			next.DeletingIndexes = append(next.DeletingIndexes, d)
-		}
-	}
-	if s.opts.TransientDelay > 0 {
-		for _, name := range deleted {
-			next.DeletingIndexes = append(next.DeletingIndexes, deletingIndex{
-				indexMeta: m.GlobalSecondaryIndexes[m.gsiPosition(name)],
-				Until:     next.Updated + s.opts.TransientDelay.Nanoseconds()})
-		}
-	}
 	notFound := errNotFound("Table", m.Name)
-	err = s.replaceTable(ctx, m, &next, notFound, func(tx *store.Tx) error {
-		if err := streamChange(tx, m, &next, next.Updated); err != nil {
+	var created []string
+	next, err := s.changeTable(ctx, m, notFound, func(tx *store.Tx, cur, next *tableMeta) error {
+		var deleted []string
+		var err error
+		if created, deleted, err = s.applyTableUpdate(tx, cur, next, in); err != nil {
 			return err
 		}
-		for _, name := range created {
-			if err := tx.CreateSpace(indexSpaceID(m, name)); err != nil {
-				return err
-			}
-		}
-		if len(created) > 0 {
-			// Writers that still hold the definition without this index
-			// must log from now on, or the backfill could miss their
-			// writes: they see this mark in their own transaction.
-			sp := tx.Space(m.ID)
-			if sp == nil {
-				return notFound
-			}
-			if err := sp.PutMeta(logMeta, []byte{1}); err != nil {
-				return err
-			}
-		}
-		for _, name := range deleted {
-			if err := tx.DropSpace(indexSpaceID(m, name)); err != nil {
-				return err
-			}
-			if err := gsi.DropWatermark(tx, m.ID, name); err != nil {
-				return err
-			}
-		}
-		return nil
+		return indexSpaces(tx, cur, created, deleted, notFound)
 	})
 	if err != nil {
 		return nil, err
@@ -81,15 +36,75 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 	for _, d := range next.gsis {
 		for _, name := range created {
 			if d.Name == name {
-				s.startBackfill(&next, d)
+				s.startBackfill(next, d)
 			}
 		}
 	}
-	d := s.describe(&next, s.stats(&next))
+	d := s.describe(next, s.stats(next))
 	if s.opts.TransientDelay > 0 {
 		d.TableStatus = "UPDATING"
 	}
 	return &TableOutput{TableDescription: d}, nil
+}
+
+// applyTableUpdate applies in to next, a copy of cur, the stored
+// definition, and records its stream change in tx; it returns the global
+// indexes it creates and deletes.
+func (s *Service) applyTableUpdate(tx *store.Tx, cur, next *tableMeta, in *UpdateTableInput) (created, deleted []string, err error) {
+	next.Updated = s.now().UnixNano()
+	if err := next.applyUpdate(in); err != nil {
+		return nil, nil, err
+	}
+	if err := freshStreamLabel(tx, cur, next); err != nil {
+		return nil, nil, err
+	}
+	next.derive()
+	created, deleted = indexChanges(cur, next)
+	next.DeletingIndexes = nil
+	for _, d := range cur.DeletingIndexes {
+		if d.Until > next.Updated && next.gsiPosition(d.Name) < 0 {
+			next.DeletingIndexes = append(next.DeletingIndexes, d)
+		}
+	}
+	if s.opts.TransientDelay > 0 {
+		for _, name := range deleted {
+			next.DeletingIndexes = append(next.DeletingIndexes, deletingIndex{
+				indexMeta: cur.GlobalSecondaryIndexes[cur.gsiPosition(name)],
+				Until:     next.Updated + s.opts.TransientDelay.Nanoseconds()})
+		}
+	}
+	return created, deleted, streamChange(tx, cur, next, next.Updated)
+}
+
+// indexSpaces creates and drops in tx the spaces of the global indexes an
+// UpdateTable of m created and deleted.
+func indexSpaces(tx *store.Tx, m *tableMeta, created, deleted []string, notFound *Error) error {
+	for _, name := range created {
+		if err := tx.CreateSpace(indexSpaceID(m, name)); err != nil {
+			return err
+		}
+	}
+	if len(created) > 0 {
+		// Writers that still hold the definition without this index
+		// must log from now on, or the backfill could miss their
+		// writes: they see this mark in their own transaction.
+		sp := tx.Space(m.ID)
+		if sp == nil {
+			return notFound
+		}
+		if err := sp.PutMeta(logMeta, []byte{1}); err != nil {
+			return err
+		}
+	}
+	for _, name := range deleted {
+		if err := tx.DropSpace(indexSpaceID(m, name)); err != nil {
+			return err
+		}
+		if err := gsi.DropWatermark(tx, m.ID, name); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // applyUpdate validates and applies an UpdateTable request to a copy of the
