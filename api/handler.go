@@ -123,7 +123,7 @@ func (s *server) call(x *exchange, r *http.Request) (any, error) {
 	var ctx context.Context = &x.ctx
 	if s.cfg.Verifier != nil {
 		// Resource-based policies judge verified callers.
-		ctx = table.WithCaller(ctx, table.Caller{Account: id.Account, AccessKey: id.AccessKey, Action: "dynamodb:" + op})
+		ctx = table.WithCaller(ctx, table.Caller{Account: id.Account, AccessKey: id.AccessKey, Operation: op})
 	}
 	return h(ctx, &x.req)
 }

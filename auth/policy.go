@@ -169,7 +169,7 @@ func glob(p, s string, fold bool) bool {
 
 // TablePolicy is EvaluatePolicy in the form table.Options.Policies takes.
 func TablePolicy(doc string, c table.Caller, resource string) table.PolicyEffect {
-	switch EvaluatePolicy(doc, PolicyRequest{Account: c.Account, AccessKey: c.AccessKey, Action: c.Action, Resource: resource}) {
+	switch EvaluatePolicy(doc, PolicyRequest{Account: c.Account, AccessKey: c.AccessKey, Action: c.Action(), Resource: resource}) {
 	case Allowed:
 		return table.PolicyAllowed
 	case Denied:

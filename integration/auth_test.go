@@ -26,6 +26,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	"github.com/aws/smithy-go"
 
 	"github.com/ddblocal/ddblocal/api"
@@ -523,4 +524,25 @@ func TestResourcePolicies(t *testing.T) {
 	if _, err := a.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("Orders"), Key: rvals("pk", s("o1"))}); err != nil {
 		t.Fatalf("DeleteItem once the policy is gone: %v", err)
 	}
+}
+
+// TestStreamsPerAccount: a stream of another account's table is not
+// found by its ARN; the owner reads it.
+func TestStreamsPerAccount(t *testing.T) {
+	bob := auth.Credential{AccessKey: "AKIDBOB", Secret: "bob-secret", Account: "222222222222"}
+	srv := startAuthServer(t, alice, bob)
+	ctx := context.Background()
+	arn := createStreamTable(t, clientAs(srv.URL, alice.AccessKey, alice.Secret, ""), "Feed", types.StreamViewTypeNewImage)
+	if !strings.Contains(arn, ":"+alice.Account+":table/Feed/stream/") {
+		t.Fatalf("stream ARN %s does not name alice's account", arn)
+	}
+	streamsAs := func(c auth.Credential) *dynamodbstreams.Client {
+		return dynamodbstreams.New(dynamodbstreams.Options{BaseEndpoint: aws.String(srv.URL), Region: "us-east-1",
+			Credentials: credentials.NewStaticCredentialsProvider(c.AccessKey, c.Secret, ""), Retryer: aws.NopRetryer{}})
+	}
+	if _, err := streamsAs(alice).DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)}); err != nil {
+		t.Fatalf("the owner's DescribeStream: %v", err)
+	}
+	_, err := streamsAs(bob).DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
+	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Stream: "+arn+" not found")
 }

@@ -55,8 +55,11 @@ func arnScope(arn string) string {
 type Caller struct {
 	Account   string
 	AccessKey string
-	Action    string // "dynamodb:GetItem"
+	Operation string // "GetItem"; the policy action is "dynamodb:GetItem"
 }
+
+// Action is the IAM action of c's operation.
+func (c Caller) Action() string { return "dynamodb:" + c.Operation }
 
 type callerKey struct{}
 
@@ -99,12 +102,12 @@ func (s *Service) authorize(ctx context.Context, scope string, m *tableMeta) err
 	if has {
 		effect = s.opts.Policies(p.Document, c, m.arn())
 	}
-	who := "User: arn:aws:iam::" + c.Account + ":root is not authorized to perform: " + c.Action + " on resource: " + m.arn()
+	who := "User: arn:aws:iam::" + c.Account + ":root is not authorized to perform: " + c.Action() + " on resource: " + m.arn()
 	switch {
 	case effect == PolicyDenied:
 		return Errorf(AccessDeniedException, "%s with an explicit deny in a resource-based policy", who)
 	case cross && effect != PolicyAllowed:
-		return Errorf(AccessDeniedException, "%s because no resource-based policy allows the %s action", who, c.Action)
+		return Errorf(AccessDeniedException, "%s because no resource-based policy allows the %s action", who, c.Action())
 	}
 	return nil
 }

@@ -92,8 +92,9 @@ func streamErr(err error) error {
 	return err
 }
 
-// parseStreamARN splits arn:aws:dynamodb:REGION:ACCOUNT:table/NAME/stream/LABEL.
-func parseStreamARN(arn string) (region, name, label string, ok bool) {
+// parseStreamARN splits arn:aws:dynamodb:REGION:ACCOUNT:table/NAME/stream/LABEL
+// into the scope it names (see Scope), the table name and the label.
+func parseStreamARN(arn string) (scope, name, label string, ok bool) {
 	parts := strings.SplitN(arn, ":", 6)
 	if len(parts) != 6 || parts[0] != "arn" || parts[2] != "dynamodb" {
 		return "", "", "", false
@@ -103,18 +104,19 @@ func parseStreamARN(arn string) (region, name, label string, ok bool) {
 		return "", "", "", false
 	}
 	name, label, ok = strings.Cut(rest, "/stream/")
-	return parts[3], name, label, ok && name != "" && label != ""
+	return Scope(parts[4], parts[3]), name, label, ok && name != "" && label != ""
 }
 
 // withStream runs fn on the stream named by arn in a read transaction, after
 // rolling its shards over if the policy says they are due.
-func (s *Service) withStream(ctx context.Context, arn string, fn func(t streams.Table, sp *store.Space, st *streams.Stream, now int64) error) error {
+// A stream of another account than the caller's (scope) is not found.
+func (s *Service) withStream(ctx context.Context, scope, arn string, fn func(t streams.Table, sp *store.Space, st *streams.Stream, now int64) error) error {
 	notFound := Errorf(ResourceNotFoundException, "Requested resource not found: Stream: %s not found", arn)
-	region, name, label, ok := parseStreamARN(arn)
-	if !ok {
+	arnScope, name, label, ok := parseStreamARN(arn)
+	if a, _ := splitScope(arnScope); !ok || !sameAccount(scope, a) {
 		return notFound
 	}
-	m, err := s.catalog.get(s.db, region, name)
+	m, err := s.catalog.get(s.db, arnScope, name)
 	if err != nil {
 		return err
 	}
@@ -172,7 +174,7 @@ func (s *Service) rollStreams(ctx context.Context, m *tableMeta) error {
 // DescribeStream describes a stream and its shards.
 func (s *Service) DescribeStream(ctx context.Context, region string, in *streams.DescribeStreamInput) (*streams.DescribeStreamOutput, error) {
 	var out *streams.DescribeStreamOutput
-	err := s.withStream(ctx, in.StreamArn, func(t streams.Table, _ *store.Space, st *streams.Stream, now int64) error {
+	err := s.withStream(ctx, region, in.StreamArn, func(t streams.Table, _ *store.Space, st *streams.Stream, now int64) error {
 		var err error
 		out, err = st.Describe(t, in, now)
 		return err
@@ -183,7 +185,7 @@ func (s *Service) DescribeStream(ctx context.Context, region string, in *streams
 // GetShardIterator returns an iterator into one shard of a stream.
 func (s *Service) GetShardIterator(ctx context.Context, region string, in *streams.GetShardIteratorInput) (*streams.GetShardIteratorOutput, error) {
 	var out *streams.GetShardIteratorOutput
-	err := s.withStream(ctx, in.StreamArn, func(t streams.Table, sp *store.Space, st *streams.Stream, now int64) error {
+	err := s.withStream(ctx, region, in.StreamArn, func(t streams.Table, sp *store.Space, st *streams.Stream, now int64) error {
 		var err error
 		out, err = st.Iterator(t, sp, in, s.opts.StreamShards, now)
 		return err
@@ -198,7 +200,7 @@ func (s *Service) GetRecords(ctx context.Context, region string, in *streams.Get
 		return nil, streamErr(err)
 	}
 	var out *streams.GetRecordsOutput
-	err = s.withStream(ctx, arn, func(t streams.Table, sp *store.Space, st *streams.Stream, now int64) error {
+	err = s.withStream(ctx, region, arn, func(t streams.Table, sp *store.Space, st *streams.Stream, now int64) error {
 		var err error
 		out, err = st.Records(t, sp, in, s.opts.StreamShards, now)
 		return err
