@@ -74,7 +74,7 @@ func TestValidationBeforeLookup(t *testing.T) {
 		{"missing table, bad ReturnValues", func() error {
 			_, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("Missing"), Key: key, ReturnValues: types.ReturnValueAllNew})
 			return err
-		}, "ValidationException", "Return values set to invalid value"},
+		}, "ValidationException", "ReturnValues can only be ALL_OLD or NONE"},
 		{"missing table, Segment without TotalSegments", func() error {
 			_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Missing"), Segment: aws.Int32(1)})
 			return err

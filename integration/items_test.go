@@ -119,7 +119,7 @@ func TestItemKeyErrors(t *testing.T) {
 		{"put ALL_NEW", func() error {
 			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Keys"), Item: map[string]types.AttributeValue{"pk": s("a"), "sk": s("b")}, ReturnValues: types.ReturnValueAllNew})
 			return err
-		}, "Return values set to invalid value"},
+		}, "ReturnValues can only be ALL_OLD or NONE"},
 		{"missing table", func() error {
 			_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Nope"), Key: map[string]types.AttributeValue{"pk": s("a")}})
 			return err

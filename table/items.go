@@ -38,7 +38,9 @@ func checkReturnValues(rv string, allowed ...string) error {
 			return nil
 		}
 	}
-	return Errorf(ValidationException, "Return values set to invalid value")
+	// DynamoDB's words for the operations that take only NONE and ALL_OLD
+	// (PutItem, DeleteItem); a value outside the enum fails at the wire.
+	return Errorf(ValidationException, "ReturnValues can only be ALL_OLD or NONE")
 }
 
 // PutItem writes a whole item, replacing any item with the same key.
