@@ -36,11 +36,12 @@ func indexSpaceID(m *tableMeta, index string) string { return m.ID + "/" + index
 
 // describe builds m's TableDescription; stats may be nil for a table just created.
 func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *TableDescription {
+	now := s.now().UnixNano()
 	d := &TableDescription{
 		AttributeDefinitions:      m.AttributeDefinitions,
 		TableName:                 m.Name,
 		KeySchema:                 m.KeySchema,
-		TableStatus:               "ACTIVE",
+		TableStatus:               s.tableStatus(m, now),
 		CreationDateTime:          epochSeconds(m.Created),
 		ProvisionedThroughput:     &ProvisionedThroughputDescription{ReadCapacityUnits: m.ReadCapacity, WriteCapacityUnits: m.WriteCapacity},
 		TableSizeBytes:            stats[""].bytes,
@@ -50,14 +51,28 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *TableDesc
 		DeletionProtectionEnabled: m.DeletionProtection,
 		OnDemandThroughput:        m.OnDemandThroughput,
 	}
-	now := s.now().UnixNano()
+	describeSummaries(d, m)
+	d.LocalSecondaryIndexes = describeLocalIndexes(m, stats)
+	d.GlobalSecondaryIndexes = s.describeGlobalIndexes(m, stats, now)
+	return d
+}
+
+// tableStatus is m's TableStatus at now: CREATING or UPDATING for
+// Options.TransientDelay after it was created or updated, else ACTIVE.
+func (s *Service) tableStatus(m *tableMeta, now int64) string {
 	delay := s.opts.TransientDelay.Nanoseconds()
 	switch {
 	case delay > 0 && now < m.Created+delay:
-		d.TableStatus = "CREATING"
+		return "CREATING"
 	case delay > 0 && now < m.Updated+delay:
-		d.TableStatus = "UPDATING"
+		return "UPDATING"
 	}
+	return "ACTIVE"
+}
+
+// describeSummaries fills d's restore, billing mode, table class,
+// encryption and stream members from m; d.TableStatus must be set.
+func describeSummaries(d *TableDescription, m *tableMeta) {
 	if r := m.Restore; r != nil && d.TableStatus == "CREATING" {
 		// DynamoDB reports where a table comes from only while it is restored.
 		d.RestoreSummary = &RestoreSummary{SourceBackupArn: r.SourceBackupArn, SourceTableArn: r.SourceTableArn,
@@ -87,13 +102,26 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *TableDesc
 		d.LatestStreamLabel = m.StreamLabel
 		d.LatestStreamArn = m.arn() + "/stream/" + m.StreamLabel
 	}
+}
+
+// describeLocalIndexes describes m's local secondary indexes (nil if none).
+func describeLocalIndexes(m *tableMeta, stats map[string]spaceStats) []IndexDescription {
+	var out []IndexDescription
 	for _, ix := range m.LocalSecondaryIndexes {
-		d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, IndexDescription{
+		out = append(out, IndexDescription{
 			IndexName: ix.Name, KeySchema: ix.KeySchema, Projection: ix.Projection,
 			IndexSizeBytes: stats[ix.Name].bytes, ItemCount: stats[ix.Name].items,
 			IndexArn: m.arn() + "/index/" + ix.Name,
 		})
 	}
+	return out
+}
+
+// describeGlobalIndexes describes m's global secondary indexes at now,
+// then those still DELETING (nil if none).
+func (s *Service) describeGlobalIndexes(m *tableMeta, stats map[string]spaceStats, now int64) []IndexDescription {
+	var out []IndexDescription
+	delay := s.opts.TransientDelay.Nanoseconds()
 	for _, ix := range m.GlobalSecondaryIndexes {
 		gd := IndexDescription{
 			IndexName: ix.Name, KeySchema: ix.KeySchema, Projection: ix.Projection,
@@ -107,18 +135,18 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *TableDesc
 			backfilling := !s.indexReady(m, ix.Name)
 			gd.Backfilling = &backfilling
 		}
-		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, gd)
+		out = append(out, gd)
 	}
 	for _, ix := range m.DeletingIndexes {
 		if now < ix.Until {
-			d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, IndexDescription{
+			out = append(out, IndexDescription{
 				IndexName: ix.Name, KeySchema: ix.KeySchema, Projection: ix.Projection, IndexStatus: "DELETING",
 				IndexArn:              m.arn() + "/index/" + ix.Name,
 				ProvisionedThroughput: &ProvisionedThroughputDescription{ReadCapacityUnits: ix.ReadCapacity, WriteCapacityUnits: ix.WriteCapacity},
 			})
 		}
 	}
-	return d
+	return out
 }
 
 // table returns the table named by a TableName member (name or ARN), or
