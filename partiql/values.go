@@ -98,6 +98,12 @@ func (b *binder) bag(e *Bag, at string) (attr.Value, error) {
 			return attr.Value{}, semErr(x.Pos(), "Unsupported data type in Bag. DynamoDB only supports either numbers or strings in bags")
 		}
 	}
+	// Stored sets keep attr's member order, as JSON-decoded ones do. A set
+	// that will be refused (duplicates) stays as written, since DynamoDB's
+	// message lists the members as sent.
+	if set.Validate() == nil {
+		attr.SortSet(set)
+	}
 	return set, nil
 }
 
