@@ -27,6 +27,9 @@ func (s *Service) CreateTable(ctx context.Context, region string, in *CreateTabl
 	if err != nil {
 		return nil, err
 	}
+	if err := s.freshDeletedLabel(m); err != nil {
+		return nil, err
+	}
 	val, err := encodeMeta(m)
 	if err != nil {
 		return nil, err

@@ -266,8 +266,14 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameI
 				return err
 			}
 		}
-		if err := tx.DropSpace(now.ID); err != nil {
+		kept, err := retainStreams(tx, now, s.now().UnixNano())
+		if err != nil {
 			return err
+		}
+		if !kept {
+			if err := tx.DropSpace(now.ID); err != nil {
+				return err
+			}
 		}
 		stamp = s.catalog.stamp()
 		return tx.CatalogDelete(key)

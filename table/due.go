@@ -23,6 +23,9 @@ func (s *Service) runDue(ctx context.Context) error {
 	if err := s.sweepTTL(ctx); err != nil {
 		return err
 	}
+	if err := s.dropDeletedStreams(ctx, s.now().UnixNano()); err != nil {
+		return err
+	}
 	metas, err := s.allTables()
 	if err != nil {
 		return err

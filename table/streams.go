@@ -108,7 +108,8 @@ func parseStreamARN(arn string) (scope, name, label string, ok bool) {
 }
 
 // withStream runs fn on the stream named by arn in a read transaction, after
-// rolling its shards over if the policy says they are due.
+// rolling its shards over if the policy says they are due. The stream may
+// be a deleted table's (streams_deleted.go).
 // A stream of another account than the caller's (scope) is not found.
 func (s *Service) withStream(ctx context.Context, scope, arn string, fn func(t streams.Table, sp *store.Space, st *streams.Stream, now int64) error) error {
 	notFound := Errorf(ResourceNotFoundException, "Requested resource not found: Stream: %s not found", arn)
@@ -120,29 +121,39 @@ func (s *Service) withStream(ctx context.Context, scope, arn string, fn func(t s
 	if err != nil {
 		return err
 	}
-	if m == nil {
-		return notFound
-	}
-	if err := s.rollStreams(ctx, m); err != nil {
-		return err
+	if m != nil {
+		if err := s.rollStreams(ctx, m); err != nil {
+			return err
+		}
 	}
 	now := s.now().UnixNano()
 	err = s.db.View(func(tx *store.Tx) error {
-		sp := tx.Space(m.ID)
-		if sp == nil {
+		if sp := tx.Space(liveTableID(m)); sp != nil {
+			all, err := streams.Load(sp)
+			if err != nil {
+				return err
+			}
+			if st := all.Find(label); st != nil && (st.Disabled == 0 || now-st.Disabled <= int64(streams.Retention)) {
+				return fn(streamTable(m), sp, st, now)
+			}
+		}
+		found, err := deletedStream(tx, arnScope, name, label, now, func(t streams.Table, sp *store.Space, st *streams.Stream) error {
+			return fn(t, sp, st, now)
+		})
+		if err == nil && !found {
 			return notFound
 		}
-		all, err := streams.Load(sp)
-		if err != nil {
-			return err
-		}
-		st := all.Find(label)
-		if st == nil || (st.Disabled != 0 && now-st.Disabled > int64(streams.Retention)) {
-			return notFound
-		}
-		return fn(streamTable(m), sp, st, now)
+		return err
 	})
 	return streamErr(err)
+}
+
+// liveTableID is m's space id, "" (no space) for nil.
+func liveTableID(m *tableMeta) string {
+	if m == nil {
+		return ""
+	}
+	return m.ID
 }
 
 // rollStreams closes m's open stream shard, and opens its child, when the
@@ -209,19 +220,33 @@ func (s *Service) GetRecords(ctx context.Context, region string, in *streams.Get
 }
 
 // ListStreams lists the streams of region's tables (or of one table), the
-// enabled ones and those disabled in the last 24 hours.
+// enabled ones and those disabled in the last 24 hours, then those of
+// deleted tables still readable.
 func (s *Service) ListStreams(ctx context.Context, region string, in *streams.ListStreamsInput) (*streams.ListStreamsOutput, error) {
+	now := s.now().UnixNano()
 	metas, err := s.regionTables(region, in.TableName)
-	if err != nil {
+	if err != nil && !s.hasDeletedStreams(region, in.TableName, now) {
 		return nil, err
 	}
-	now := s.now().UnixNano()
 	out := &streams.ListStreamsOutput{Streams: []streams.Summary{}}
 	limit := 100
 	if in.Limit != nil {
 		limit = int(*in.Limit)
 	}
 	skipping := in.ExclusiveStartStreamArn != ""
+	// add lists sum after the start, and reports false once the page is full.
+	add := func(sum streams.Summary) bool {
+		if skipping {
+			skipping = sum.StreamArn != in.ExclusiveStartStreamArn
+			return true
+		}
+		if len(out.Streams) == limit {
+			out.LastEvaluatedStreamArn = out.Streams[limit-1].StreamArn
+			return false
+		}
+		out.Streams = append(out.Streams, sum)
+		return true
+	}
 	err = s.db.View(func(tx *store.Tx) error {
 		for _, m := range metas {
 			sp := tx.Space(m.ID)
@@ -237,19 +262,18 @@ func (s *Service) ListStreams(ctx context.Context, region string, in *streams.Li
 				if st.Disabled != 0 && now-st.Disabled > int64(streams.Retention) {
 					continue
 				}
-				arn := t.StreamARN(st)
-				if skipping {
-					skipping = arn != in.ExclusiveStartStreamArn
-					continue
-				}
-				if len(out.Streams) == limit {
-					out.LastEvaluatedStreamArn = out.Streams[limit-1].StreamArn
+				if !add(streams.Summary{StreamArn: t.StreamARN(st), TableName: m.Name, StreamLabel: st.Label}) {
 					return nil
 				}
-				out.Streams = append(out.Streams, streams.Summary{StreamArn: arn, TableName: m.Name, StreamLabel: st.Label})
 			}
 		}
-		return nil
+		gone, err := deletedSummaries(tx, region, in.TableName, now)
+		for _, g := range gone {
+			if !add(g) {
+				return nil
+			}
+		}
+		return err
 	})
 	return out, streamErr(err)
 }
