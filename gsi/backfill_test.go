@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -165,5 +168,43 @@ func TestBackfillErrors(t *testing.T) {
 				t.Errorf("Backfill: got %v, want %v", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+// TestBackfillKeyViolations backfills over items stored before the index
+// existed whose index key values writes would now refuse (over 2048 bytes
+// for a partition value, 1024 for a sort value, empty, or of another type).
+// As DynamoDB documents for index key violations, the backfill completes and
+// those items stay in the table but get no index entry.
+func TestBackfillKeyViolations(t *testing.T) {
+	g := &index.Def{Name: "byGT", Global: true, TableKey: tableKey,
+		Partition:      []index.KeyAttr{{Name: "g", Type: attr.TypeS}},
+		Sort:           []index.KeyAttr{{Name: "t", Type: attr.TypeS}},
+		ProjectionType: "ALL"}
+	long := func(n int) string { return strings.Repeat("x", n) }
+	ops := []op{
+		{"ok", item("pk", "ok", "g", "a", "t", "b")},
+		{"pk-at-limit", item("pk", "pk-at-limit", "g", long(2048), "t", "b")},
+		{"pk-over", item("pk", "pk-over", "g", long(2049), "t", "b")},
+		{"sk-at-limit", item("pk", "sk-at-limit", "g", "a", "t", long(1024))},
+		{"sk-over", item("pk", "sk-over", "g", "a", "t", long(1025))},
+		{"pk-empty", item("pk", "pk-empty", "g", "", "t", "b")},
+		{"sk-binary", item("pk", "sk-binary", "g", "a", "t", attr.Binary([]byte("b")))},
+		{"pk-number", item("pk", "pk-number", "g", 7, "t", "b")},
+	}
+	h := newHarness(t)
+	if _, err := h.writeAll(ops); err != nil {
+		t.Fatal(err)
+	}
+	h.addIndex(g)
+	if err := Backfill(context.Background(), h.db, tableID, g, spaceID(g.Name), 3); err != nil {
+		t.Fatalf("Backfill: got %v, want nil", err)
+	}
+	if got, want := h.pks(g), []string{"ok", "pk-at-limit", "sk-at-limit"}; !slices.Equal(got, want) {
+		t.Errorf("indexed items: got %v, want %v", got, want)
+	}
+	h.checkIndex(g)
+	if got := h.got(g).items; got != 3 {
+		t.Errorf("index item count: got %d, want 3", got)
 	}
 }

@@ -51,13 +51,16 @@ func PartitionPrefix(vals []attr.Value) []byte {
 
 // Key returns the index storage key of item, whose table storage key is tkey:
 // partition prefix ‖ sort attribute encodings ‖ tkey. ok is false when the item
-// lacks an index key attribute or has one of another type: such an item is
-// absent from the index (a sparse index).
+// lacks an index key attribute or has one of another type (a sparse index), or
+// when a key value is an empty string or binary or over DynamoDB's size limit:
+// writes refuse such values, but items stored before a global index was added
+// may hold them, and DynamoDB's backfill leaves those items out of the index
+// (an index key violation) rather than failing.
 func (d *Def) Key(item attr.Item, tkey []byte) (key []byte, ok bool) {
 	vals := make([]attr.Value, len(d.Partition))
 	for i, ka := range d.Partition {
 		v, ok := item[ka.Name]
-		if !ok || v.T != ka.Type {
+		if !ok || !keyValueFits(v, ka.Type, attr.MaxPartitionKeySize) {
 			return nil, false
 		}
 		vals[i] = v
@@ -65,12 +68,22 @@ func (d *Def) Key(item attr.Item, tkey []byte) (key []byte, ok bool) {
 	key = PartitionPrefix(vals)
 	for _, ka := range d.Sort {
 		v, ok := item[ka.Name]
-		if !ok || v.T != ka.Type {
+		if !ok || !keyValueFits(v, ka.Type, attr.MaxSortKeySize) {
 			return nil, false
 		}
 		key = attr.AppendKey(key, v)
 	}
 	return append(key, tkey...), true
+}
+
+// keyValueFits reports whether v can be an index key value of type want whose
+// limit is max bytes: the same checks a write makes on index key attributes.
+func keyValueFits(v attr.Value, want attr.Type, max int) bool {
+	if v.T != want {
+		return false
+	}
+	n := len(v.S) + len(v.B)
+	return v.T == attr.TypeN || (n > 0 && n <= max)
 }
 
 // KeyNames returns the names of the index's key attributes and the table's,

@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/ddblocal/ddblocal/attr"
@@ -30,6 +31,9 @@ func TestKeyAndProjection(t *testing.T) {
 		{"all key attributes", item, true},
 		{"missing sort attribute", attr.Item{"pk": attr.String("p"), "g": attr.String("G")}, false},
 		{"wrong type", attr.Item{"pk": attr.String("p"), "g": attr.String("G"), "n": attr.String("5")}, false},
+		{"empty partition string", attr.Item{"pk": attr.String("p"), "g": attr.String(""), "n": num("5")}, false},
+		{"partition at 2048 bytes", attr.Item{"pk": attr.String("p"), "g": attr.String(strings.Repeat("g", 2048)), "n": num("5")}, true},
+		{"partition over 2048 bytes", attr.Item{"pk": attr.String("p"), "g": attr.String(strings.Repeat("g", 2049)), "n": num("5")}, false},
 	}
 	for _, tt := range tests {
 		if _, ok := d.Key(tt.item, []byte("t")); ok != tt.ok {
