@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 
@@ -12,14 +11,7 @@ import (
 // runInit loads --init files into a running server (or DynamoDB itself):
 // the same loader as --init and ddbtest.WithInit, through the SDK.
 func runInit(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("ddblocal init", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: ddblocal init [flags] PATH...   (templates, CreateTable JSON, .jsonl files or folders)\n")
-		fs.PrintDefaults()
-	}
-	var ep endpointFlags
-	ep.register(fs, getenv)
+	fs, ep := endpointCommand("ddblocal init", "Usage: ddblocal init [flags] PATH...   (templates, CreateTable JSON, .jsonl files or folders)", getenv, stderr)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -30,6 +30,22 @@ type endpointFlags struct {
 	endpoint, region string
 }
 
+// endpointCommand makes the flag set of a subcommand that reaches an
+// endpoint; a non-empty usage line replaces the default usage header.
+func endpointCommand(name, usage string, getenv func(string) string, stderr io.Writer) (*flag.FlagSet, *endpointFlags) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if usage != "" {
+		fs.Usage = func() {
+			fmt.Fprintln(stderr, usage)
+			fs.PrintDefaults()
+		}
+	}
+	ep := &endpointFlags{}
+	ep.register(fs, getenv)
+	return fs, ep
+}
+
 func (e *endpointFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&e.endpoint, "endpoint", getenv("AWS_ENDPOINT_URL_DYNAMODB"), "DynamoDB endpoint, e.g. http://localhost:8000; empty means AWS itself [AWS_ENDPOINT_URL_DYNAMODB]")
 	fs.StringVar(&e.region, "region", "", "AWS region (default from the AWS config, else us-east-1)")
@@ -76,10 +92,7 @@ func isLoopback(endpoint string) bool {
 }
 
 func runExport(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("ddblocal export", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var ep endpointFlags
-	ep.register(fs, getenv)
+	fs, ep := endpointCommand("ddblocal export", "", getenv, stderr)
 	tbl := fs.String("table", "", "table to export (required)")
 	out := fs.String("out", "-", "file to write JSON lines to; - is standard output")
 	segs := fs.Int("segments", 4, "parallel scan segments")
@@ -115,14 +128,7 @@ func runExport(ctx context.Context, args []string, getenv func(string) string, s
 }
 
 func runImport(ctx context.Context, args []string, getenv func(string) string, _, stderr io.Writer) error {
-	fs := flag.NewFlagSet("ddblocal import", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: ddblocal import [flags] FILE   (FILE - is standard input)\n")
-		fs.PrintDefaults()
-	}
-	var ep endpointFlags
-	ep.register(fs, getenv)
+	fs, ep := endpointCommand("ddblocal import", "Usage: ddblocal import [flags] FILE   (FILE - is standard input)", getenv, stderr)
 	tbl := fs.String("table", "", "table to load (default: FILE's name without .jsonl)")
 	workers := fs.Int("workers", 4, "BatchWriteItem calls in flight")
 	if err := fs.Parse(args); err != nil {
