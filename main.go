@@ -98,7 +98,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs := flag.NewFlagSet("ddblocal", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { usageCommands(stderr); fs.PrintDefaults() }
-	raw := c.serverFlags(fs, env)
+	var raw rawFlags
+	c.serverFlags(fs, env, &raw)
 	c.featureFlags(fs, env, &raw)
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -111,8 +112,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 
 // serverFlags defines the flags of the listener, storage and logging, DynamoDB
 // Local's spellings among them.
-func (c *config) serverFlags(fs *flag.FlagSet, env envVars) rawFlags {
-	var raw rawFlags
+func (c *config) serverFlags(fs *flag.FlagSet, env envVars, raw *rawFlags) {
 	fs.StringVar(&c.host, "host", env.str("HOST", ""), "address to listen on (default all interfaces) [DDBLOCAL_HOST]")
 	fs.IntVar(&c.port, "port", env.int("PORT", 8000), "port to listen on; 0 picks a free one [DDBLOCAL_PORT]")
 	fs.StringVar(&c.dbPath, "db-path", env.str("DB_PATH", "ddblocal.db"), "bbolt database file, or a directory to hold ddblocal.db [DDBLOCAL_DB_PATH]")
@@ -130,7 +130,6 @@ func (c *config) serverFlags(fs *flag.FlagSet, env envVars) rawFlags {
 	fs.StringVar(&c.tlsCert, "tls-cert", env.str("TLS_CERT", ""), "serve HTTPS with this PEM certificate (with --tls-key) [DDBLOCAL_TLS_CERT]")
 	fs.StringVar(&c.tlsKey, "tls-key", env.str("TLS_KEY", ""), "the PEM private key of --tls-cert [DDBLOCAL_TLS_KEY]")
 	fs.BoolVar(&c.tlsSelfSigned, "tls-self-signed", env.bool("TLS_SELF_SIGNED"), "serve HTTPS with a certificate for localhost generated at start, written beside --db-path [DDBLOCAL_TLS_SELF_SIGNED]")
-	return raw
 }
 
 // featureFlags defines the flags of lag, fixtures, streams and TTL.

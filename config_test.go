@@ -1,0 +1,63 @@
+package main
+
+import (
+	"io"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestParseConfig checks that each way of giving a setting (flag, DynamoDB
+// Local's spelling, environment) reaches the config, and that bad values fail.
+func TestParseConfig(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		env   map[string]string
+		check func(c config) bool
+	}{
+		{"defaults", nil, nil, func(c config) bool {
+			return c.port == 8000 && c.dbPath == "ddblocal.db" && !c.inMemory && c.cors == "*" && c.transientDelay == 0
+		}},
+		{"delayTransientStatuses", []string{"-delayTransientStatuses"}, nil, func(c config) bool {
+			return c.transientDelay == defaultTransientDelay
+		}},
+		{"transient-delay wins", []string{"-delayTransientStatuses", "--transient-delay", "5s"}, nil, func(c config) bool {
+			return c.transientDelay == 5*time.Second
+		}},
+		{"env transient delay", nil, map[string]string{"DDBLOCAL_TRANSIENT_DELAY": "3s"}, func(c config) bool {
+			return c.transientDelay == 3*time.Second
+		}},
+		{"DynamoDB Local spellings", []string{"-port", "9001", "-inMemory", "-dbPath", "/tmp/x", "-sharedDb", "-optimizeDbBeforeStartup"}, nil, func(c config) bool {
+			return c.port == 9001 && c.inMemory && c.dbPath == "/tmp/x"
+		}},
+		{"env values", nil, map[string]string{"DDBLOCAL_PORT": "9002", "DDBLOCAL_IN_MEMORY": "true", "DDBLOCAL_SEED": "7", "DDBLOCAL_INIT": "a,b"}, func(c config) bool {
+			return c.port == 9002 && c.inMemory && c.seed == 7 && slices.Equal(c.initPaths, []string{"a", "b"})
+		}},
+		{"flag beats env", []string{"--port", "9003"}, map[string]string{"DDBLOCAL_PORT": "9002"}, func(c config) bool {
+			return c.port == 9003
+		}},
+		{"init repeats", []string{"--init", "x", "--init", "y"}, nil, func(c config) bool {
+			return slices.Equal(c.initPaths, []string{"x", "y"})
+		}},
+		{"stream shard duration from env", nil, map[string]string{"DDBLOCAL_STREAM_SHARD_DURATION": "1m"}, func(c config) bool {
+			return c.streamShards.Duration == time.Minute
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := parseConfig(tt.args, func(k string) string { return tt.env[k] }, io.Discard)
+			if err != nil {
+				t.Fatalf("parseConfig(%q): %v", tt.args, err)
+			}
+			if !tt.check(c) {
+				t.Errorf("parseConfig(%q, %v) = %+v: not what was asked for", tt.args, tt.env, c)
+			}
+		})
+	}
+	for _, args := range [][]string{{"--port", "70000"}, {"--eventual-lag", "soon"}, {"--ttl-delay", "x"}, {"extra"}, {"--no-such-flag"}} {
+		if _, err := parseConfig(args, func(string) string { return "" }, io.Discard); err == nil {
+			t.Errorf("parseConfig(%q): no error, want one", args)
+		}
+	}
+}
