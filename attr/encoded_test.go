@@ -24,10 +24,19 @@ var encodedCases = []struct {
 	{`{"big":{"L":[` + strings.Repeat(`{"N":"7"},`, 200) + `{"N":"8"}]}}`, true},
 	{deepItem(MaxNestingDepth), true},
 	{deepItem(MaxNestingDepth + 1), false},
+	// Names up to MaxNameBytes take the fast path; a longer one, at any
+	// depth, is left to the fallback, which words the error.
+	{`{"` + strings.Repeat("n", MaxNameBytes) + `":{"S":"x"}}`, true},
+	{`{"m":{"M":{"` + strings.Repeat("é", MaxNameBytes/2) + `":{"N":"1"}}}}`, true},
+	{`{"` + strings.Repeat("n", MaxNameBytes+1) + `":{"S":"x"}}`, false},
+	{`{"m":{"M":{"` + strings.Repeat("n", MaxNameBytes+1) + `":{"N":"1"}}}}`, false},
+	{`{"l":{"L":[{"M":{"` + strings.Repeat("é", MaxNameBytes/2) + `xy":{"N":"1"}}}]}}`, false},
 	{`null`, false},
 	{` null `, false},
 	// Shapes the fast path leaves to the fallback.
 	{`{"b":{"B":"AAEC"},"ss":{"SS":["a","b"]},"ns":{"NS":["1","2.0"]},"bs":{"BS":["AQ=="]}}`, false},
+	{`{"ss":{"SS":["b","B","a"]},"ns":{"NS":["10","9","-1","1E2"]},"bs":{"BS":["Ag==","AQI=","AQ=="]}}`, false},
+	{`{"m":{"M":{"ss":{"SS":["z","y"]}}},"l":{"L":[{"NS":["3","2.5"]}]}}`, false},
 	{`{"a":{"S":"x"},"a":{"N":"2"}}`, false},
 	{`{"m":{"M":{"k":{"S":"1"},"k":{"S":"2"}}}}`, false},
 	{`{"a\u0062":{"S":"x"}}`, false},
@@ -68,7 +77,11 @@ func deepItem(depth int) string {
 
 func TestEncodedUnmarshalJSON(t *testing.T) {
 	for _, c := range encodedCases {
-		t.Run(c.json, func(t *testing.T) {
+		name := c.json
+		if len(name) > 80 {
+			name = name[:80] // long names would flood the log
+		}
+		t.Run(name, func(t *testing.T) {
 			checkEncodedAgrees(t, []byte(c.json))
 			_, got := encodeItemJSON([]byte(c.json))
 			if got != c.fast {

@@ -9,7 +9,7 @@ import (
 // Encoded.UnmarshalJSON). This is a fast path only: it takes the shape real
 // write requests have and gives up (ok=false) on anything else — a type
 // other than S, N, BOOL, NULL, M or L; an escape in any string; a name
-// twice in one map; a null, an unknown member or a second type in an
+// twice in one map or longer than MaxNameBytes; a null, an unknown member or a second type in an
 // AttributeValue; every error. The caller then decodes through
 // Item.UnmarshalJSON, whose result and errors are the definition; the fast
 // path must only ever agree with it (encoded_test.go checks, and fuzzes).
