@@ -66,11 +66,24 @@ func freshStreamLabel(tx *store.Tx, m, next *tableMeta) error {
 	if err != nil {
 		return err
 	}
-	for t := next.Updated; all.Find(next.StreamLabel) != nil; {
+	next.StreamLabel, err = freeLabel(next.StreamLabel, next.Updated, func(l string) (bool, error) {
+		return all.Find(l) != nil, nil
+	})
+	return err
+}
+
+// freeLabel returns label, made at t, or if taken says it is in use, the
+// label of the first later millisecond that is not: a stream must not get
+// the label, and so the ARN, of an earlier stream of a same-named table.
+func freeLabel(label string, t int64, taken func(string) (bool, error)) (string, error) {
+	for {
+		used, err := taken(label)
+		if err != nil || !used {
+			return label, err
+		}
 		t += int64(time.Millisecond)
-		next.StreamLabel = streamLabel(t, 0)
+		label = streamLabel(t, 0)
 	}
-	return nil
 }
 
 // streamRetain is how long m's change log must be kept for its streams:

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/streams"
@@ -184,22 +183,19 @@ func (s *Service) freshDeletedLabel(m *tableMeta) error {
 		return nil
 	}
 	return s.db.View(func(tx *store.Tx) error {
-		for t := m.Created; ; {
-			taken := false
-			err := eachDeletedStreams(tx, deletedStreamsPrefix(m.Region, m.Name), func(_ []byte, _ deletedStreams, sp *store.Space) bool {
+		var err error
+		m.StreamLabel, err = freeLabel(m.StreamLabel, m.Created, func(l string) (taken bool, err error) {
+			err = eachDeletedStreams(tx, deletedStreamsPrefix(m.Region, m.Name), func(_ []byte, _ deletedStreams, sp *store.Space) bool {
 				if sp == nil {
 					return true
 				}
-				all, err := streams.Load(sp)
-				taken = err == nil && all.Find(m.StreamLabel) != nil
+				all, lerr := streams.Load(sp)
+				taken = lerr == nil && all.Find(l) != nil
 				return !taken
 			})
-			if err != nil || !taken {
-				return err
-			}
-			t += int64(time.Millisecond)
-			m.StreamLabel = streamLabel(t, 0)
-		}
+			return taken, err
+		})
+		return err
 	})
 }
 

@@ -1,6 +1,9 @@
 package table
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 func TestParseStreamARN(t *testing.T) {
 	tests := []struct {
@@ -20,5 +23,37 @@ func TestParseStreamARN(t *testing.T) {
 		if ok != tc.ok || (ok && (r != tc.scope || n != tc.name || l != tc.label)) {
 			t.Errorf("parseStreamARN(%q): got %q %q %q %v, want %q %q %q %v", tc.arn, r, n, l, ok, tc.scope, tc.name, tc.label, tc.ok)
 		}
+	}
+}
+
+// TestReenabledStreamGetsFreshLabel: a stream disabled and enabled again
+// while the clock stands still gets a label, and so an ARN, of its own.
+func TestReenabledStreamGetsFreshLabel(t *testing.T) {
+	ctx := context.Background()
+	s, _ := txService(t)
+	on, off := true, false
+	labels := map[string]bool{}
+	for i, spec := range []*StreamSpecification{
+		{StreamEnabled: &on, StreamViewType: "KEYS_ONLY"},
+		{StreamEnabled: &off},
+		{StreamEnabled: &on, StreamViewType: "KEYS_ONLY"},
+		{StreamEnabled: &off},
+		{StreamEnabled: &on, StreamViewType: "NEW_IMAGE"},
+	} {
+		out, err := s.UpdateTable(ctx, "r", &UpdateTableInput{TableName: "A", StreamSpecification: spec})
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if !*spec.StreamEnabled {
+			continue
+		}
+		l := out.TableDescription.LatestStreamLabel
+		if labels[l] {
+			t.Fatalf("step %d: got label %s again, want a fresh one", i, l)
+		}
+		labels[l] = true
+	}
+	if got, want := len(labels), 3; got != want {
+		t.Errorf("distinct labels: got %d, want %d", got, want)
 	}
 }
