@@ -66,9 +66,8 @@ func newBackupID(t time.Time, system bool) string {
 // region is not checked: DynamoDB looks a backup up in the region of the
 // request.
 func parseBackupARN(arn string) (string, error) {
-	parts := strings.SplitN(arn, ":", 6)
-	if len(parts) == 6 && parts[0] == "arn" && parts[2] == "dynamodb" {
-		rest := strings.Split(parts[5], "/")
+	if _, res, ok := splitARN(arn); ok {
+		rest := strings.Split(res, "/")
 		if len(rest) == 4 && rest[0] == "table" && rest[1] != "" && rest[2] == "backup" && rest[3] != "" {
 			return rest[3], nil
 		}

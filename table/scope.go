@@ -42,6 +42,16 @@ func sameAccount(scope, account string) bool {
 	return a == account
 }
 
+// splitARN splits arn:PARTITION:dynamodb:REGION:ACCOUNT:RESOURCE into the
+// scope it names (see Scope) and its resource part.
+func splitARN(arn string) (scope, resource string, ok bool) {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) != 6 || parts[0] != "arn" || parts[2] != "dynamodb" {
+		return "", "", false
+	}
+	return Scope(parts[4], parts[3]), parts[5], true
+}
+
 // arnScope returns the scope a table ARN names (its account and region).
 func arnScope(arn string) string {
 	parts := strings.SplitN(arn, ":", 6)

@@ -108,16 +108,13 @@ func streamErr(err error) error {
 // parseStreamARN splits arn:aws:dynamodb:REGION:ACCOUNT:table/NAME/stream/LABEL
 // into the scope it names (see Scope), the table name and the label.
 func parseStreamARN(arn string) (scope, name, label string, ok bool) {
-	parts := strings.SplitN(arn, ":", 6)
-	if len(parts) != 6 || parts[0] != "arn" || parts[2] != "dynamodb" {
+	scope, res, ok := splitARN(arn)
+	rest, isTable := strings.CutPrefix(res, "table/")
+	name, label, isStream := strings.Cut(rest, "/stream/")
+	if !ok || !isTable || !isStream || name == "" || label == "" {
 		return "", "", "", false
 	}
-	rest, ok := strings.CutPrefix(parts[5], "table/")
-	if !ok {
-		return "", "", "", false
-	}
-	name, label, ok = strings.Cut(rest, "/stream/")
-	return Scope(parts[4], parts[3]), name, label, ok && name != "" && label != ""
+	return scope, name, label, true
 }
 
 // withStream runs fn on the stream named by arn in a read transaction, after

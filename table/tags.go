@@ -14,15 +14,12 @@ const maxTagsPerResource = 50
 // parseTableARN splits arn:aws:dynamodb:REGION:ACCOUNT:table/NAME into
 // the scope it names and the table name.
 func parseTableARN(arn string) (scope, name string, ok bool) {
-	parts := strings.SplitN(arn, ":", 6)
-	if len(parts) != 6 || parts[0] != "arn" || parts[2] != "dynamodb" || !strings.HasPrefix(parts[5], "table/") {
+	scope, res, ok := splitARN(arn)
+	name, isTable := strings.CutPrefix(res, "table/")
+	if !ok || !isTable || strings.Contains(name, "/") || name == "" {
 		return "", "", false
 	}
-	name = strings.TrimPrefix(parts[5], "table/")
-	if strings.Contains(name, "/") || name == "" {
-		return "", "", false
-	}
-	return Scope(parts[4], parts[3]), name, true
+	return scope, name, true
 }
 
 // taggedTable resolves a ResourceArn to its table; a table of another
