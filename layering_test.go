@@ -38,7 +38,7 @@ var tiers = []struct {
 	// transfer and fixtures are the export/import formats and sample data
 	// of the subcommands.
 	{"domain", []string{"gsi", "index", "lsi", "expressions", "consistency", "faults", "streams", "throttle", "transfer", "fixtures"}, true},
-	{"base", []string{"changelog", "attr", "store", "clock"}, false},
+	{"base", []string{"changelog", "attr", "store", "clock", "partition"}, false},
 }
 
 // checkEdge returns why from may not import to, or "" if it may.
