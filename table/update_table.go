@@ -20,12 +20,16 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil {
 		return nil, Errorf(ValidationException, "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
 	}
+	now := s.now().UnixNano()
+	if err := checkTableUpdate(m, in, now); err != nil {
+		return nil, err
+	}
 	notFound := errNotFound("Table", m.Name)
 	var created []string
 	next, err := s.changeTable(ctx, m, notFound, func(tx *store.Tx, cur, next *tableMeta) error {
 		var deleted []string
 		var err error
-		if created, deleted, err = s.applyTableUpdate(tx, cur, next, in); err != nil {
+		if created, deleted, err = s.applyTableUpdate(tx, cur, next, in, now); err != nil {
 			return err
 		}
 		return indexSpaces(tx, cur, created, deleted, notFound)
@@ -47,18 +51,34 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 	return &TableOutput{TableDescription: d}, nil
 }
 
-// applyTableUpdate applies in to next, a copy of cur, the stored
+// checkTableUpdate validates in against m, the definition as the caller
+// found it, on a copy, so that a bad request is refused before the store is
+// touched. The transaction applies in again to the stored definition: a
+// change committed since may have moved it on, and then its checks decide.
+func checkTableUpdate(m *tableMeta, in *UpdateTableInput, now int64) error {
+	b, err := encodeMeta(m)
+	if err != nil {
+		return err
+	}
+	c, err := decodeMeta(b)
+	if err != nil {
+		return err
+	}
+	c.Updated = now
+	return c.applyUpdate(in)
+}
+
+// applyTableUpdate applies in, at now, to next, a copy of cur, the stored
 // definition, and records its stream change in tx; it returns the global
-// indexes it creates and deletes.
-func (s *Service) applyTableUpdate(tx *store.Tx, cur, next *tableMeta, in *UpdateTableInput) (created, deleted []string, err error) {
-	next.Updated = s.now().UnixNano()
+// indexes it creates and deletes. changeTable derives next afterwards.
+func (s *Service) applyTableUpdate(tx *store.Tx, cur, next *tableMeta, in *UpdateTableInput, now int64) (created, deleted []string, err error) {
+	next.Updated = now
 	if err := next.applyUpdate(in); err != nil {
 		return nil, nil, err
 	}
 	if err := freshStreamLabel(tx, cur, next); err != nil {
 		return nil, nil, err
 	}
-	next.derive()
 	created, deleted = indexChanges(cur, next)
 	next.DeletingIndexes = nil
 	for _, d := range cur.DeletingIndexes {
