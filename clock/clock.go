@@ -40,6 +40,9 @@ func Manual(start time.Time) *Clock {
 // Now returns the clock's current time.
 func (c *Clock) Now() time.Time { return c.base().Add(time.Duration(c.offset.Load())) }
 
+// Offset returns how far Advance and Set have moved the clock in all.
+func (c *Clock) Offset() time.Duration { return time.Duration(c.offset.Load()) }
+
 // OnMove registers fn to run after every Advance or Set with the new time,
 // in registration order: work the move made due (expiring items, rolling
 // stream shards). fn must be safe to call concurrently with everything else

@@ -30,6 +30,9 @@ func TestManualMoves(t *testing.T) {
 		if !errors.Is(err, tc.wantErr) || !got.Equal(tc.want) || !c.Now().Equal(tc.want) {
 			t.Errorf("%s: got %v, %v (Now %v), want %v, %v", tc.name, got, err, c.Now(), tc.want, tc.wantErr)
 		}
+		if got, want := c.Offset(), tc.want.Sub(start); got != want {
+			t.Errorf("%s: Offset got %v, want %v", tc.name, got, want)
+		}
 	}
 	if len(seen) != 3 || !seen[2].Equal(start.Add(50*time.Hour)) {
 		t.Errorf("hooks saw %v, want three moves ending at +50h", seen)

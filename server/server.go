@@ -101,6 +101,11 @@ func Start(ctx context.Context, opts Options) (s *Server, err error) {
 	if s.clock == nil {
 		s.clock = clock.New()
 	}
+	if err := restoreClock(ctx, db, s.clock); err != nil {
+		ln.Close()
+		db.Close()
+		return nil, err
+	}
 	tOpts := opts.Table
 	if tOpts.Logger == nil {
 		tOpts.Logger = log
