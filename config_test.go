@@ -61,3 +61,27 @@ func TestParseConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestParseConfigBadEnv: an environment value that does not parse stops
+// start-up with an error naming the variable, as a bad flag does.
+func TestParseConfigBadEnv(t *testing.T) {
+	tests := []struct {
+		name, value string
+		args        []string
+		want        string
+	}{
+		{"DDBLOCAL_TRANSIENT_DELAY", "soon", nil, `invalid DDBLOCAL_TRANSIENT_DELAY "soon": want a duration such as 2s`},
+		{"DDBLOCAL_TRANSIENT_DELAY", "5", []string{"-delayTransientStatuses"}, `invalid DDBLOCAL_TRANSIENT_DELAY "5": want a duration such as 2s`},
+	}
+	for _, tt := range tests {
+		_, err := parseConfig(tt.args, func(k string) string {
+			if k == tt.name {
+				return tt.value
+			}
+			return ""
+		}, io.Discard)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("parseConfig(%q) with %s=%q: got %v, want %s", tt.args, tt.name, tt.value, err, tt.want)
+		}
+	}
+}

@@ -152,8 +152,12 @@ func (c *config) featureFlags(fs *flag.FlagSet, env envVars, raw *rawFlags) {
 // finish applies the environment's durations and checks the values the flag
 // package cannot.
 func (c *config) finish(env envVars, raw rawFlags) error {
-	if c.transientDelay == 0 {
-		if d, err := time.ParseDuration(env.str("TRANSIENT_DELAY", "0s")); err == nil {
+	if v := env.str("TRANSIENT_DELAY", ""); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("invalid DDBLOCAL_TRANSIENT_DELAY %q: want a duration such as 2s", v)
+		}
+		if c.transientDelay == 0 {
 			c.transientDelay = d
 		}
 	}
