@@ -2,6 +2,7 @@ package expressions
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -132,6 +133,60 @@ func TestInvalidExpressions(t *testing.T) {
 		}
 		if e.Pos < -1 || e.Pos > len(tt.src) {
 			t.Errorf("%s %q: Pos %d outside the input", tt.k, tt.src, e.Pos)
+		}
+	}
+}
+
+// TestOperatorLimit checks DynamoDB's 300-operator limit: 300 operators and
+// functions pass, the 301st is refused with "operator count: 301" however many
+// follow, and parentheses, SET's '=' and clause words are not counted.
+func TestOperatorLimit(t *testing.T) {
+	// n comparisons joined by n-1 ORs, nested in parentheses as in
+	// "a<b or (a<b or (...))": 2n-1 operators.
+	nestedOr := func(n int) string {
+		return "a<:n" + strings.Repeat(" OR (a<:n", n-1) + strings.Repeat(")", n-1)
+	}
+	nots := func(n int) string { return strings.Repeat("NOT ", n) + "a = :n" }
+	// n SET actions of one '+' each: SET's '=' and the commas do not count.
+	plus := func(n int) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = "a" + strconv.Itoa(i) + "=:n+:n"
+		}
+		return "SET " + strings.Join(parts, ",")
+	}
+	// n functions: size(a) compared needs 2 operators each, joined by ANDs.
+	sizes := func(n int) string {
+		return strings.TrimSuffix(strings.Repeat("size(a) > :n AND ", n), " AND ")
+	}
+	const tooMany = "The expression contains too many operators; operator count: 301"
+	tests := []struct {
+		k   kind
+		src string
+		ok  bool
+	}{
+		{kindCondition, nestedOr(150), true},  // 299
+		{kindCondition, nestedOr(151), false}, // 301
+		{kindFilter, nestedOr(300), false},    // 599, still reported as 301
+		{kindCondition, nots(299), true},      // 299 NOTs + 1 comparison
+		{kindCondition, nots(300), false},     // 301
+		{kindUpdate, plus(300), true},         // 300 '+'
+		{kindUpdate, plus(301), false},        // 301 '+'
+		{kindFilter, sizes(100), true},        // 100 size + 100 '>' + 99 AND = 299
+		{kindKeyCondition, nestedOr(151), false},
+	}
+	for _, tt := range tests {
+		if len(tt.src) > maxExpressionSize {
+			t.Fatalf("%s case is %d bytes, over the size limit it must not test", tt.k, len(tt.src))
+		}
+		_, err := compileKind(t, tt.k, tt.src)
+		var e *Error
+		isLimit := errors.As(err, &e) && strings.Contains(e.Msg, "too many operators")
+		switch {
+		case tt.ok && isLimit:
+			t.Errorf("%s %.40q...: got %v, want no operator-limit error", tt.k, tt.src, err)
+		case !tt.ok && (!isLimit || e.Msg != "Invalid "+string(tt.k)+": "+tooMany):
+			t.Errorf("%s %.40q...: got %v, want %q", tt.k, tt.src, err, tooMany)
 		}
 	}
 }

@@ -8,6 +8,13 @@ import (
 // maxExpressionSize is DynamoDB's limit on the length of any expression string.
 const maxExpressionSize = 4096
 
+// maxOperators is DynamoDB's limit on the operators and functions in one
+// expression ("The maximum number of operators or functions allowed in an
+// UpdateExpression is 300"). Comparators, AND, OR, NOT, BETWEEN, IN, function
+// calls and update + and - count; parentheses, SET's '=' and the clause words
+// do not. DynamoDB stops at the 301st, so its message always says 301.
+const maxOperators = 300
+
 // parser is a recursive-descent parser over the tokens of one expression. Each
 // parse method's comment is its grammar rule. Parsing only builds the tree;
 // placeholders are resolved and types checked afterwards (resolve.go, check.go)
@@ -28,6 +35,8 @@ type parser struct {
 	// parenArgs lets a function argument be wrapped in parentheses, as update
 	// expressions allow.
 	parenArgs bool
+	// ops counts operators and functions against maxOperators.
+	ops int
 }
 
 func newParser(k kind, src string, keywords []string) *parser {
@@ -42,6 +51,15 @@ func (p *parser) next() token {
 		p.i++
 	}
 	return t
+}
+
+// countOp counts one operator or function, found at pos, against maxOperators.
+func (p *parser) countOp(pos int) error {
+	p.ops++
+	if p.ops > maxOperators {
+		return p.k.errf(pos, "The expression contains too many operators; operator count: %d", p.ops)
+	}
+	return nil
 }
 
 // fail reports a syntax error at the current token.
@@ -133,6 +151,9 @@ func (p *parser) parseOperand() (*operand, error) {
 	case t.typ == tIdent && isPunct(p.toks[p.i+1], "("):
 		p.next()
 		p.next()
+		if err := p.countOp(t.pos); err != nil {
+			return nil, err
+		}
 		f := &operand{kind: opFunc, name: t.text, pos: t.pos}
 		for {
 			var a *operand
@@ -191,6 +212,9 @@ func (p *parser) parseOr() (*Condition, error) {
 	}
 	for isWord(p.peek(), "OR") {
 		pos := p.next().pos
+		if err := p.countOp(pos); err != nil {
+			return nil, err
+		}
 		right, err := p.parseAnd()
 		if err != nil {
 			return nil, err
@@ -210,6 +234,9 @@ func (p *parser) parseAnd() (*Condition, error) {
 	}
 	for isWord(p.peek(), "AND") {
 		pos := p.next().pos
+		if err := p.countOp(pos); err != nil {
+			return nil, err
+		}
 		right, err := p.parseNot()
 		if err != nil {
 			return nil, err
@@ -225,6 +252,9 @@ func (p *parser) parseAnd() (*Condition, error) {
 func (p *parser) parseNot() (*Condition, error) {
 	if isWord(p.peek(), "NOT") {
 		pos := p.next().pos
+		if err := p.countOp(pos); err != nil {
+			return nil, err
+		}
 		c, err := p.parseNot()
 		if err != nil {
 			return nil, err
@@ -279,6 +309,9 @@ func (p *parser) parsePrimary() (*Condition, error) {
 	switch {
 	case isComparator(t):
 		p.next()
+		if err := p.countOp(t.pos); err != nil {
+			return nil, err
+		}
 		right, err := p.parseOperand()
 		if err != nil {
 			return nil, err
@@ -286,6 +319,9 @@ func (p *parser) parsePrimary() (*Condition, error) {
 		return &Condition{kind: condCompare, op: t.text, args: []*operand{left, right}, pos: t.pos}, nil
 	case isWord(t, "BETWEEN"):
 		p.next()
+		if err := p.countOp(t.pos); err != nil {
+			return nil, err
+		}
 		lo, err := p.parseOperand()
 		if err != nil {
 			return nil, err
@@ -301,6 +337,9 @@ func (p *parser) parsePrimary() (*Condition, error) {
 		return &Condition{kind: condBetween, op: "BETWEEN", args: []*operand{left, lo, hi}, pos: t.pos}, nil
 	case isWord(t, "IN"):
 		p.next()
+		if err := p.countOp(t.pos); err != nil {
+			return nil, err
+		}
 		if err := p.expect("("); err != nil {
 			return nil, err
 		}
@@ -426,6 +465,9 @@ func (p *parser) parseValue() (*operand, error) {
 		return nil, p.fail()
 	}
 	p.next()
+	if err := p.countOp(t.pos); err != nil {
+		return nil, err
+	}
 	r, err := p.parseTerm(false)
 	if err != nil {
 		return nil, err
