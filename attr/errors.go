@@ -71,7 +71,7 @@ const (
 	msgEmptyBS          = "One or more parameter values were invalid: Binary sets should not be empty"
 	msgDuplicatesPrefix = "One or more parameter values were invalid: Input collection "
 	msgDuplicatesSuffix = " contains duplicates."
-	msgNesting          = "Nesting Levels have exceeded supported limits"
+	msgNesting          = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
 	// MsgNameTooLarge is DynamoDB's answer to an attribute name, at any depth
 	// of an item or in ExpressionAttributeNames, longer than MaxNameBytes.
 	MsgNameTooLarge = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes"

@@ -237,3 +237,27 @@ func TestJSONRoundTrip(t *testing.T) {
 		t.Errorf("round trip:\n got %s\nwant %s", got, in)
 	}
 }
+
+// TestNestingBoundary pins DynamoDB's boundary in numbers, not in terms of
+// MaxNestingDepth: a leaf inside 31 maps or lists is accepted, inside 32 it is
+// refused with DynamoDB's whole message.
+func TestNestingBoundary(t *testing.T) {
+	const want = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
+	for _, wrap := range [][2]string{{`{"M":{"a":`, `}}`}, {`{"L":[`, `]}`}} {
+		var v Value
+		if err := v.UnmarshalJSON([]byte(nested(31, wrap[0], wrap[1]))); err != nil {
+			t.Errorf("31 levels of %s: got %v, want accepted", wrap[0], err)
+		}
+		if err := v.Validate(); err != nil {
+			t.Errorf("Validate 31 levels of %s: got %v, want nil", wrap[0], err)
+		}
+		err := v.UnmarshalJSON([]byte(nested(32, wrap[0], wrap[1])))
+		var e *Error
+		if !errors.As(err, &e) || e.Msg != want {
+			t.Errorf("32 levels of %s: got %v, want %q", wrap[0], err, want)
+		}
+	}
+	if err := mustDeep(32).Validate(); err == nil || err.Error() != want {
+		t.Errorf("Validate 32 lists: got %v, want %q", err, want)
+	}
+}

@@ -8,10 +8,11 @@ const (
 	MaxPartitionKeySize = 2048
 	// MaxSortKeySize is the largest sort key value, in bytes.
 	MaxSortKeySize = 1024
-	// MaxNestingDepth is how many M/L containers may nest inside one another
-	// ("up to 32 levels deep"); the 33rd is refused with "Nesting Levels have
-	// exceeded supported limits".
-	MaxNestingDepth = 32
+	// MaxNestingDepth is how many M/L containers may nest inside one another.
+	// DynamoDB supports "nested attributes up to 32 levels deep" counting the
+	// attribute itself as level 1: 31 nested maps or lists hold a leaf at
+	// level 32, and a 32nd container is refused with msgNesting.
+	MaxNestingDepth = 31
 )
 
 // Validate reports whether v is a value DynamoDB would accept, with the
