@@ -123,7 +123,9 @@ func (s *server) call(x *exchange, r *http.Request) (any, error) {
 	var ctx context.Context = &x.ctx
 	if s.cfg.Verifier != nil {
 		// Resource-based policies judge verified callers.
-		ctx = table.WithCaller(ctx, table.Caller{Account: id.Account, AccessKey: id.AccessKey, Operation: op})
+		// The streams API's actions are dynamodb:DescribeStream and so on.
+		action := strings.TrimPrefix(op, streamsPrefix)
+		ctx = table.WithCaller(ctx, table.Caller{Account: id.Account, AccessKey: id.AccessKey, Operation: action})
 	}
 	return h(ctx, &x.req)
 }

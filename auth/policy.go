@@ -56,21 +56,32 @@ func (l *stringList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// EvaluatePolicy judges req against the policy document doc, evaluating
-// this subset of IAM: Effect Allow or Deny; Principal "*", {"AWS": …}
-// naming "*", the account ID, the account's root ARN or
-// "arn:aws:iam::ACCOUNT:user/ACCESSKEY" (wildcards allowed); Action or
-// NotAction with * and ? wildcards, case-insensitive; Resource with
-// wildcards. A statement with a Condition, a NotPrincipal or a
-// NotResource is not understood: it never allows, and a Deny of that kind
-// denies whenever its principal and action match. Any matching Deny wins.
-// A document that is not JSON denies.
-func EvaluatePolicy(doc string, req PolicyRequest) Effect {
+// Policy is a parsed resource-based policy, ready to judge requests
+// without parsing its JSON again. It is safe for concurrent use.
+type Policy struct {
+	stmts []parsedStatement
+	bad   bool // the document is not a policy: it denies everything
+}
+
+// parsedStatement is a statement with its Principal decoded and its
+// action patterns lower-cased.
+type parsedStatement struct {
+	statement
+	anyone                    bool       // Principal "*"
+	principals                stringList // Principal {"AWS": …}
+	unknown                   bool       // a Condition, NotPrincipal or NotResource: never allows
+	notPrincipal, notResource bool
+}
+
+// ParsePolicy parses a policy document for Evaluate. A document that is not
+// JSON, or whose statements are not objects, gives a Policy that denies
+// every request.
+func ParsePolicy(doc string) *Policy {
 	var p struct {
 		Statement json.RawMessage
 	}
 	if json.Unmarshal([]byte(doc), &p) != nil {
-		return Denied
+		return &Policy{bad: true}
 	}
 	var stmts []map[string]json.RawMessage
 	raw := []byte(strings.TrimSpace(string(p.Statement)))
@@ -78,61 +89,99 @@ func EvaluatePolicy(doc string, req PolicyRequest) Effect {
 		raw = append(append([]byte{'['}, raw...), ']')
 	}
 	if json.Unmarshal(raw, &stmts) != nil {
+		return &Policy{bad: true}
+	}
+	out := &Policy{stmts: make([]parsedStatement, 0, len(stmts))}
+	for _, m := range stmts {
+		var st parsedStatement
+		b, _ := json.Marshal(m)
+		if json.Unmarshal(b, &st.statement) != nil {
+			return &Policy{bad: true}
+		}
+		_, st.notPrincipal = m["NotPrincipal"]
+		_, st.notResource = m["NotResource"]
+		st.unknown = len(st.Condition) > 0 || st.notPrincipal || st.notResource
+		var star string
+		if json.Unmarshal(st.Principal, &star) == nil {
+			st.anyone = star == "*"
+		} else {
+			var byKind map[string]stringList
+			if json.Unmarshal(st.Principal, &byKind) == nil {
+				st.principals = byKind["AWS"]
+			}
+		}
+		for i, a := range st.Action {
+			st.Action[i] = strings.ToLower(a)
+		}
+		for i, a := range st.NotAction {
+			st.NotAction[i] = strings.ToLower(a)
+		}
+		out.stmts = append(out.stmts, st)
+	}
+	return out
+}
+
+// EvaluatePolicy judges req against the policy document doc; it is
+// ParsePolicy(doc).Evaluate(req).
+func EvaluatePolicy(doc string, req PolicyRequest) Effect {
+	return ParsePolicy(doc).Evaluate(req)
+}
+
+// Evaluate judges req against p, evaluating this subset of IAM: Effect
+// Allow or Deny; Principal "*", {"AWS": …} naming "*", the account ID,
+// the account's root ARN or "arn:aws:iam::ACCOUNT:user/ACCESSKEY"
+// (wildcards allowed); Action or NotAction with * and ? wildcards,
+// case-insensitive; Resource with wildcards. A statement with a
+// Condition, a NotPrincipal or a NotResource is not understood: it never
+// allows, and a Deny of that kind denies whenever its principal and action
+// match. Any matching Deny wins.
+func (p *Policy) Evaluate(req PolicyRequest) Effect {
+	if p.bad {
 		return Denied
 	}
+	action := strings.ToLower(req.Action)
 	effect := NoStatement
-	for _, m := range stmts {
-		var st statement
-		b, _ := json.Marshal(m)
-		if json.Unmarshal(b, &st) != nil {
-			return Denied
-		}
-		_, notPrincipal := m["NotPrincipal"]
-		_, notResource := m["NotResource"]
-		unknown := len(st.Condition) > 0 || notPrincipal || notResource
-		matches := (notPrincipal || principalMatches(st.Principal, req)) && actionMatches(st, req.Action) &&
-			(notResource || anyGlob(st.Resource, req.Resource, false))
+	for i := range p.stmts {
+		st := &p.stmts[i]
+		matches := (st.notPrincipal || st.principalMatches(req)) && st.actionMatches(action) &&
+			(st.notResource || anyGlob(st.Resource, req.Resource))
 		switch {
 		case !matches:
 		case st.Effect == "Deny":
 			return Denied
-		case st.Effect == "Allow" && !unknown:
+		case st.Effect == "Allow" && !st.unknown:
 			effect = Allowed
 		}
 	}
 	return effect
 }
 
-// principalMatches reports whether a Principal element names req's caller.
-func principalMatches(raw json.RawMessage, req PolicyRequest) bool {
-	var star string
-	if json.Unmarshal(raw, &star) == nil {
-		return star == "*"
+// principalMatches reports whether st's Principal names req's caller.
+func (st *parsedStatement) principalMatches(req PolicyRequest) bool {
+	if st.anyone {
+		return true
 	}
-	var m map[string]stringList
-	if json.Unmarshal(raw, &m) != nil {
-		return false
-	}
-	for _, p := range m["AWS"] {
-		if p == "*" || p == req.Account || glob(p, Principal(req.Account), false) ||
-			glob(p, "arn:aws:iam::"+req.Account+":user/"+req.AccessKey, false) {
+	for _, p := range st.principals {
+		if p == "*" || p == req.Account || glob(p, Principal(req.Account)) ||
+			glob(p, "arn:aws:iam::"+req.Account+":user/"+req.AccessKey) {
 			return true
 		}
 	}
 	return false
 }
 
-// actionMatches reports whether st's Action (or NotAction) covers action.
-func actionMatches(st statement, action string) bool {
+// actionMatches reports whether st's Action (or NotAction) covers action,
+// both lower-cased.
+func (st *parsedStatement) actionMatches(action string) bool {
 	if len(st.NotAction) > 0 {
-		return !anyGlob(st.NotAction, action, true)
+		return !anyGlob(st.NotAction, action)
 	}
-	return anyGlob(st.Action, action, true)
+	return anyGlob(st.Action, action)
 }
 
-func anyGlob(patterns []string, s string, fold bool) bool {
+func anyGlob(patterns []string, s string) bool {
 	for _, p := range patterns {
-		if glob(p, s, fold) {
+		if glob(p, s) {
 			return true
 		}
 	}
@@ -140,10 +189,7 @@ func anyGlob(patterns []string, s string, fold bool) bool {
 }
 
 // glob matches s against an IAM pattern: * any run, ? any one byte.
-func glob(p, s string, fold bool) bool {
-	if fold {
-		p, s = strings.ToLower(p), strings.ToLower(s)
-	}
+func glob(p, s string) bool {
 	// Iterative matching with one backtrack point, linear in practice.
 	pi, si, star, mark := 0, 0, -1, 0
 	for si < len(s) {
@@ -167,9 +213,13 @@ func glob(p, s string, fold bool) bool {
 	return pi == len(p)
 }
 
-// TablePolicy is EvaluatePolicy in the form table.Options.Policies takes.
-func TablePolicy(doc string, c table.Caller, resource string) table.PolicyEffect {
-	switch EvaluatePolicy(doc, PolicyRequest{Account: c.Account, AccessKey: c.AccessKey, Action: c.Action(), Resource: resource}) {
+// TablePolicy is ParsePolicy in the form table.Options.Policies takes.
+func TablePolicy(doc string) table.Policy { return tablePolicy{ParsePolicy(doc)} }
+
+type tablePolicy struct{ p *Policy }
+
+func (t tablePolicy) Evaluate(c table.Caller, resource string) table.PolicyEffect {
+	switch t.p.Evaluate(PolicyRequest{Account: c.Account, AccessKey: c.AccessKey, Action: c.Action(), Resource: resource}) {
 	case Allowed:
 		return table.PolicyAllowed
 	case Denied:

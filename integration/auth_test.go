@@ -388,7 +388,6 @@ func TestHarnessVerifiesInSignedPass(t *testing.T) {
 // default account) each see only their own tables and items, and ARNs name
 // the caller's account.
 func TestAccountIsolation(t *testing.T) {
-	bob := auth.Credential{AccessKey: "AKIDBOB", Secret: "bob-secret", Account: "222222222222"}
 	dflt := auth.Credential{AccessKey: testKey, Secret: testSecret, Account: auth.DefaultAccount}
 	srv := startAuthServer(t, alice, bob, dflt)
 	ctx := context.Background()
@@ -456,7 +455,7 @@ func TestAccountIsolation(t *testing.T) {
 	wantAPIError(t, err, "AccessDeniedException", "User: arn:aws:iam::222222222222:root is not authorized to perform: "+
 		"dynamodb:GetItem on resource: "+aliceArn+" because no resource-based policy allows the dynamodb:GetItem action")
 	_, err = b.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(aliceArn), Tags: []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}})
-	wantAPIErrorPrefix(t, err, "ResourceNotFoundException", "Requested resource not found")
+	wantAPIError(t, err, "AccessDeniedException", noPolicyAllows(bob.Account, "TagResource", aliceArn))
 	// Its own ARN works.
 	if _, err := a.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(aliceArn), Key: rvals("pk", s("k"))}); err != nil {
 		t.Fatalf("GetItem by its own ARN: %v", err)
@@ -467,7 +466,6 @@ func TestAccountIsolation(t *testing.T) {
 // account use it by ARN for the actions it allows, and an explicit Deny
 // refuses even the owner.
 func TestResourcePolicies(t *testing.T) {
-	bob := auth.Credential{AccessKey: "AKIDBOB", Secret: "bob-secret", Account: "222222222222"}
 	srv := startAuthServer(t, alice, bob)
 	ctx := context.Background()
 	a := clientAs(srv.URL, alice.AccessKey, alice.Secret, "")
@@ -526,10 +524,9 @@ func TestResourcePolicies(t *testing.T) {
 	}
 }
 
-// TestStreamsPerAccount: a stream of another account's table is not
-// found by its ARN; the owner reads it.
+// TestStreamsPerAccount: a stream of another account's table is refused
+// by its ARN without a policy of its own; the owner reads it.
 func TestStreamsPerAccount(t *testing.T) {
-	bob := auth.Credential{AccessKey: "AKIDBOB", Secret: "bob-secret", Account: "222222222222"}
 	srv := startAuthServer(t, alice, bob)
 	ctx := context.Background()
 	arn := createStreamTable(t, clientAs(srv.URL, alice.AccessKey, alice.Secret, ""), "Feed", types.StreamViewTypeNewImage)
@@ -544,5 +541,5 @@ func TestStreamsPerAccount(t *testing.T) {
 		t.Fatalf("the owner's DescribeStream: %v", err)
 	}
 	_, err := streamsAs(bob).DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
-	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Stream: "+arn+" not found")
+	wantAPIError(t, err, "AccessDeniedException", noPolicyAllows(bob.Account, "DescribeStream", arn))
 }

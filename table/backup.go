@@ -66,7 +66,7 @@ func newBackupID(t time.Time, system bool) string {
 // region is not checked: DynamoDB looks a backup up in the region of the
 // request.
 func parseBackupARN(arn string) (string, error) {
-	if _, res, ok := splitARN(arn); ok {
+	if _, _, res, ok := splitARN(arn); ok {
 		rest := strings.Split(res, "/")
 		if len(rest) == 4 && rest[0] == "table" && rest[1] != "" && rest[2] == "backup" && rest[3] != "" {
 			return rest[3], nil
@@ -170,7 +170,7 @@ func currentTable(tx *store.Tx, m *tableMeta) (*tableMeta, error) {
 
 // CreateBackup copies a table, as it is at the request, into a new backup.
 func (s *Service) CreateBackup(ctx context.Context, region string, in *CreateBackupInput) (*CreateBackupOutput, error) {
-	m, err := s.backupTable(region, in.TableName)
+	m, err := s.backupTable(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -261,9 +261,14 @@ func (b *backupMeta) description(status string) BackupDescription {
 
 // findBackup returns the live backup an ARN names in region, or
 // BackupNotFoundException. SYSTEM backups past their expiry are gone.
-func (s *Service) findBackup(tx *store.Tx, region, arn string) (*backupMeta, error) {
+// Another account's backup is refused (see refuseForeign): a backup
+// carries no resource-based policy to let another account in.
+func (s *Service) findBackup(ctx context.Context, tx *store.Tx, region, arn string) (*backupMeta, error) {
 	id, err := parseBackupARN(arn)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.refuseForeign(ctx, region, arn, Errorf(BackupNotFoundException, "Backup not found: %s", arn)); err != nil {
 		return nil, err
 	}
 	b, err := readBackup(tx, region, id)
@@ -281,7 +286,7 @@ func (s *Service) DescribeBackup(ctx context.Context, region string, in *BackupA
 	var b *backupMeta
 	err := s.db.View(func(tx *store.Tx) error {
 		var err error
-		b, err = s.findBackup(tx, region, in.BackupArn)
+		b, err = s.findBackup(ctx, tx, region, in.BackupArn)
 		return err
 	})
 	if err != nil {
@@ -296,7 +301,7 @@ func (s *Service) DeleteBackup(ctx context.Context, region string, in *BackupArn
 	var b *backupMeta
 	err := s.db.Update(ctx, func(tx *store.Tx) error {
 		var err error
-		if b, err = s.findBackup(tx, region, in.BackupArn); err != nil {
+		if b, err = s.findBackup(ctx, tx, region, in.BackupArn); err != nil {
 			return err
 		}
 		if b.Type == "SYSTEM" {

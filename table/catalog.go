@@ -277,13 +277,3 @@ func (m *tableMeta) kmsARN() string {
 	account, region := splitScope(m.Region)
 	return "arn:aws:kms:" + region + ":" + account + ":key/ddblocal"
 }
-
-// foreignARN reports whether a TableName member is the ARN of a table in
-// an account other than scope's, which the caller may not see.
-func foreignARN(scope, s string) bool {
-	if !strings.HasPrefix(s, "arn:") {
-		return false
-	}
-	parts := strings.SplitN(s, ":", 6)
-	return len(parts) == 6 && !sameAccount(scope, parts[4])
-}

@@ -153,24 +153,36 @@ func (s *Service) describeGlobalIndexes(m *tableMeta, stats map[string]spaceStat
 // ResourceNotFoundException with the message item operations use. The
 // caller (ctx) must be allowed to use it (see authorize).
 func (s *Service) table(ctx context.Context, region, name string) (*tableMeta, error) {
-	return s.lookup(ctx, region, name, errNotFound("", ""))
+	return s.lookup(ctx, region, name, "", errNotFound("", ""))
+}
+
+// tableIndex is table for a Query or Scan of index (none when nil): the
+// caller is judged on the index's ARN, which a table's policy must name
+// (as IAM does, a grant on the table alone does not cover its indexes).
+func (s *Service) tableIndex(ctx context.Context, region, name string, index *string) (*tableMeta, error) {
+	ix := ""
+	if index != nil {
+		ix = *index
+	}
+	return s.lookup(ctx, region, name, ix, errNotFound("", ""))
 }
 
 // tableForControl is table with the message the control-plane operations use.
 func (s *Service) tableForControl(ctx context.Context, region, name string) (*tableMeta, error) {
-	return s.lookup(ctx, region, name, errNotFound("Table", tableName(name)))
+	return s.lookup(ctx, region, name, "", errNotFound("Table", tableName(name)))
 }
 
 // lookup resolves a TableName member in the caller's scope, or in the
 // scope its ARN names when resource-based policies are enforced, answering
-// notFound when there is no such table, and checks the caller's access.
-func (s *Service) lookup(ctx context.Context, region, name string, notFound *Error) (*tableMeta, error) {
+// notFound when there is no such table, and checks the caller's access to
+// the table or, when index is not "", to that index.
+func (s *Service) lookup(ctx context.Context, region, name, index string, notFound error) (*tableMeta, error) {
 	scope := region
-	if foreignARN(region, name) {
+	if arnScope, foreign := foreignARN(region, name); foreign {
 		if s.opts.Policies == nil {
 			return nil, notFound
 		}
-		scope = arnScope(name)
+		scope = arnScope
 	}
 	m, err := s.catalog.get(s.db, scope, tableName(name))
 	if err != nil {
@@ -179,7 +191,11 @@ func (s *Service) lookup(ctx context.Context, region, name string, notFound *Err
 	if m == nil {
 		return nil, notFound
 	}
-	if err := s.authorize(ctx, region, m); err != nil {
+	resource := m.arn()
+	if index != "" {
+		resource += "/index/" + index
+	}
+	if err := s.authorize(ctx, region, m, "", resource); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -63,14 +63,17 @@ func (s *Service) creating(m *tableMeta) bool {
 }
 
 // backupTable returns the table a backup operation names, or
-// TableNotFoundException when it is missing or still being created.
-func (s *Service) backupTable(region, name string) (*tableMeta, error) {
-	m, err := s.catalog.get(s.db, region, tableName(name))
+// TableNotFoundException when it is missing or still being created. The
+// caller (ctx) must be allowed to use it (see authorize); none of these
+// operations reaches another account's table.
+func (s *Service) backupTable(ctx context.Context, region, name string) (*tableMeta, error) {
+	notFound := Errorf(TableNotFoundException, "Table not found: %s", tableName(name))
+	m, err := s.lookup(ctx, region, name, "", notFound)
 	if err != nil {
 		return nil, err
 	}
-	if m == nil || s.creating(m) {
-		return nil, Errorf(TableNotFoundException, "Table not found: %s", tableName(name))
+	if s.creating(m) {
+		return nil, notFound
 	}
 	return m, nil
 }
@@ -93,7 +96,7 @@ func continuousBackups(m *tableMeta, now time.Time) *DescribeContinuousBackupsOu
 // DescribeContinuousBackups reports backups (always enabled) and
 // point-in-time recovery with its restorable window.
 func (s *Service) DescribeContinuousBackups(ctx context.Context, region string, in *TableNameInput) (*DescribeContinuousBackupsOutput, error) {
-	m, err := s.backupTable(region, in.TableName)
+	m, err := s.backupTable(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +111,7 @@ func (s *Service) UpdateContinuousBackups(ctx context.Context, region string, in
 	if !*spec.PointInTimeRecoveryEnabled && spec.RecoveryPeriodInDays != nil {
 		return nil, Errorf(ValidationException, "Invalid Request: Cannot specify RecoveryPeriodInDays when disabling point-in-time recovery.")
 	}
-	m, err := s.backupTable(region, in.TableName)
+	m, err := s.backupTable(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}

@@ -30,12 +30,15 @@ func (s *Service) RestoreTableToPointInTime(ctx context.Context, region string, 
 		if !ok {
 			return nil, Errorf(ValidationException, "Invalid Request: sourceTableArn is not a valid ARN")
 		}
-		if arnRegion != region {
-			return nil, Errorf(TableNotFoundException, "Table not found: %s", arnName)
-		}
 		name = arnName
+		if arnRegion != region {
+			if _, foreign := foreignARN(region, in.SourceTableArn); !foreign || s.opts.Policies == nil {
+				return nil, Errorf(TableNotFoundException, "Table not found: %s", arnName)
+			}
+			name = in.SourceTableArn // another account's: backupTable refuses it
+		}
 	}
-	src, err := s.backupTable(region, name)
+	src, err := s.backupTable(ctx, region, name)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ddblocal/ddblocal/store"
 )
@@ -25,25 +26,27 @@ const maxPolicySize = 20480
 
 // policyTarget resolves a ResourceArn (a table or one of its streams) of the
 // caller's scope to its table and the key of its policy.
-func (s *Service) policyTarget(scope, arn string) (*tableMeta, string, error) {
+func (s *Service) policyTarget(ctx context.Context, scope, arn string) (*tableMeta, string, error) {
 	if !strings.HasPrefix(arn, "arn:") {
 		return nil, "", invalid("ARNs must start with 'arn:': %s", arn)
 	}
-	parts := strings.SplitN(arn, ":", 6)
-	if len(parts) != 6 || parts[2] != "dynamodb" {
+	arnScope, account, res, ok := splitARN(arn)
+	if !ok {
 		return nil, "", invalid("Provided Arn is not a DynamoDB resource arn: %s", arn)
 	}
-	rest := strings.Split(parts[5], "/")
+	rest := strings.Split(res, "/")
 	if rest[0] != "table" || len(rest) < 2 || rest[1] == "" || (len(rest) != 2 && (len(rest) != 4 || rest[2] != "stream")) {
 		return nil, "", invalid("Invalid resource arn provided, only table or stream is accepted. Provided resource arn: %s", arn)
 	}
-	if !sameAccount(scope, parts[4]) {
+	if !sameAccount(scope, account) {
 		return nil, "", Errorf(ValidationException, "This action is only supported by accounts that match the resource owner’s account.")
 	}
-	if Scope(parts[4], parts[3]) != scope {
+	if arnScope != scope {
 		return nil, "", invalid("Invalid resource Arn: %s", arn)
 	}
-	m, err := s.tableForControl(context.Background(), scope, rest[1]) // policy management is not itself policed
+	// Policy management is not itself policed, so that a policy denying
+	// everyone can still be replaced.
+	m, err := s.tableForControl(unpoliced(ctx), scope, rest[1])
 	if err != nil {
 		return nil, "", err
 	}
@@ -52,6 +55,50 @@ func (s *Service) policyTarget(scope, arn string) (*tableMeta, string, error) {
 		key = rest[3]
 	}
 	return m, key, nil
+}
+
+// policyCache keeps parsed policies by table incarnation, key and
+// revision, so that a request judged against a stored policy does not
+// parse its JSON again. It is safe for concurrent use.
+type policyCache struct {
+	mu sync.RWMutex
+	m  map[policyRef]parsedPolicy
+}
+
+type policyRef struct{ table, key, revision string }
+
+// parsedPolicy is a document and its parse; the document is compared on a
+// hit, so a revision id reused after a delete never serves a stale parse.
+type parsedPolicy struct {
+	doc    string
+	policy Policy
+}
+
+// maxCachedPolicies bounds the cache; past it the cache starts over.
+const maxCachedPolicies = 1024
+
+// get returns the parsed policy stored under key of m, or nil when there
+// is none.
+func (pc *policyCache) get(parse PolicyParser, m *tableMeta, key string) Policy {
+	rp, ok := m.Policies[key]
+	if !ok {
+		return nil
+	}
+	ref := policyRef{m.ID, key, rp.Revision}
+	pc.mu.RLock()
+	e, ok := pc.m[ref]
+	pc.mu.RUnlock()
+	if ok && e.doc == rp.Document {
+		return e.policy
+	}
+	e = parsedPolicy{doc: rp.Document, policy: parse(rp.Document)}
+	pc.mu.Lock()
+	if pc.m == nil || len(pc.m) >= maxCachedPolicies {
+		pc.m = make(map[policyRef]parsedPolicy)
+	}
+	pc.m[ref] = e
+	pc.mu.Unlock()
+	return e.policy
 }
 
 // currentStream reports whether a policy key names m itself or its current
@@ -131,7 +178,7 @@ func (m *tableMeta) createPolicy(doc string) error {
 
 // PutResourcePolicy attaches a policy to a table or stream, replacing any.
 func (s *Service) PutResourcePolicy(ctx context.Context, region string, in *PutResourcePolicyInput) (*ResourcePolicyOutput, error) {
-	m, key, err := s.policyTarget(region, in.ResourceArn)
+	m, key, err := s.policyTarget(ctx, region, in.ResourceArn)
 	if err != nil {
 		return nil, err
 	}
@@ -183,8 +230,8 @@ func (s *Service) setPolicy(ctx context.Context, m *tableMeta, key string, chang
 
 // storedPolicy returns the policy an ARN names with its table and key, or
 // PolicyNotFoundException when there is none.
-func (s *Service) storedPolicy(scope, arn string) (*tableMeta, string, resourcePolicy, error) {
-	m, key, err := s.policyTarget(scope, arn)
+func (s *Service) storedPolicy(ctx context.Context, scope, arn string) (*tableMeta, string, resourcePolicy, error) {
+	m, key, err := s.policyTarget(ctx, scope, arn)
 	if err != nil {
 		return nil, "", resourcePolicy{}, err
 	}
@@ -197,7 +244,7 @@ func (s *Service) storedPolicy(scope, arn string) (*tableMeta, string, resourceP
 
 // GetResourcePolicy returns the policy of a table or stream.
 func (s *Service) GetResourcePolicy(ctx context.Context, region string, in *ResourceArnInput) (*ResourcePolicyOutput, error) {
-	_, _, p, err := s.storedPolicy(region, in.ResourceArn)
+	_, _, p, err := s.storedPolicy(ctx, region, in.ResourceArn)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +254,7 @@ func (s *Service) GetResourcePolicy(ctx context.Context, region string, in *Reso
 // DeleteResourcePolicy removes the policy of a table or stream and returns
 // the revision it had.
 func (s *Service) DeleteResourcePolicy(ctx context.Context, region string, in *DeleteResourcePolicyInput) (*ResourcePolicyOutput, error) {
-	m, key, _, err := s.storedPolicy(region, in.ResourceArn)
+	m, key, _, err := s.storedPolicy(ctx, region, in.ResourceArn)
 	if err != nil {
 		return nil, err
 	}

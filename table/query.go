@@ -167,7 +167,7 @@ func (s *Service) Query(ctx context.Context, region string, in *QueryInput) (*Re
 	if c.KeyCondition == nil {
 		return nil, Errorf(ValidationException, "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 	}
-	m, err := s.table(ctx, region, in.TableName)
+	m, err := s.tableIndex(ctx, region, in.TableName, in.IndexName)
 	if err != nil {
 		return nil, err
 	}
@@ -494,7 +494,7 @@ func (s *Service) Scan(ctx context.Context, region string, in *ScanInput) (*Read
 	if err := checkSegment(in); err != nil {
 		return nil, err
 	}
-	m, err := s.table(ctx, region, in.TableName)
+	m, err := s.tableIndex(ctx, region, in.TableName, in.IndexName)
 	if err != nil {
 		return nil, err
 	}

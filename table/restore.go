@@ -237,7 +237,7 @@ func (s *Service) restore(ctx context.Context, build func(tx *store.Tx) (*tableM
 // definition.
 func (s *Service) RestoreTableFromBackup(ctx context.Context, region string, in *RestoreTableFromBackupInput) (*TableOutput, error) {
 	return s.restore(ctx, func(tx *store.Tx) (*tableMeta, error) {
-		b, err := s.findBackup(tx, region, in.BackupArn)
+		b, err := s.findBackup(ctx, tx, region, in.BackupArn)
 		if err != nil {
 			return nil, err
 		}

@@ -43,22 +43,26 @@ func sameAccount(scope, account string) bool {
 }
 
 // splitARN splits arn:PARTITION:dynamodb:REGION:ACCOUNT:RESOURCE into the
-// scope it names (see Scope) and its resource part.
-func splitARN(arn string) (scope, resource string, ok bool) {
+// scope it names (see Scope), its account and its resource part.
+func splitARN(arn string) (scope, account, resource string, ok bool) {
 	parts := strings.SplitN(arn, ":", 6)
 	if len(parts) != 6 || parts[0] != "arn" || parts[2] != "dynamodb" {
-		return "", "", false
+		return "", "", "", false
 	}
-	return Scope(parts[4], parts[3]), parts[5], true
+	return Scope(parts[4], parts[3]), parts[4], parts[5], true
 }
 
-// arnScope returns the scope a table ARN names (its account and region).
-func arnScope(arn string) string {
-	parts := strings.SplitN(arn, ":", 6)
-	if len(parts) != 6 {
-		return ""
+// foreignARN reports whether s is a DynamoDB ARN of an account other than
+// scope's, and if so returns the scope it names.
+func foreignARN(scope, s string) (string, bool) {
+	if !strings.HasPrefix(s, "arn:") {
+		return "", false
 	}
-	return Scope(parts[4], parts[3])
+	arnScope, account, _, ok := splitARN(s)
+	if !ok || sameAccount(scope, account) {
+		return "", false
+	}
+	return arnScope, true
 }
 
 // Caller is who makes a request, as resource-based policies see it.
@@ -79,45 +83,110 @@ func WithCaller(ctx context.Context, c Caller) context.Context {
 	return context.WithValue(ctx, callerKey{}, c)
 }
 
+// unpoliced returns ctx without its Caller: what is looked up with it is
+// not judged by resource-based policies.
+func unpoliced(ctx context.Context) context.Context {
+	return context.WithValue(ctx, callerKey{}, nil)
+}
+
+// callerOf returns the Caller ctx carries, if policies are enforced.
+func (s *Service) callerOf(ctx context.Context) (Caller, bool) {
+	c, ok := ctx.Value(callerKey{}).(Caller)
+	return c, ok && s.opts.Policies != nil
+}
+
 // PolicyEffect is what a resource-based policy says about one request.
 type PolicyEffect int
 
-// The effects a PolicyEvaluator returns.
+// The effects a Policy returns.
 const (
 	PolicyNoStatement PolicyEffect = iota // nothing matches: the owner's account only
 	PolicyAllowed                         // an Allow matches, no Deny does
 	PolicyDenied                          // a Deny matches
 )
 
-// PolicyEvaluator judges caller c's request on resource (an ARN) against
-// the policy document doc.
-type PolicyEvaluator func(doc string, c Caller, resource string) PolicyEffect
+// Policy is a parsed resource-based policy document.
+type Policy interface {
+	// Evaluate judges caller c's request on resource (an ARN).
+	Evaluate(c Caller, resource string) PolicyEffect
+}
 
-// authorize checks a caller (from ctx) of scope against table m's
-// resource-based policy: an explicit Deny refuses anyone, and a caller of
-// another account needs an Allow. Without Options.Policies or a caller,
-// nothing is checked.
-func (s *Service) authorize(ctx context.Context, scope string, m *tableMeta) error {
-	c, ok := ctx.Value(callerKey{}).(Caller)
-	if s.opts.Policies == nil || !ok {
+// PolicyParser parses a policy document. The Service parses each stored
+// revision once and keeps the result (see policyCache).
+type PolicyParser func(doc string) Policy
+
+// crossAccount lists the operations DynamoDB lets another account call
+// through a resource-based policy ("DynamoDB API operations supported by
+// resource-based policies"). Any other operation on another account's
+// resource is refused whatever the policy says.
+var crossAccount = map[string]bool{
+	"GetItem": true, "PutItem": true, "UpdateItem": true, "DeleteItem": true, "Query": true, "Scan": true,
+	"BatchGetItem": true, "BatchWriteItem": true, "TransactGetItems": true, "TransactWriteItems": true,
+	"DescribeTable": true, "UpdateTable": true, "DeleteTable": true,
+	"TagResource": true, "UntagResource": true, "ListTagsOfResource": true,
+	"DescribeStream": true, "GetShardIterator": true, "GetRecords": true,
+}
+
+// authorize checks the caller (from ctx), whose scope is scope, against
+// the resource-based policy stored under key (see policy.go: "" for the
+// table, a stream's label for a stream) of table m, for resource, the ARN
+// the request names (the table's, one of its indexes', or a stream's). An
+// explicit Deny refuses anyone; a caller of another account needs an
+// Allow, and an operation that supports cross-account access. m may be nil
+// (a deleted table's stream): then nothing allows. Without
+// Options.Policies or a caller, nothing is checked.
+func (s *Service) authorize(ctx context.Context, scope string, m *tableMeta, key, resource string) error {
+	c, ok := s.callerOf(ctx)
+	if !ok {
 		return nil
 	}
-	owner, _ := splitScope(m.Region)
+	var p Policy
+	owner := DefaultAccount
+	if m != nil {
+		owner, _ = splitScope(m.Region)
+		p = s.policies.get(s.opts.Policies, m, key)
+	} else if _, a, _, ok := splitARN(resource); ok {
+		owner = a
+	}
 	cross := !sameAccount(scope, owner)
-	p, has := m.Policies[""]
-	if !has && !cross {
+	if p == nil && !cross {
 		return nil
 	}
 	effect := PolicyNoStatement
-	if has {
-		effect = s.opts.Policies(p.Document, c, m.arn())
+	if p != nil {
+		effect = p.Evaluate(c, resource)
 	}
-	who := "User: arn:aws:iam::" + c.Account + ":root is not authorized to perform: " + c.Action() + " on resource: " + m.arn()
 	switch {
 	case effect == PolicyDenied:
-		return Errorf(AccessDeniedException, "%s with an explicit deny in a resource-based policy", who)
-	case cross && effect != PolicyAllowed:
-		return Errorf(AccessDeniedException, "%s because no resource-based policy allows the %s action", who, c.Action())
+		return Errorf(AccessDeniedException, "%s with an explicit deny in a resource-based policy", notAuthorized(c, resource))
+	case cross && (effect != PolicyAllowed || !crossAccount[c.Operation]):
+		return denyCross(c, resource)
 	}
 	return nil
+}
+
+// notAuthorized starts every AccessDeniedException a policy causes.
+func notAuthorized(c Caller, resource string) string {
+	return "User: arn:aws:iam::" + c.Account + ":root is not authorized to perform: " + c.Action() + " on resource: " + resource
+}
+
+// denyCross is the AccessDeniedException of another account's resource
+// that no resource-based policy opens to the caller.
+func denyCross(c Caller, resource string) error {
+	return Errorf(AccessDeniedException, "%s because no resource-based policy allows the %s action", notAuthorized(c, resource), c.Action())
+}
+
+// refuseForeign refuses a caller (from ctx) that names, by ARN, a resource
+// of another account that cannot carry a resource-based policy (a
+// backup): AccessDeniedException when policies are enforced, notFound
+// otherwise (one account sees only its own). It returns nil for the
+// caller's own resources and for ARNs that are not DynamoDB's.
+func (s *Service) refuseForeign(ctx context.Context, scope, arn string, notFound error) error {
+	if _, foreign := foreignARN(scope, arn); !foreign {
+		return nil
+	}
+	if c, ok := s.callerOf(ctx); ok {
+		return denyCross(c, arn)
+	}
+	return notFound
 }

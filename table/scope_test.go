@@ -25,11 +25,11 @@ func TestScope(t *testing.T) {
 		if s, _, ok := parseTableARN(tc.arn); !ok || s != scope {
 			t.Errorf("parseTableARN(%q): got scope %q, %v, want %q", tc.arn, s, ok, scope)
 		}
-		if foreignARN(scope, tc.arn) {
+		if _, foreign := foreignARN(scope, tc.arn); foreign {
 			t.Errorf("foreignARN(%q, %q): got true, want false", scope, tc.arn)
 		}
-		if !foreignARN(Scope("999999999999", tc.region), tc.arn) {
-			t.Errorf("foreignARN from another account of %q: got false, want true", tc.arn)
+		if got, foreign := foreignARN(Scope("999999999999", tc.region), tc.arn); !foreign || got != scope {
+			t.Errorf("foreignARN from another account of %q: got %q, %v, want %q, true", tc.arn, got, foreign, scope)
 		}
 	}
 }

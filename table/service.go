@@ -39,7 +39,7 @@ type Options struct {
 	// Policies, when set, enforces tables' resource-based policies on
 	// requests whose context carries a Caller (WithCaller): it also lets a
 	// TableName ARN reach another account's table, if its policy allows.
-	Policies PolicyEvaluator
+	Policies PolicyParser
 	// TTLDelay is how long after its expiry time an item whose Time to Live
 	// has passed is still kept: fixed, or random per item (seeded by Seed).
 	// Zero deletes expired items at the sweeper's next pass (about a second).
@@ -84,6 +84,7 @@ type Service struct {
 	stopBG     context.CancelFunc
 	background sync.WaitGroup
 	sweeping   sync.Mutex // one Time to Live pass at a time (ttl_sweep.go)
+	policies   policyCache
 }
 
 // New returns a Service over db. The caller keeps ownership of db and must

@@ -108,7 +108,7 @@ func streamErr(err error) error {
 // parseStreamARN splits arn:aws:dynamodb:REGION:ACCOUNT:table/NAME/stream/LABEL
 // into the scope it names (see Scope), the table name and the label.
 func parseStreamARN(arn string) (scope, name, label string, ok bool) {
-	scope, res, ok := splitARN(arn)
+	scope, _, res, ok := splitARN(arn)
 	rest, isTable := strings.CutPrefix(res, "table/")
 	name, label, isStream := strings.Cut(rest, "/stream/")
 	if !ok || !isTable || !isStream || name == "" || label == "" {
@@ -120,15 +120,20 @@ func parseStreamARN(arn string) (scope, name, label string, ok bool) {
 // withStream runs fn on the stream named by arn in a read transaction, after
 // rolling its shards over if the policy says they are due. The stream may
 // be a deleted table's (streams_deleted.go).
-// A stream of another account than the caller's (scope) is not found.
+// The caller (ctx) is judged by the stream's own resource-based policy: a
+// stream of another account is read only as that policy allows, and is not
+// found at all when policies are not enforced.
 func (s *Service) withStream(ctx context.Context, scope, arn string, fn func(t streams.Table, sp *store.Space, st *streams.Stream, now int64) error) error {
 	notFound := Errorf(ResourceNotFoundException, "Requested resource not found: Stream: %s not found", arn)
 	arnScope, name, label, ok := parseStreamARN(arn)
-	if a, _ := splitScope(arnScope); !ok || !sameAccount(scope, a) {
+	if a, _ := splitScope(arnScope); !ok || (!sameAccount(scope, a) && s.opts.Policies == nil) {
 		return notFound
 	}
 	m, err := s.catalog.get(s.db, arnScope, name)
 	if err != nil {
+		return err
+	}
+	if err := s.authorize(ctx, scope, m, label, arn); err != nil {
 		return err
 	}
 	if m != nil {

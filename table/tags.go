@@ -14,7 +14,7 @@ const maxTagsPerResource = 50
 // parseTableARN splits arn:aws:dynamodb:REGION:ACCOUNT:table/NAME into
 // the scope it names and the table name.
 func parseTableARN(arn string) (scope, name string, ok bool) {
-	scope, res, ok := splitARN(arn)
+	scope, _, res, ok := splitARN(arn)
 	name, isTable := strings.CutPrefix(res, "table/")
 	if !ok || !isTable || strings.Contains(name, "/") || name == "" {
 		return "", "", false
@@ -22,22 +22,27 @@ func parseTableARN(arn string) (scope, name string, ok bool) {
 	return scope, name, true
 }
 
-// taggedTable resolves a ResourceArn to its table; a table of another
-// account than the caller's (scope) is not found.
-func (s *Service) taggedTable(scope, arn string) (*tableMeta, error) {
+// taggedTable resolves a ResourceArn to its table, which the caller (ctx)
+// must be allowed to use (see authorize). A table of another account than
+// the caller's (scope) is reached only when policies are enforced.
+func (s *Service) taggedTable(ctx context.Context, scope, arn string) (*tableMeta, error) {
 	region, name, ok := parseTableARN(arn)
 	if !ok {
 		return nil, Errorf(ValidationException, "Invalid TableArn: Invalid ResourceArn provided as input %s", arn)
 	}
-	if a, _ := splitScope(region); !sameAccount(scope, a) {
-		return nil, errNotFound("ResourcArn", arn)
+	notFound := errNotFound("ResourcArn", arn)
+	if a, _ := splitScope(region); !sameAccount(scope, a) && s.opts.Policies == nil {
+		return nil, notFound
 	}
 	m, err := s.catalog.get(s.db, region, name)
 	if err != nil {
 		return nil, err
 	}
 	if m == nil {
-		return nil, errNotFound("ResourcArn", arn)
+		return nil, notFound
+	}
+	if err := s.authorize(ctx, scope, m, "", m.arn()); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
@@ -45,7 +50,7 @@ func (s *Service) taggedTable(scope, arn string) (*tableMeta, error) {
 // changeTags rewrites a table's tags with fn, in one store transaction
 // that reads them: fn gets the tags committed last.
 func (s *Service) changeTags(ctx context.Context, scope, arn string, fn func(map[string]string) error) error {
-	m, err := s.taggedTable(scope, arn)
+	m, err := s.taggedTable(ctx, scope, arn)
 	if err != nil {
 		return err
 	}
@@ -113,7 +118,7 @@ func (s *Service) UntagResource(ctx context.Context, region string, in *UntagRes
 
 // ListTagsOfResource lists a table's tags (all in one page: at most 50 exist).
 func (s *Service) ListTagsOfResource(ctx context.Context, region string, in *ListTagsOfResourceInput) (*ListTagsOfResourceOutput, error) {
-	m, err := s.taggedTable(region, in.ResourceArn)
+	m, err := s.taggedTable(ctx, region, in.ResourceArn)
 	if err != nil {
 		return nil, err
 	}
