@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/ddblocal/ddblocal/console"
 	"github.com/ddblocal/ddblocal/table"
 )
 
@@ -49,7 +50,8 @@ type server struct {
 // X-Amz-Target "DynamoDB_20120810.<Operation>" dispatches to ops[Operation]
 // (DescribeEndpoints is answered here unless ops has it); `GET /` answers
 // DynamoDB's health text; `GET /_ddblocal/health` reports cfg.Ready as JSON
-// (200 or 503). ops is copied; it is not modified.
+// (200 or 503); `/_ddblocal/console/` serves the web console (package
+// console). ops is copied; it is not modified.
 func NewHandler(cfg Config, ops map[string]Handler) http.Handler {
 	s := &server{cfg: cfg, corsAny: slices.Contains(cfg.CORSOrigins, "*"), log: cfg.logger(),
 		ids: newIDGen(), ops: maps.Clone(ops)}
@@ -62,6 +64,9 @@ func NewHandler(cfg Config, ops map[string]Handler) http.Handler {
 	})
 	r.Get("/", s.healthText)
 	r.Get("/_ddblocal/health", s.readiness)
+	cons := console.Handler()
+	r.Handle(console.Path, cons)
+	r.Handle(console.Path+"/*", cons)
 	if cfg.Settle != nil {
 		r.Post("/_ddblocal/settle", s.settle)
 	}
