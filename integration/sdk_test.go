@@ -8,9 +8,11 @@ package integration
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -56,6 +58,18 @@ func runSuite(t *testing.T, dir string, name string, args ...string) {
 	p.stopOK()
 }
 
+// nodeMajor returns the major version in `node --version`'s output
+// ("v20.20.2").
+func nodeMajor(out string) (int, error) {
+	v, ok := strings.CutPrefix(strings.TrimSpace(out), "v")
+	major, _, _ := strings.Cut(v, ".")
+	n, err := strconv.Atoi(major)
+	if !ok || err != nil {
+		return 0, fmt.Errorf("not a node version: %q", out)
+	}
+	return n, nil
+}
+
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
@@ -90,10 +104,45 @@ func TestSDKCLI(t *testing.T) {
 	runSuite(t, "sdk/cli", "bash", "test_cli.sh")
 }
 
+// minNode is the oldest node the JavaScript SDK v3 supports (its
+// packages' engines field).
+const minNode = 20
+
 func TestSDKJavaScript(t *testing.T) {
 	_, nodeErr := exec.LookPath("node")
 	needRuntime(t, "node", "apt-get install nodejs (20 or later)", nodeErr == nil)
-	_, err := os.Stat(filepath.Join("sdk", "js", "node_modules", "@aws-sdk", "lib-dynamodb"))
+	out, err := exec.Command("node", "--version").Output()
+	major, perr := nodeMajor(string(out))
+	if err != nil || perr != nil {
+		t.Fatalf("node --version: %v %v (output %q)", err, perr, out)
+	}
+	needRuntime(t, fmt.Sprintf("node %d or later (this node is %s)", minNode, strings.TrimSpace(string(out))),
+		fmt.Sprintf("install node %d or later, e.g. from deb.nodesource.com/node_%d.x", minNode, minNode), major >= minNode)
+	_, err = os.Stat(filepath.Join("sdk", "js", "node_modules", "@aws-sdk", "lib-dynamodb"))
 	needRuntime(t, "the JavaScript SDK v3", "cd integration/sdk/js && npm ci", err == nil)
 	runSuite(t, "sdk/js", "node", "--test")
+}
+
+// TestNodeMajor checks the parser of `node --version`.
+func TestNodeMajor(t *testing.T) {
+	tests := []struct {
+		out     string
+		want    int
+		wantErr bool
+	}{
+		{"v20.20.2\n", 20, false},
+		{"v18.19.0", 18, false},
+		{"v22.0.0-nightly20240425\n", 22, false},
+		{"v9.11.2", 9, false},
+		{"20.1.0", 0, true},
+		{"v", 0, true},
+		{"vX.1.0", 0, true},
+		{"", 0, true},
+	}
+	for _, tt := range tests {
+		got, err := nodeMajor(tt.out)
+		if got != tt.want || (err != nil) != tt.wantErr {
+			t.Errorf("nodeMajor(%q): got %d, %v, want %d (error %v)", tt.out, got, err, tt.want, tt.wantErr)
+		}
+	}
 }
