@@ -417,3 +417,39 @@ func TestPartiQLIndexes(t *testing.T) {
 		t.Errorf("OR of two partitions: got %d items, %v units; want 1 item, 1 unit (two eventually consistent Queries)", len(or.Items), *or.ConsumedCapacity.CapacityUnits)
 	}
 }
+
+// TestPartiQLLastEvaluatedKey: a SELECT page that stops at its Limit
+// carries, beside its NextToken, the key of the last item it evaluated as
+// LastEvaluatedKey; the last page has neither.
+func TestPartiQLLastEvaluatedKey(t *testing.T) {
+	c := newClient(t)
+	createTable(t, c, "LEK", true)
+	for _, sk := range []string{"1", "2", "3"} {
+		stmt(t, c, `INSERT INTO LEK VALUE {'pk': 'a', 'sk': ?, 'n': 1}`, s(sk))
+	}
+	for _, text := range []string{`SELECT * FROM LEK WHERE pk = 'a'`, `SELECT * FROM LEK`} {
+		var token *string
+		var got []string
+		for range 5 {
+			res, err := c.ExecuteStatement(context.Background(), &dynamodb.ExecuteStatementInput{Statement: aws.String(text), Limit: aws.Int32(2), NextToken: token})
+			if err != nil {
+				t.Fatalf("%s: %v", text, err)
+			}
+			if token = res.NextToken; token == nil {
+				if res.LastEvaluatedKey != nil {
+					t.Errorf("%s: last page: got LastEvaluatedKey %v, want none", text, res.LastEvaluatedKey)
+				}
+				break
+			}
+			last := res.Items[len(res.Items)-1]
+			want := map[string]types.AttributeValue{"pk": last["pk"], "sk": last["sk"]}
+			if !reflect.DeepEqual(res.LastEvaluatedKey, want) {
+				t.Errorf("%s: page %v: got LastEvaluatedKey %v, want %v", text, sks(res.Items), res.LastEvaluatedKey, want)
+			}
+			got = append(got, sks(res.Items)...)
+		}
+		if !reflect.DeepEqual(got, []string{"1", "2"}) {
+			t.Errorf("%s: pages with a NextToken held %v, want [1 2]", text, got)
+		}
+	}
+}

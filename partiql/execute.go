@@ -83,8 +83,9 @@ func (s *Service) runSelect(ctx context.Context, region string, plan *readPlan, 
 	return s.runQueries(ctx, region, plan.queries, tok, req, in.Limit, out)
 }
 
-// page adds a read's items and capacity to out, and a NextToken for next
-// when the read stopped before its end.
+// page adds a read's items and capacity to out, and when the read stopped
+// before its end (Limit, 1 MB) a NextToken for next and, as DynamoDB
+// documents, the key of the item it stopped at as LastEvaluatedKey.
 func page(out *ExecuteStatementOutput, r *table.ReadOutput, req *request, next pageToken) error {
 	defer r.Release()
 	items, err := r.ItemList()
@@ -96,6 +97,7 @@ func page(out *ExecuteStatementOutput, r *table.ReadOutput, req *request, next p
 	if len(r.LastEvaluatedKey) > 0 {
 		next.H = req.hash()
 		out.NextToken = encodeToken(next)
+		out.LastEvaluatedKey = r.LastEvaluatedKey
 	}
 	return nil
 }
