@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/faults"
+	"github.com/ddblocal/ddblocal/partiql"
 	"github.com/ddblocal/ddblocal/table"
 )
 
@@ -90,11 +91,61 @@ func faulty(h Handler, inj *faults.Injector) Handler {
 		if !ok {
 			return h(ctx, r)
 		}
-		if rule.Error == faults.UnprocessedItems {
+		switch {
+		case rule.Error == faults.UnprocessedItems:
 			return unprocessed(ctx, h, r, rule, targets, hit)
+		case r.Operation == "BatchExecuteStatement":
+			return failStatements(ctx, h, r, rule.Error, hit)
 		}
 		return nil, injectedError(r.Operation, rule.Error, hit)
 	}
+}
+
+// injectedReasons are the reasons a transaction's or a statement batch's
+// matching members fail with, by kind.
+var injectedReasons = map[faults.Kind]table.CancellationReason{
+	faults.TransactionConflict:           {Code: "TransactionConflict", Message: msgConflict},
+	faults.ProvisionedThroughputExceeded: {Code: "ProvisionedThroughputExceeded", Message: msgProvisioned},
+	faults.ThrottlingException:           {Code: "ThrottlingError", Message: msgThrottled},
+	faults.InternalServerError:           {Code: "InternalServerError", Message: internalMessage},
+}
+
+// failStatements serves a BatchExecuteStatement whose matching statements
+// fail with kind k: as DynamoDB reports a statement's failure in a batch,
+// each gets an Error in its place among the Responses, and the others run.
+func failStatements(ctx context.Context, h Handler, r *Request, k faults.Kind, hit []bool) (any, error) {
+	var in partiql.BatchExecuteStatementInput
+	if err := r.Decode(&in); err != nil {
+		return nil, err
+	}
+	all := in.Statements
+	in.Statements = nil
+	for i, st := range all {
+		if !at(hit, i) {
+			in.Statements = append(in.Statements, st)
+		}
+	}
+	out := &partiql.BatchExecuteStatementOutput{}
+	if len(in.Statements) > 0 {
+		res, err := callWith(ctx, h, r, &in)
+		if err != nil {
+			return nil, err
+		}
+		if o, ok := res.(*partiql.BatchExecuteStatementOutput); ok {
+			out = o
+		}
+	}
+	served := out.Responses
+	out.Responses = make([]partiql.BatchStatementResponse, len(all))
+	reason := injectedReasons[k]
+	for i := range all {
+		if at(hit, i) || len(served) == 0 {
+			out.Responses[i].Error = &partiql.BatchStatementError{Code: reason.Code, Message: reason.Message}
+			continue
+		}
+		out.Responses[i], served = served[0], served[1:]
+	}
+	return out, nil
 }
 
 // injectedError is the error a matched rule of kind k makes op fail with.
@@ -104,12 +155,8 @@ func injectedError(op string, k faults.Kind, hit []bool) error {
 	if k == faults.InternalServerError {
 		return &table.Error{Code: table.InternalServerError, Message: internalMessage}
 	}
-	if op == "TransactWriteItems" || op == "TransactGetItems" {
-		reason := map[faults.Kind]table.CancellationReason{
-			faults.TransactionConflict:           {Code: "TransactionConflict", Message: msgConflict},
-			faults.ProvisionedThroughputExceeded: {Code: "ProvisionedThroughputExceeded", Message: msgProvisioned},
-			faults.ThrottlingException:           {Code: "ThrottlingError", Message: msgThrottled},
-		}[k]
+	if op == "TransactWriteItems" || op == "TransactGetItems" || op == "ExecuteTransaction" {
+		reason := injectedReasons[k]
 		reasons := make([]table.CancellationReason, len(hit))
 		for i, h := range hit {
 			reasons[i] = table.CancellationReason{Code: "None"}
@@ -234,6 +281,22 @@ type probe struct {
 	TransactItems []struct {
 		ConditionCheck, Put, Delete, Update, Get *probe
 	}
+	// PartiQL: ExecuteStatement's statement, BatchExecuteStatement's and
+	// ExecuteTransaction's lists of them.
+	statementProbe
+	Statements, TransactStatements []statementProbe
+}
+
+// statementProbe is one PartiQL statement with its parameters.
+type statementProbe struct {
+	Statement  string
+	Parameters []attr.Value
+}
+
+// target is the table a statement names and the key it fixes.
+func (sp statementProbe) target() faults.Target {
+	name, item := partiql.Target(sp.Statement, sp.Parameters)
+	return faults.Target{Table: name, Item: item}
 }
 
 // targets lists the items a request of operation op touches: one per
@@ -249,6 +312,18 @@ func (p *probe) targets(op string) []faults.Target {
 					ts[i] = a.target()
 				}
 			}
+		}
+		return ts
+	case op == "ExecuteStatement":
+		return []faults.Target{p.statementProbe.target()}
+	case op == "BatchExecuteStatement" || op == "ExecuteTransaction":
+		sts := p.Statements
+		if op == "ExecuteTransaction" {
+			sts = p.TransactStatements
+		}
+		ts := make([]faults.Target, len(sts))
+		for i, sp := range sts {
+			ts[i] = sp.target()
 		}
 		return ts
 	case op == "BatchWriteItem":

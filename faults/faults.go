@@ -17,6 +17,9 @@
 // request, when neither table nor key is given) fail. A key matches an item
 // or key when every attribute of the rule's key is present in it with an
 // equal value, so a partition key alone matches every item of a partition.
+// A PartiQL statement (ExecuteStatement, each statement of
+// BatchExecuteStatement and ExecuteTransaction) touches the table it names
+// and the attributes it fixes: an INSERT's item, a WHERE's name = value terms.
 // GET /_ddblocal/faults lists the rules with their remaining count and hits;
 // DELETE clears them.
 package faults
