@@ -60,7 +60,7 @@ func (d *Def) Key(item attr.Item, tkey []byte) (key []byte, ok bool) {
 	vals := make([]attr.Value, len(d.Partition))
 	for i, ka := range d.Partition {
 		v, ok := item[ka.Name]
-		if !ok || !keyValueFits(v, ka.Type, attr.MaxPartitionKeySize) {
+		if !ok || CheckKeyValue(v, ka.Type, true) != KeyFits {
 			return nil, false
 		}
 		vals[i] = v
@@ -68,7 +68,7 @@ func (d *Def) Key(item attr.Item, tkey []byte) (key []byte, ok bool) {
 	key = PartitionPrefix(vals)
 	for _, ka := range d.Sort {
 		v, ok := item[ka.Name]
-		if !ok || !keyValueFits(v, ka.Type, attr.MaxSortKeySize) {
+		if !ok || CheckKeyValue(v, ka.Type, false) != KeyFits {
 			return nil, false
 		}
 		key = attr.AppendKey(key, v)
@@ -76,14 +76,44 @@ func (d *Def) Key(item attr.Item, tkey []byte) (key []byte, ok bool) {
 	return append(key, tkey...), true
 }
 
-// keyValueFits reports whether v can be an index key value of type want whose
-// limit is max bytes: the same checks a write makes on index key attributes.
-func keyValueFits(v attr.Value, want attr.Type, max int) bool {
+// KeyViolation says why a value cannot be an index key value. The one set of
+// rules serves both writes, which refuse the item (package table words the
+// error), and backfill, which leaves the item out of the index.
+type KeyViolation uint8
+
+const (
+	KeyFits      KeyViolation = iota // a valid index key value
+	KeyWrongType                     // not of the attribute's declared type
+	KeyEmpty                         // an empty string or binary
+	KeyTooLarge                      // over MaxKeySize bytes
+)
+
+// MaxKeySize is DynamoDB's size limit, in bytes, of a partition or a sort key
+// value, the same for tables and indexes.
+func MaxKeySize(partition bool) int {
+	if partition {
+		return attr.MaxPartitionKeySize
+	}
+	return attr.MaxSortKeySize
+}
+
+// CheckKeyValue reports whether v can be a partition (or sort) key value of
+// declared type want.
+func CheckKeyValue(v attr.Value, want attr.Type, partition bool) KeyViolation {
 	if v.T != want {
-		return false
+		return KeyWrongType
+	}
+	if v.T == attr.TypeN {
+		return KeyFits
 	}
 	n := len(v.S) + len(v.B)
-	return v.T == attr.TypeN || (n > 0 && n <= max)
+	switch {
+	case n == 0:
+		return KeyEmpty
+	case n > MaxKeySize(partition):
+		return KeyTooLarge
+	}
+	return KeyFits
 }
 
 // KeyNames returns the names of the index's key attributes and the table's,

@@ -120,3 +120,30 @@ func TestDiffApplyIdempotent(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckKeyValue: the one set of index key rules, at each boundary.
+func TestCheckKeyValue(t *testing.T) {
+	str := func(n int) attr.Value { return attr.String(strings.Repeat("x", n)) }
+	tests := []struct {
+		name      string
+		v         attr.Value
+		want      attr.Type
+		partition bool
+		got       KeyViolation
+	}{
+		{"string", str(1), attr.TypeS, true, KeyFits},
+		{"wrong type", attr.Value{T: attr.TypeN, S: "1"}, attr.TypeS, true, KeyWrongType},
+		{"empty string", str(0), attr.TypeS, false, KeyEmpty},
+		{"empty binary", attr.Binary(nil), attr.TypeB, true, KeyEmpty},
+		{"partition at limit", str(2048), attr.TypeS, true, KeyFits},
+		{"partition over limit", str(2049), attr.TypeS, true, KeyTooLarge},
+		{"sort at limit", str(1024), attr.TypeS, false, KeyFits},
+		{"sort over limit", str(1025), attr.TypeS, false, KeyTooLarge},
+		{"number", attr.Value{T: attr.TypeN, S: "12"}, attr.TypeN, false, KeyFits},
+	}
+	for _, tt := range tests {
+		if got := CheckKeyValue(tt.v, tt.want, tt.partition); got != tt.got {
+			t.Errorf("%s: got %d, want %d", tt.name, got, tt.got)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -22,6 +23,9 @@ func TestIndexKeyWriteValidation(t *testing.T) {
 		typeG  = "One or more parameter values were invalid: Type mismatch for Index Key g Expected: S Actual: N IndexName: byG"
 		emptyG = "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: byG, IndexKey: g"
 		typeLs = "One or more parameter values were invalid: Type mismatch for Index Key ls Expected: N Actual: S IndexName: byLs"
+		// An index key value over the key size limit names the index key, as
+		// DynamoDB does, not the table's "Size of hashkey" wording.
+		bigG = "One or more parameter values were invalid: Size limit exceeded for Index Key g Actual Size: 2049 bytes Max Size: 2048 bytes IndexName: byG"
 	)
 	key := ritem{"pk": s("p"), "sk": s("s")}
 	item := func(attr string, v types.AttributeValue) ritem { return ritem{"pk": s("p"), "sk": s("s"), attr: v} }
@@ -38,6 +42,10 @@ func TestIndexKeyWriteValidation(t *testing.T) {
 			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("IxVal"), Item: item("g", s(""))})
 			return err
 		}, emptyG},
+		{"PutItem index key too large", func() error {
+			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("IxVal"), Item: item("g", s(strings.Repeat("x", 2049)))})
+			return err
+		}, bigG},
 		{"PutItem LSI wrong type", func() error {
 			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("IxVal"), Item: item("ls", s("x"))})
 			return err

@@ -2,6 +2,7 @@ package table
 
 import (
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/index"
 )
 
 // storageKey is an item's key in its table's space: hash(pk) ‖ pk ‖ sk, with
@@ -41,6 +42,7 @@ func checkKeySize(name string, v attr.Value, isPartition bool) error {
 			map[attr.Type]string{attr.TypeS: "string", attr.TypeB: "binary"}[v.T], name)
 	}
 	if isPartition && n > attr.MaxPartitionKeySize {
+		// "of2048", without a space, is DynamoDB's own text.
 		return invalid("Size of hashkey has exceeded the maximum size limit of%d bytes", attr.MaxPartitionKeySize)
 	}
 	if !isPartition && n > attr.MaxSortKeySize {
@@ -137,7 +139,8 @@ func (m *tableMeta) keyOf(item attr.Item) attr.Item {
 
 // checkIndexKeys validates the index key attributes an item carries: an item
 // may lack them (it is then absent from that index), but present ones must
-// have the declared type and a non-empty, in-limit value.
+// pass index.CheckKeyValue, whose violations are worded here as DynamoDB words
+// them for a write.
 func (m *tableMeta) checkIndexKeys(get lookup) error {
 	for _, ix := range m.indexes() {
 		for i, k := range ix.KeySchema {
@@ -146,15 +149,16 @@ func (m *tableMeta) checkIndexKeys(get lookup) error {
 				continue
 			}
 			want := m.attrType(k.AttributeName)
-			if v.T != want {
+			partition := i == 0 || k.KeyType == "HASH"
+			switch index.CheckKeyValue(v, want, partition) {
+			case index.KeyWrongType:
 				return invalid("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", k.AttributeName, want, v.T, ix.Name)
-			}
-			if (v.T == attr.TypeS || v.T == attr.TypeB) && len(v.S)+len(v.B) == 0 {
+			case index.KeyEmpty:
 				return Errorf(ValidationException, "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
 					map[attr.Type]string{attr.TypeS: "string", attr.TypeB: "binary"}[v.T], ix.Name, k.AttributeName)
-			}
-			if err := checkKeySize(k.AttributeName, v, i == 0 || k.KeyType == "HASH"); err != nil {
-				return err
+			case index.KeyTooLarge:
+				return invalid("Size limit exceeded for Index Key %s Actual Size: %d bytes Max Size: %d bytes IndexName: %s",
+					k.AttributeName, len(v.S)+len(v.B), index.MaxKeySize(partition), ix.Name)
 			}
 		}
 	}
