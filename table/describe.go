@@ -249,7 +249,7 @@ func (s *Service) ListTables(ctx context.Context, region string, in *ListTablesI
 }
 
 // DeleteTable deletes a table and all its items and indexes.
-func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameInput) (*TableOutput, error) {
+func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameInput) (*DeleteTableOutput, error) {
 	m, err := s.tableForControl(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
@@ -303,7 +303,7 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameI
 	if s.opts.TransientDelay > 0 {
 		s.deleted.add(region, m.Name, d, s.now().Add(s.opts.TransientDelay))
 	}
-	return &TableOutput{TableDescription: d}, nil
+	return &DeleteTableOutput{TableDescription: d.deleted()}, nil
 }
 
 // tombstones remember deleted tables for TransientDelay, so DescribeTable reports

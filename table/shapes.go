@@ -92,6 +92,40 @@ type TableOutput struct {
 	TableDescription *TableDescription
 }
 
+// DeleteTableOutput is DeleteTable's response.
+type DeleteTableOutput struct {
+	TableDescription *DeletedTableDescription
+}
+
+// DeletedTableDescription is the TableDescription DeleteTable returns: fewer
+// members than DescribeTable's. DynamoDB leaves out KeySchema,
+// AttributeDefinitions, CreationDateTime and both index lists (checked
+// against DynamoDB by other projects' suites). Stream members are kept as the
+// API reference's response syntax lists them; that is not verified.
+type DeletedTableDescription struct {
+	TableName             string
+	TableStatus           string
+	ProvisionedThroughput *ProvisionedThroughputDescription
+	TableSizeBytes        int64
+	ItemCount             int64
+	TableArn              string
+	TableId               string
+	BillingModeSummary    *BillingModeSummary  `json:",omitempty"`
+	StreamSpecification   *StreamSpecification `json:",omitempty"`
+	LatestStreamLabel     string               `json:",omitempty"`
+	LatestStreamArn       string               `json:",omitempty"`
+}
+
+// deleted returns the members of d that DeleteTable reports, as DELETING.
+func (d *TableDescription) deleted() *DeletedTableDescription {
+	return &DeletedTableDescription{
+		TableName: d.TableName, TableStatus: "DELETING", ProvisionedThroughput: d.ProvisionedThroughput,
+		TableSizeBytes: d.TableSizeBytes, ItemCount: d.ItemCount, TableArn: d.TableArn, TableId: d.TableId,
+		BillingModeSummary: d.BillingModeSummary, StreamSpecification: d.StreamSpecification,
+		LatestStreamLabel: d.LatestStreamLabel, LatestStreamArn: d.LatestStreamArn,
+	}
+}
+
 // DescribeTableOutput is DescribeTable's response.
 type DescribeTableOutput struct {
 	Table *TableDescription
