@@ -21,8 +21,8 @@ import (
 // (in the order of signedHeaders) lists its values trimmed, runs of spaces
 // folded into one, joined by commas; host is r.Host. The payload hash is
 // the hex SHA-256 of body, or UNSIGNED-PAYLOAD when x-amz-content-sha256
-// says so.
-func appendCanonicalRequest(b []byte, r *http.Request, signedHeaders string, body []byte) []byte {
+// says so. A presigned request's query leaves out X-Amz-Signature.
+func appendCanonicalRequest(b []byte, r *http.Request, signedHeaders string, body []byte, presigned bool) []byte {
 	b = append(b, r.Method...)
 	b = append(b, '\n')
 	b = appendEscaped(b, r.URL.EscapedPath(), false)
@@ -30,7 +30,7 @@ func appendCanonicalRequest(b []byte, r *http.Request, signedHeaders string, bod
 		b = append(b, '/')
 	}
 	b = append(b, '\n')
-	b = appendCanonicalQuery(b, r.URL.RawQuery)
+	b = appendCanonicalQuery(b, r.URL.RawQuery, presigned)
 	b = append(b, '\n')
 	for name := range strings.SplitSeq(signedHeaders, ";") {
 		b = append(b, name...)
@@ -115,14 +115,17 @@ func canonicalKey(name string) string {
 
 // appendCanonicalQuery appends the canonical form of a raw query: every
 // name and value decoded, then escaped (space as %20), and the pairs
-// sorted by name, then value.
-func appendCanonicalQuery(b []byte, raw string) []byte {
+// sorted by name, then value; X-Amz-Signature is left out when presigned.
+func appendCanonicalQuery(b []byte, raw string, presigned bool) []byte {
 	if raw == "" {
 		return b
 	}
 	q, _ := url.ParseQuery(raw)
 	type pair struct{ k, v string }
 	var pairs []pair
+	if presigned {
+		delete(q, "X-Amz-Signature")
+	}
 	for k, vs := range q {
 		ek := string(appendEscaped(nil, k, true))
 		for _, v := range vs {

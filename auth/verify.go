@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"hash"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -63,55 +64,92 @@ func NewVerifier(creds []Credential, now func() time.Time) *Verifier {
 // InvalidSignature (wrong scope, a signing time more than MaxSkew away, or
 // a signature that does not match; that message shows the canonical
 // request and string to sign the server computed, as DynamoDB's does).
+//
+// A request without an Authorization header may be presigned instead: its
+// query then carries the signature (X-Amz-Algorithm, X-Amz-Credential,
+// X-Amz-Date, X-Amz-SignedHeaders, X-Amz-Signature, optionally
+// X-Amz-Expires and X-Amz-Security-Token; see readPresigned).
 func (v *Verifier) Verify(r *http.Request, body []byte) (Identity, error) {
-	h := headerValue(r.Header, "Authorization")
-	if h == "" {
-		return Identity{}, errorf(MissingAuthenticationToken, msgMissingAuth)
+	var c claim
+	var err error
+	if h := headerValue(r.Header, "Authorization"); h != "" {
+		c, err = readHeader(r, h)
+	} else if presigned(r) {
+		c, err = readPresigned(r)
+	} else {
+		err = errorf(MissingAuthenticationToken, msgMissingAuth)
 	}
-	a, err := ParseAuthorization(h)
 	if err != nil {
 		return Identity{}, err
+	}
+	return v.check(r, body, c)
+}
+
+// claim is what a request says about its signature, from its
+// Authorization header or its presigned query.
+type claim struct {
+	a       Authorization
+	t       time.Time // the signing time
+	stamp   string    // the signing time as the string to sign holds it
+	token   string    // the session token sent
+	expires time.Duration
+	// presigned: the signature is in the query and is valid for expires
+	// after t (when expires is not 0).
+	presigned bool
+}
+
+// readHeader reads the claim of a request signed in its Authorization
+// header h.
+func readHeader(r *http.Request, h string) (claim, error) {
+	a, err := ParseAuthorization(h)
+	if err != nil {
+		return claim{}, err
 	}
 	t, stamp, err := signingTime(r.Header, h)
 	if err != nil {
-		return Identity{}, err
+		return claim{}, err
 	}
 	if a.Algorithm != Algorithm {
-		return Identity{}, errorf(IncompleteSignature, "Unsupported AWS 'algorithm': '"+a.Algorithm+"'")
+		return claim{}, errorf(IncompleteSignature, "Unsupported AWS 'algorithm': '"+a.Algorithm+"'")
 	}
-	s, err := ParseCredential(a.Credential)
+	return claim{a: a, t: t, stamp: stamp, token: headerValue(r.Header, "X-Amz-Security-Token")}, nil
+}
+
+// check verifies claim c of r against v's credentials.
+func (v *Verifier) check(r *http.Request, body []byte, c claim) (Identity, error) {
+	s, err := ParseCredential(c.a.Credential)
 	if err != nil {
 		return Identity{}, err
 	}
-	if err := checkScope(s, stamp); err != nil {
+	if err := checkScope(s, c.stamp); err != nil {
 		return Identity{}, err
 	}
-	c, ok := v.creds[s.AccessKey]
-	if !ok || subtle.ConstantTimeCompare([]byte(c.Token), []byte(headerValue(r.Header, "X-Amz-Security-Token"))) != 1 {
+	cred, ok := v.creds[s.AccessKey]
+	if !ok || subtle.ConstantTimeCompare([]byte(cred.Token), []byte(c.token)) != 1 {
 		return Identity{}, errorf(UnrecognizedClient, msgInvalidToken)
 	}
-	if err := checkSkew(t, v.now()); err != nil {
+	if err := checkTime(c, v.now()); err != nil {
 		return Identity{}, err
 	}
-	if !hasHost(a.SignedHeaders) {
+	if !hasHost(c.a.SignedHeaders) {
 		return Identity{}, errorf(InvalidSignature, "'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization.")
 	}
-	if err := v.checkSignature(r, body, a, s, stamp, c.Secret); err != nil {
+	if err := v.checkSignature(r, body, c, s, cred.Secret); err != nil {
 		return Identity{}, err
 	}
-	return Identity{AccessKey: c.AccessKey, Account: c.Account, Region: s.Region}, nil
+	return Identity{AccessKey: cred.AccessKey, Account: cred.Account, Region: s.Region}, nil
 }
 
 // checkSignature recomputes the signature over r and compares it with a's.
-func (v *Verifier) checkSignature(r *http.Request, body []byte, a Authorization, s Scope, stamp, secret string) error {
+func (v *Verifier) checkSignature(r *http.Request, body []byte, c claim, s Scope, secret string) error {
 	bp, _ := v.bufs.Get().(*[]byte)
 	if bp == nil {
 		bp = new([]byte)
 	}
 	defer v.bufs.Put(bp)
-	canon := appendCanonicalRequest((*bp)[:0], r, a.SignedHeaders, body)
+	canon := appendCanonicalRequest((*bp)[:0], r, c.a.SignedHeaders, body, c.presigned)
 	// The string to sign follows the canonical request in the same buffer.
-	buf := appendStringToSign(canon, stamp, s, canon)
+	buf := appendStringToSign(canon, c.stamp, s, canon)
 	*bp = buf
 	sts := buf[len(canon):]
 	k := v.keys.get(s, secret)
@@ -125,7 +163,7 @@ func (v *Verifier) checkSignature(r *http.Request, body []byte, a Authorization,
 	var want [2 * sha256.Size]byte
 	hex.Encode(want[:], mac.Sum(sum[:0]))
 	k.macs.Put(mac)
-	if equalConstantTime(want[:], a.Signature) {
+	if equalConstantTime(want[:], c.a.Signature) {
 		return nil
 	}
 	return errorf(InvalidSignature, msgSignatureDiffer+
@@ -212,13 +250,21 @@ func checkScope(s Scope, stamp string) error {
 	return nil
 }
 
-// checkSkew fails unless t is within MaxSkew of now, naming the signing
-// time, the limit it passed and the server's time, as DynamoDB does.
-func checkSkew(t, now time.Time) error {
+// checkTime fails unless c's signing time t is within MaxSkew of now
+// (for a presigned request with X-Amz-Expires: no later than MaxSkew ahead
+// and no more than expires behind), naming the signing time, the limit it
+// passed and the server's time, as DynamoDB does.
+func checkTime(c claim, now time.Time) error {
+	t := c.t
 	now = now.UTC()
 	f := func(t time.Time) string { return t.Format(basicFormat) }
-	if early := now.Add(-MaxSkew); t.Before(early) {
-		return errorf(InvalidSignature, "Signature expired: "+f(t)+" is now earlier than "+f(early)+" ("+f(now)+" - 15 min.)")
+	age, window := MaxSkew, "15 min."
+	if c.presigned && c.expires > 0 {
+		age = c.expires
+		window = strconv.FormatInt(int64(age/time.Second), 10) + " sec."
+	}
+	if early := now.Add(-age); t.Before(early) {
+		return errorf(InvalidSignature, "Signature expired: "+f(t)+" is now earlier than "+f(early)+" ("+f(now)+" - "+window+")")
 	}
 	if late := now.Add(MaxSkew); t.After(late) {
 		return errorf(InvalidSignature, "Signature not yet current: "+f(t)+" is still later than "+f(late)+" ("+f(now)+" + 15 min.)")
