@@ -37,7 +37,7 @@ var tiers = []struct {
 	{"service", []string{"table"}, false},
 	// transfer and fixtures are the export/import formats and sample data
 	// of the subcommands.
-	{"domain", []string{"gsi", "index", "lsi", "expressions", "consistency", "faults", "streams", "throttle", "transfer", "fixtures"}, true},
+	{"domain", []string{"gsi", "index", "lsi", "expressions", "consistency", "faults", "streams", "throttle", "insights", "transfer", "fixtures"}, true},
 	{"base", []string{"changelog", "attr", "store", "clock", "partition"}, false},
 }
 

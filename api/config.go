@@ -31,6 +31,8 @@ type Config struct {
 	// account then scopes the call. Nil accepts any signature, as DynamoDB
 	// Local does.
 	Verifier *auth.Verifier
+	// Insights backs GET /_ddblocal/insights (insights.go). Nil answers 404.
+	Insights InsightsSource
 }
 
 // logger returns cfg.Logger or a logger that discards everything.

@@ -70,6 +70,9 @@ func NewHandler(cfg Config, ops map[string]Handler) http.Handler {
 	if cfg.Settle != nil {
 		r.Post("/_ddblocal/settle", s.settle)
 	}
+	if cfg.Insights != nil {
+		r.Get(insightsPath, s.serveInsights)
+	}
 	s.router = r
 	return s
 }

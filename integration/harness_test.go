@@ -61,7 +61,7 @@ func startServer(t testing.TB, opts table.Options) *server {
 		t.Fatal(err)
 	}
 	svc := table.New(db, opts)
-	cfg := api.Config{Addr: "localhost:8000", Settle: svc.Settle, Verifier: testVerifier()}
+	cfg := api.Config{Addr: "localhost:8000", Settle: svc.Settle, Verifier: testVerifier(), Insights: svc}
 	ts := httptest.NewServer(api.NewHandler(cfg, api.Operations(svc)))
 	t.Cleanup(func() {
 		ts.Close()

@@ -118,7 +118,7 @@ func Start(ctx context.Context, opts Options) (s *Server, err error) {
 	s.svc.RunOnMove(s.clock)
 	s.triggers = streams.NewTriggers(s.svc, log)
 	cfg := api.Config{Addr: s.addr, Logger: log, CORSOrigins: opts.CORSOrigins,
-		Ready: func() error { return nil }, Settle: s.svc.Settle}
+		Ready: func() error { return nil }, Settle: s.svc.Settle, Insights: s.svc}
 	inj := faults.New()
 	s.faults = inj
 	handler := func(cfg api.Config) http.Handler {

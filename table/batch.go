@@ -131,6 +131,7 @@ func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *BatchGet
 			break
 		}
 		mt.addTable(readUnits(item.Size(), consistent))
+		s.observeRead(bg.meta, key, item.Size(), consistent, false)
 		if item == nil {
 			continue
 		}
@@ -174,6 +175,7 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWr
 	}
 	for i := range muts {
 		s.notifyWrite(muts[i].meta, results[i])
+		s.observeWrite(muts[i].meta, muts[i].key, results[i], false)
 	}
 	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
 	for i, mu := range muts {

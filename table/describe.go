@@ -300,6 +300,7 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameI
 	s.catalog.set(region, m.Name, nil, stamp)
 	s.stopApplier(m.ID)
 	s.history.Drop(m.ID)
+	s.insights.Drop(m.ID)
 	if s.opts.TransientDelay > 0 {
 		s.deleted.add(region, m.Name, d, s.now().Add(s.opts.TransientDelay))
 	}

@@ -149,6 +149,7 @@ func (s *Service) writeOne(ctx context.Context, mu *mutation, rcc, icm string, r
 	if err != nil {
 		return nil, err
 	}
+	s.observeWrite(mu.meta, mu.key, w, false)
 	out := &WriteOutput{ConsumedCapacity: s.writeMeter(mu.meta, w).report(rcc),
 		ItemCollectionMetrics: mu.meta.collectionMetrics(icm, w)}
 	if a := returned(w); len(a) > 0 {
@@ -237,6 +238,7 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 	}
 	mt := newMeter(m.Name, true)
 	mt.addTable(readUnits(size, consistent))
+	s.observeRead(m, key, size, consistent, false)
 	out := &GetItemOutput{ConsumedCapacity: mt.report(in.ReturnConsumedCapacity), RenderedItem: renderedJSON}
 	if item != nil && c.Projection != nil {
 		item = c.Projection.Apply(item)

@@ -28,6 +28,7 @@ type pageSpec struct {
 	filter   *expressions.Condition
 	project  *expressions.Projection
 	count    bool // Select COUNT: return no items
+	scan     bool // a Scan's page (else a Query's), for insights
 	// index: the space holds index entries (a size header, then the item)
 	// rather than items.
 	index    bool

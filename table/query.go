@@ -388,6 +388,7 @@ func (s *Service) pageOutput(t target, ps pageSpec, pg page, scratch *[]byte, co
 			mt.addTable(readUnits(size, consistent))
 		}
 	}
+	s.observePage(t, ps, pg, mt)
 	out := &ReadOutput{Count: pg.count, ScannedCount: pg.scanned, LastEvaluatedKey: pg.lastEvaluated,
 		ConsumedCapacity: mt.report(rcc)}
 	if !ps.count {
@@ -506,6 +507,7 @@ func (s *Service) Scan(ctx context.Context, region string, in *ScanInput) (*Read
 	if err != nil {
 		return nil, err
 	}
+	ps.scan = true
 	if in.Segment != nil {
 		ps.from, ps.to = segmentRange(uint64(*in.Segment), uint64(*in.TotalSegments))
 	}

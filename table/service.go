@@ -12,6 +12,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/expressions"
+	"github.com/ddblocal/ddblocal/insights"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/streams"
 )
@@ -85,6 +86,8 @@ type Service struct {
 	background sync.WaitGroup
 	sweeping   sync.Mutex // one Time to Live pass at a time (ttl_sweep.go)
 	policies   policyCache
+	// insights keeps what GET /_ddblocal/insights reports (insights.go).
+	insights *insights.Recorder
 }
 
 // New returns a Service over db. The caller keeps ownership of db and must
@@ -100,6 +103,7 @@ func New(db *store.DB, opts Options) *Service {
 	s := &Service{db: db, opts: opts, catalog: newCatalog(opts.ItemCollectionLimit), deleted: newTombstones(),
 		tokens: newTokenCache(), appliers: newAppliers(), bg: bg, stopBG: stopBG, exprs: expressions.NewCache(exprCacheSize),
 		policy: consistency.NewPolicy(opts.EventualLag, opts.Seed), history: consistency.NewHistory()}
+	s.insights = s.newRecorder()
 	s.startSweeper()
 	return s
 }

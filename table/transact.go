@@ -271,6 +271,7 @@ func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *Tran
 			notified[m.ID] = true
 			s.notifyWrite(m, results[i]) // global indexes follow from the change log
 		}
+		s.observeWrite(m, a.mu.key, results[i], true)
 		if a.check {
 			continue
 		}
@@ -454,6 +455,7 @@ func (s *Service) TransactGetItems(ctx context.Context, region string, in *Trans
 	metas := make([]*tableMeta, len(gets))
 	for i, g := range gets {
 		metas[i] = g.meta
+		s.observeRead(g.meta, g.key, sizes[i], true, true)
 	}
 	out.ConsumedCapacity = transactReads(metas, sizes, in.ReturnConsumedCapacity)
 	return out, nil

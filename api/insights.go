@@ -1,0 +1,97 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/ddblocal/ddblocal/auth"
+	"github.com/ddblocal/ddblocal/insights"
+	"github.com/ddblocal/ddblocal/table"
+)
+
+// insightsPath serves the partition heat, hot keys and key-design warnings
+// of a table (package insights); the web console reads it.
+const insightsPath = "/_ddblocal/insights"
+
+// InsightsSource is what GET /_ddblocal/insights reads: *table.Service.
+type InsightsSource interface {
+	Insights(ctx context.Context, scope, name string) (*insights.Report, error)
+	ListTables(ctx context.Context, scope string, in *table.ListTablesInput) (*table.ListTablesOutput, error)
+}
+
+// insightsTables is GET /_ddblocal/insights without a table.
+type insightsTables struct {
+	Tables []string `json:"tables"`
+}
+
+// serveInsights answers GET /_ddblocal/insights?table=T with the report of
+// table T, or without table the names of the caller's tables. The caller is
+// found as for DynamoDB's own calls: with --credentials the request must be
+// SigV4-signed (header or presigned query) and the signer's account scopes
+// it; without, any caller is the default account. The region is the
+// signature's, else the region query parameter, else us-east-1. Errors are
+// DynamoDB's JSON errors (an unknown table is ResourceNotFoundException).
+func (s *server) serveInsights(w http.ResponseWriter, r *http.Request) {
+	x := &exchange{sw: statusWriter{ResponseWriter: w}, ctx: reqCtx{Context: r.Context(), id: RequestID(r.Context())}}
+	id, err := s.insightsCaller(r)
+	if err != nil {
+		s.writeError(x, r, err)
+		return
+	}
+	var ctx context.Context = &x.ctx
+	if s.cfg.Verifier != nil {
+		ctx = table.WithCaller(ctx, table.Caller{Account: id.Account, AccessKey: id.AccessKey, Operation: "DescribeTable"})
+	}
+	scope := table.Scope(id.Account, id.Region)
+	var out any
+	if name := r.URL.Query().Get("table"); name != "" {
+		out, err = s.cfg.Insights.Insights(ctx, scope, name)
+	} else {
+		out, err = s.insightsTableNames(ctx, scope)
+	}
+	if err != nil {
+		s.writeError(x, r, err)
+		return
+	}
+	body, err := json.Marshal(out)
+	if err != nil {
+		s.writeError(x, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(body)
+}
+
+// insightsCaller says who asks for insights (see serveInsights).
+func (s *server) insightsCaller(r *http.Request) (auth.Identity, error) {
+	if s.cfg.Verifier != nil {
+		return s.cfg.Verifier.Verify(r, nil)
+	}
+	region, err := auth.Region(r)
+	if err != nil {
+		region = r.URL.Query().Get("region")
+		if region == "" {
+			region = "us-east-1"
+		}
+	}
+	return auth.Identity{Account: auth.DefaultAccount, Region: region}, nil
+}
+
+// insightsTableNames lists every table of scope, all pages.
+func (s *server) insightsTableNames(ctx context.Context, scope string) (insightsTables, error) {
+	out := insightsTables{Tables: []string{}}
+	in := &table.ListTablesInput{}
+	for {
+		page, err := s.cfg.Insights.ListTables(ctx, scope, in)
+		if err != nil {
+			return out, err
+		}
+		out.Tables = append(out.Tables, page.TableNames...)
+		if page.LastEvaluatedTableName == "" {
+			return out, nil
+		}
+		in.ExclusiveStartTableName = page.LastEvaluatedTableName
+	}
+}

@@ -1,0 +1,143 @@
+package integration
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddblocal/ddblocal/insights"
+	"github.com/ddblocal/ddblocal/table"
+)
+
+// getInsights fetches GET /_ddblocal/insights with query q, signed with the
+// test credentials (the signed pass verifies them), and returns the status
+// and body.
+func getInsights(t *testing.T, srv *server, q string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, srv.URL+"/_ddblocal/insights"+q, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := sha256.Sum256(nil)
+	creds := aws.Credentials{AccessKeyID: testKey, SecretAccessKey: testSecret}
+	if err := v4.NewSigner().SignHTTP(context.Background(), creds, req, hex.EncodeToString(empty[:]), "dynamodb", "us-east-1", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, body
+}
+
+// TestInsightsNamesHotKeyFirst drives a skewed load (one key takes most
+// writes and reads) and a spread one, then expects the insights JSON to
+// name the hot key first and warn about it with the remedy.
+func TestInsightsNamesHotKeyFirst(t *testing.T) {
+	srv := startServer(t, table.Options{})
+	c := srv.client("us-east-1")
+	ctx := context.Background()
+	createTable(t, c, "Skewed", false)
+	put := func(pk string) {
+		t.Helper()
+		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Skewed"),
+			Item: map[string]types.AttributeValue{"pk": s(pk), "v": s("x")}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 30; i++ {
+		put(fmt.Sprintf("user#%d", i))
+	}
+	for i := 0; i < 120; i++ {
+		put("user#hot")
+		if _, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Skewed"),
+			Key: map[string]types.AttributeValue{"pk": s("user#hot")}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, body := getInsights(t, srv, "?table=Skewed")
+	if code != http.StatusOK {
+		t.Fatalf("status %d: %s", code, body)
+	}
+	var rep insights.Report
+	if err := json.Unmarshal(body, &rep); err != nil {
+		t.Fatalf("decoding %s: %v", body, err)
+	}
+	if len(rep.TopKeys.ByUnits) == 0 {
+		t.Fatalf("no top keys: %s", body)
+	}
+	top := rep.TopKeys.ByUnits[0]
+	if top.PartitionKey == nil || top.PartitionKey.S != "user#hot" || top.SortKey != nil {
+		t.Fatalf("hottest key = %+v, want partition key user#hot", top)
+	}
+	if got, want := top.WriteUnits, 120.0; got != want {
+		t.Errorf("hot key write units = %v, want %v", got, want)
+	}
+	if got, want := top.ReadUnits, 60.0; got != want { // eventually consistent: half a unit each
+		t.Errorf("hot key read units = %v, want %v", got, want)
+	}
+	if len(rep.Indexes) != 1 || rep.Indexes[0].Index != "" || len(rep.Indexes[0].Partitions) != 4 {
+		t.Fatalf("indexes = %+v, want the table's 4 partitions", rep.Indexes)
+	}
+	var items int64
+	for _, p := range rep.Indexes[0].Partitions {
+		items += p.Items
+	}
+	if items != 31 {
+		t.Errorf("items over partitions = %d, want 31", items)
+	}
+	var hot *insights.Warning
+	for i, w := range rep.Warnings {
+		if w.Kind == "hot-key" {
+			hot = &rep.Warnings[i]
+		}
+	}
+	if hot == nil || hot.Remedy == "" {
+		t.Fatalf("warnings = %+v, want a hot-key warning with a remedy", rep.Warnings)
+	}
+	wantMsg := `Partition key {"S":"user#hot"} took 86% of the consumed units of the table (180 of 210 units): one partition serves it, whatever the table's total capacity.`
+	if hot.Message != wantMsg {
+		t.Errorf("hot-key message = %q, want %q", hot.Message, wantMsg)
+	}
+}
+
+// TestInsightsUnknownTableAndList: an unknown table is DynamoDB's
+// ResourceNotFoundException; no table lists the caller's tables.
+func TestInsightsUnknownTableAndList(t *testing.T) {
+	srv := startServer(t, table.Options{})
+	c := srv.client("us-east-1")
+	createTable(t, c, "Aaa", false)
+	createTable(t, c, "Bbb", true)
+	code, body := getInsights(t, srv, "?table=Nope")
+	var e struct {
+		Type    string `json:"__type"`
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal(body, &e); err != nil {
+		t.Fatalf("decoding %s: %v", body, err)
+	}
+	if code != http.StatusBadRequest || e.Type != "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException" ||
+		e.Message != "Requested resource not found: Table: Nope not found" {
+		t.Fatalf("unknown table: %d %s", code, body)
+	}
+	code, body = getInsights(t, srv, "")
+	if code != http.StatusOK || string(body) != `{"tables":["Aaa","Bbb"]}` {
+		t.Fatalf("list: %d %s", code, body)
+	}
+}
