@@ -11,7 +11,7 @@ import (
 // one shard, and when it was issued (it expires IteratorLifetime later).
 type iterator struct {
 	arn    string // the stream's ARN
-	shard  int    // index in the stream's shards
+	shard  int    // the shard's number in the stream: Stream.Trimmed + its index in Shards
 	next   uint64 // first log sequence not yet returned
 	issued int64  // Unix nanoseconds
 }

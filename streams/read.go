@@ -44,7 +44,8 @@ func (s *Stream) Describe(t Table, in *DescribeStreamInput, now int64) (*Describ
 	}
 	i := 0
 	if in.ExclusiveStartShardId != "" {
-		if i = s.shardIndex(in.ExclusiveStartShardId) + 1; i == 0 {
+		// A trimmed shard was before every shard kept: start at the first.
+		if i = s.shardIndex(in.ExclusiveStartShardId) + 1; i == 0 && !s.wasTrimmed(in.ExclusiveStartShardId) {
 			return nil, notFound("Requested resource not found: Shard does not exist")
 		}
 	}
@@ -67,9 +68,7 @@ func (s *Stream) describeShard(i int) ShardDescription {
 	if !sh.Open && sh.End > sh.After {
 		sd.SequenceNumberRange.EndingSequenceNumber = SequenceNumber(sh.End)
 	}
-	if i > 0 {
-		sd.ParentShardId = s.ShardID(i - 1)
-	}
+	sd.ParentShardId = s.parent(i)
 	return sd
 }
 
@@ -110,7 +109,7 @@ func (s *Stream) Iterator(t Table, sp *store.Space, in *GetShardIteratorInput, p
 		return nil, notFound("Requested resource not found: Shard does not exist")
 	}
 	sh, end := s.Shards[i], s.bound(i, p, sp.LastLogSeq())
-	it := iterator{arn: t.StreamARN(s), shard: i, issued: now}
+	it := iterator{arn: t.StreamARN(s), shard: s.Trimmed + i, issued: now}
 	withSeq := in.ShardIteratorType == "AT_SEQUENCE_NUMBER" || in.ShardIteratorType == "AFTER_SEQUENCE_NUMBER"
 	if withSeq != (in.SequenceNumber != "") {
 		if withSeq {
@@ -151,7 +150,8 @@ func ParseIterator(s string) (arn string, err error) {
 // Records answers GetRecords for stream s of table t in space sp.
 func (s *Stream) Records(t Table, sp *store.Space, in *GetRecordsInput, p Policy, now int64) (*GetRecordsOutput, error) {
 	it, ok := parseIterator(in.ShardIterator)
-	if !ok || it.shard >= len(s.Shards) || !s.visible(it.shard, now) {
+	i := it.shard - s.Trimmed // the iterator's shard in Shards
+	if !ok || i < 0 || i >= len(s.Shards) || !s.visible(i, now) {
 		return nil, invalid("Invalid ShardIterator")
 	}
 	if err := it.expired(now); err != nil {
@@ -162,7 +162,7 @@ func (s *Stream) Records(t Table, sp *store.Space, in *GetRecordsInput, p Policy
 		limit = int(*in.Limit)
 	}
 	out := &GetRecordsOutput{Records: []Record{}}
-	end := s.bound(it.shard, p, sp.LastLogSeq())
+	end := s.bound(i, p, sp.LastLogSeq())
 	if it.next <= end && it.next < retained(sp, now) {
 		return nil, trimmed()
 	}
@@ -200,7 +200,7 @@ func (s *Stream) Records(t Table, sp *store.Space, in *GetRecordsInput, p Policy
 			next = max(next, end+1) // scanned to the bound
 		}
 	}
-	if sh := s.Shards[it.shard]; sh.Open || next <= sh.End {
+	if sh := s.Shards[i]; sh.Open || next <= sh.End {
 		n := iterator{arn: it.arn, shard: it.shard, next: next, issued: now}.String()
 		out.NextShardIterator = &n
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"time"
 
 	"github.com/ddblocal/ddblocal/store"
@@ -52,6 +53,13 @@ type Stream struct {
 	After    uint64 // the change log's last sequence when it was enabled
 	Disabled int64  // Unix nanoseconds; 0 while enabled
 	Shards   []Shard
+	// Trimmed counts the shards dropped from the front of Shards once
+	// closed for longer than Retention (unreadable, and never listed
+	// again), so that the list does not grow without bound. Shards[i] is
+	// the stream's shard Trimmed+i: its id and iterators use that number.
+	Trimmed int `json:",omitempty"`
+	// TrimmedParent is the id of the last shard trimmed, Shards[0]'s parent.
+	TrimmedParent string `json:",omitempty"`
 }
 
 // Shard is the log records with After < seq <= End (no End while open).
@@ -111,6 +119,7 @@ func Enable(sp *store.Space, label, viewType string, now int64) error {
 		return err
 	}
 	st.forget(now)
+	st.trim(now)
 	last := sp.LastLogSeq()
 	st.Streams = append(st.Streams, &Stream{Label: label, ViewType: viewType, Created: now, After: last,
 		Shards: []Shard{{After: last, Open: true, Created: now}}})
@@ -144,6 +153,33 @@ func (st *State) forget(now int64) {
 	st.Streams = kept
 }
 
+// trim drops from every stream the shards closed more than Retention
+// before now (never a stream's last), and reports whether it dropped any.
+func (st *State) trim(now int64) bool {
+	trimmed := false
+	for _, s := range st.Streams {
+		n := s.expired(now)
+		if n == 0 {
+			continue
+		}
+		s.TrimmedParent = s.ShardID(n - 1)
+		s.Shards = append([]Shard(nil), s.Shards[n:]...)
+		s.Trimmed += n
+		trimmed = true
+	}
+	return trimmed
+}
+
+// expired counts the shards at the front of s closed more than Retention
+// before now, leaving out the last shard.
+func (s *Stream) expired(now int64) int {
+	n := 0
+	for n < len(s.Shards)-1 && !s.Shards[n].Open && now-s.Shards[n].Closed > int64(Retention) {
+		n++
+	}
+	return n
+}
+
 // close closes s's open shard at end.
 func (s *Stream) close(end uint64, now int64) {
 	if n := len(s.Shards); n > 0 && s.Shards[n-1].Open {
@@ -166,6 +202,11 @@ func (p Policy) rollEnd(sh Shard, last uint64, now int64) (uint64, bool) {
 
 // Due reports whether Roll would change anything.
 func (st *State) Due(p Policy, last uint64, now int64) bool {
+	for _, s := range st.Streams {
+		if s.expired(now) > 0 {
+			return true
+		}
+	}
 	cur := st.Current()
 	if cur == nil {
 		return false
@@ -175,42 +216,46 @@ func (st *State) Due(p Policy, last uint64, now int64) bool {
 }
 
 // Roll closes the enabled stream's open shard and opens its child, as often
-// as the policy says, in table space sp. It reports whether it changed
-// anything.
+// as the policy says, and trims the shards past Retention, in table space
+// sp. It reports whether it changed anything.
 func Roll(sp *store.Space, p Policy, now int64) (bool, error) {
 	st, err := Load(sp)
 	if err != nil {
 		return false, err
 	}
-	cur := st.Current()
-	if cur == nil {
-		return false, nil
-	}
-	last, rolled := sp.LastLogSeq(), false
-	for {
-		sh := cur.Shards[len(cur.Shards)-1]
-		end, due := p.rollEnd(sh, last, now)
-		if !due {
-			break
+	changed := st.trim(now)
+	if cur := st.Current(); cur != nil {
+		last := sp.LastLogSeq()
+		for {
+			sh := cur.Shards[len(cur.Shards)-1]
+			end, due := p.rollEnd(sh, last, now)
+			if !due {
+				break
+			}
+			cur.close(end, now)
+			cur.Shards = append(cur.Shards, Shard{After: end, Open: true, Created: now})
+			changed = true
 		}
-		cur.close(end, now)
-		cur.Shards = append(cur.Shards, Shard{After: end, Open: true, Created: now})
-		rolled = true
 	}
-	if !rolled {
+	if !changed {
 		return false, nil
 	}
 	return true, st.save(sp)
 }
 
-// ShardID is shard i's id: DynamoDB's shape, shardId-<20 digits>-<8 hex>.
+// ShardID is the id of Shards[i]: DynamoDB's shape,
+// shardId-<20 digits>-<8 hex>, the hex a hash of its number in the stream.
 func (s *Stream) ShardID(i int) string {
-	h := fnv.New32a()
-	fmt.Fprintf(h, "%s/%d", s.Label, i)
-	return fmt.Sprintf("shardId-%020d-%08x", s.Shards[i].Created/int64(time.Millisecond), h.Sum32())
+	return fmt.Sprintf("shardId-%020d-%s", s.Shards[i].Created/int64(time.Millisecond), s.shardHash(s.Trimmed+i))
 }
 
-// shardIndex returns the index of the shard with id, or -1.
+func (s *Stream) shardHash(n int) string {
+	h := fnv.New32a()
+	fmt.Fprintf(h, "%s/%d", s.Label, n)
+	return fmt.Sprintf("%08x", h.Sum32())
+}
+
+// shardIndex returns the index in Shards of the shard with id, or -1.
 func (s *Stream) shardIndex(id string) int {
 	for i := range s.Shards {
 		if s.ShardID(i) == id {
@@ -218,6 +263,24 @@ func (s *Stream) shardIndex(id string) int {
 		}
 	}
 	return -1
+}
+
+// wasTrimmed reports whether id names one of the shards trimmed from s.
+func (s *Stream) wasTrimmed(id string) bool {
+	for n := range s.Trimmed {
+		if strings.HasSuffix(id, "-"+s.shardHash(n)) {
+			return true
+		}
+	}
+	return false
+}
+
+// parent is the id of Shards[i]'s parent, or "" for the stream's first.
+func (s *Stream) parent(i int) string {
+	if i > 0 {
+		return s.ShardID(i - 1)
+	}
+	return s.TrimmedParent
 }
 
 // visible reports whether shard i is still listed: open, or closed within
