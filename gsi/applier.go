@@ -42,11 +42,9 @@ type Options struct {
 // goroutine. Its methods are safe for concurrent use.
 type Applier struct {
 	opts   Options
-	notify chan struct{} // capacity 1: pending Notify calls coalesce
-	stop   chan struct{} // closed by Close
-	done   chan struct{} // closed when the goroutine has exited
-
-	closeOnce sync.Once
+	notify chan struct{}      // capacity 1: pending Notify calls coalesce
+	stop   context.CancelFunc // cancels the goroutine's context: Close
+	done   chan struct{}      // closed when the goroutine has exited
 
 	mu       sync.Mutex
 	progress chan struct{} // closed and replaced after every batch
@@ -59,6 +57,7 @@ type Applier struct {
 // next Notify or tick.
 func Start(ctx context.Context, opts Options) *Applier {
 	a := newApplier(opts)
+	ctx, a.stop = context.WithCancel(ctx)
 	go a.run(ctx)
 	return a
 }
@@ -81,7 +80,6 @@ func newApplier(opts Options) *Applier {
 	return &Applier{
 		opts:     opts,
 		notify:   make(chan struct{}, 1),
-		stop:     make(chan struct{}),
 		done:     make(chan struct{}),
 		progress: make(chan struct{}),
 	}
@@ -100,23 +98,14 @@ func (a *Applier) Notify() {
 // committed or rolled back as a whole first. It is idempotent. Waiting
 // WaitFor calls return ErrClosed.
 func (a *Applier) Close() {
-	a.closeOnce.Do(func() { close(a.stop) })
+	a.stop()
 	<-a.done
 }
 
-// run is the applier goroutine. It exits, closing a.done, when ctx is done,
-// a.stop is closed or the store has been closed.
+// run is the applier goroutine. It exits, closing a.done, when ctx is done
+// (Start's context ended or Close cancelled it) or the store has been closed.
 func (a *Applier) run(ctx context.Context) {
 	defer close(a.done)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		select {
-		case <-a.stop:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	var lastErr string
