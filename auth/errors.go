@@ -31,6 +31,7 @@ func errorf(c Code, msg string) *Error { return &Error{Code: c, Message: msg} }
 const (
 	msgMissingAuth     = "Request is missing Authentication Token"
 	msgInvalidToken    = "The security token included in the request is invalid."
+	msgNoDate          = "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header."
 	msgSignatureDiffer = "The request signature we calculated does not match the signature you provided. " +
 		"Check your AWS Secret Access Key and signing method. Consult the service documentation for details."
 )

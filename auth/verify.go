@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"hash"
 	"net/http"
 	"strconv"
@@ -103,7 +104,7 @@ type claim struct {
 func readHeader(r *http.Request, h string) (claim, error) {
 	a, err := ParseAuthorization(h)
 	if err != nil {
-		return claim{}, err
+		return claim{}, withDateMissing(err, r.Header, h)
 	}
 	t, stamp, err := signingTime(r.Header, h)
 	if err != nil {
@@ -196,8 +197,7 @@ func signingTime(hdr http.Header, authz string) (time.Time, string, error) {
 		}
 	}
 	if d == "" {
-		return time.Time{}, "", errorf(IncompleteSignature,
-			"Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. Authorization="+authz)
+		return time.Time{}, "", errorf(IncompleteSignature, msgNoDate+" Authorization="+authz)
 	}
 	t, ok := parseBasic(d)
 	if !ok {
@@ -205,6 +205,20 @@ func signingTime(hdr http.Header, authz string) (time.Time, string, error) {
 			"Date must be in ISO-8601 'basic format'. Got '"+d+"'. See http://en.wikipedia.org/wiki/ISO_8601")
 	}
 	return t, d, nil
+}
+
+// withDateMissing adds to err, ParseAuthorization's complaint about
+// missing parameters of header h, the complaint about a missing date when
+// hdr has neither X-Amz-Date nor Date: Coral lists every missing part in
+// one message, ending with the header.
+func withDateMissing(err error, hdr http.Header, h string) error {
+	var e *Error
+	if headerValue(hdr, "X-Amz-Date") != "" || headerValue(hdr, "Date") != "" ||
+		!errors.As(err, &e) || !strings.HasPrefix(e.Message, "Authorization header requires '") {
+		return err
+	}
+	msg, _ := strings.CutSuffix(e.Message, "Authorization="+h)
+	return errorf(IncompleteSignature, msg+msgNoDate+" Authorization="+h)
 }
 
 // parseBasic parses "YYYYMMDDTHHMMSSZ" without time.Parse's generality.
@@ -239,7 +253,7 @@ func checkScope(s Scope, stamp string) error {
 			s.Date+"' != '"+day+"', from '"+stamp+"'.")
 	}
 	if s.Region == "" {
-		return errorf(InvalidSignature, "Credential should be scoped to a valid region. ")
+		return errorf(InvalidSignature, "Credential should be scoped to a valid region, not '"+s.Region+"'. ")
 	}
 	if s.Service != Service {
 		return errorf(InvalidSignature, "Credential should be scoped to correct service: '"+Service+"'. ")

@@ -188,6 +188,25 @@ func TestVerifyRejects(t *testing.T) {
 			setAuth(r, "AWS4-HMAC-SHA256", "AWS4-HMAC-SHA512")
 			return r
 		}, body, IncompleteSignature, "Unsupported AWS 'algorithm': 'AWS4-HMAC-SHA512'"},
+		{"missing parameters and date", func(t *testing.T) *http.Request {
+			r := ok(t)
+			r.Header.Del("X-Amz-Date")
+			r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDALPHA/20260304/eu-west-2/dynamodb/aws4_request")
+			return r
+		}, body, IncompleteSignature, "Authorization header requires 'Signature' parameter. Authorization header requires 'SignedHeaders' parameter. " +
+			"Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. " +
+			"Authorization=AWS4-HMAC-SHA256 Credential=AKIDALPHA/20260304/eu-west-2/dynamodb/aws4_request"},
+		{"missing parameters with a date", func(t *testing.T) *http.Request {
+			r := ok(t)
+			r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDALPHA/20260304/eu-west-2/dynamodb/aws4_request")
+			return r
+		}, body, IncompleteSignature, "Authorization header requires 'Signature' parameter. Authorization header requires 'SignedHeaders' parameter. " +
+			"Authorization=AWS4-HMAC-SHA256 Credential=AKIDALPHA/20260304/eu-west-2/dynamodb/aws4_request"},
+		{"empty region", func(t *testing.T) *http.Request {
+			r := ok(t)
+			setAuth(r, "/eu-west-2/", "//")
+			return r
+		}, body, InvalidSignature, "Credential should be scoped to a valid region, not ''. "},
 		{"host not signed", func(t *testing.T) *http.Request {
 			r := ok(t)
 			setAuth(r, "host;", "")
