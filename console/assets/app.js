@@ -11,7 +11,7 @@ const state = {
   tables: new Map(), // name -> DescribeTable's Table
   table: null, // the selected table's description
   pages: [], // ExclusiveStartKey of each page shown so far (page 1: undefined)
-  lastKey: undefined, // LastEvaluatedKey of the page shown
+  seq: 0, // counts runQuery calls
   stopInsights: () => {},
 };
 
@@ -221,14 +221,15 @@ async function runQuery(n = 0) {
   }
   if (n === 0) state.pages = [undefined];
   if (state.pages[n]) req.ExclusiveStartKey = state.pages[n];
+  const seq = ++state.seq; // only the latest run may draw
   let out;
   try {
     out = await call(state.creds, mode, req);
   } catch (e) {
-    $("q-error").textContent = `${mode}: ${e.message}`;
+    if (seq === state.seq) $("q-error").textContent = `${mode}: ${e.message}`;
     return;
   }
-  state.lastKey = out.LastEvaluatedKey;
+  if (seq !== state.seq) return;
   state.pages[n + 1] = out.LastEvaluatedKey;
   state.pages.length = n + 2;
   $("stat-count").textContent = out.Count;

@@ -27,7 +27,8 @@ export function watchInsights(getCreds, t) {
         last = await insights(getCreds(), t.TableName);
         if (stopped) return;
         render(last);
-        $("insights-status").textContent = `updated ${new Date(last.now * 1000).toLocaleTimeString()}`;
+        $("insights-status").textContent = `updated ${new Date(last.now * 1000).toLocaleTimeString()}` +
+          (last.throttling ? " · throttling on" : " · throttling off");
         $("heatmap").classList.remove("unavailable");
         $("insights-detail").hidden = false;
       } catch (e) {
@@ -105,7 +106,7 @@ function heatmap(doc, parts, m) {
     }
   });
   if (!parts.length) cells.push(h("p", {}, "No partitions."));
-  else cells.push(h("span"), h("span", { className: "label legend" }, `${w} s per column, darkest = ${num(max)}`));
+  else cells.push(h("span"), h("span", { className: "label legend" }, `${w} s per column, the last ${num(buckets * w / 60)} min, newest on the right; darkest = ${num(max)}`));
   el.replaceChildren(...cells);
 }
 
