@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -298,7 +299,7 @@ func consoleWithoutCredentials(t *testing.T, exe string) {
 	p.runQuery(map[string]string{"q-mode": "Query", "q-index": "byStatus", "q-pk": "closed"}, 8, 8)
 
 	consoleEditItem(t, p, c)
-	consoleHeatMap(p)
+	consoleHeatMap(p, s.URL())
 	p.noPageErrors()
 }
 
@@ -334,12 +335,35 @@ func consoleEditItem(t *testing.T, p *page, c *dynamodb.Client) {
 }
 
 // consoleHeatMap waits for the heat map to show load on some partition,
-// and for the top keys and amplification to render.
-func consoleHeatMap(p *page) {
+// and for the top keys and amplification to render. With url (a server
+// without --credentials) it also checks that the heat map has a row of 30
+// cells per partition of the insights the server reports for Orders.
+func consoleHeatMap(p *page, url string) {
+	p.t.Helper()
 	p.waitFor("heat map cells with load", `(() => { const cells = [...document.querySelectorAll("#heatmap .cell")];
 		return cells.length >= 30 && cells.some((c) => +c.dataset.value > 0); })()`)
 	p.waitFor("top keys", `document.querySelector("#top-units li code")`)
 	p.waitFor("amplification", `document.querySelectorAll("#amplification dt").length === 5`)
+	if url == "" {
+		return
+	}
+	resp, err := http.Get(url + "/_ddblocal/insights?table=Orders")
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var doc struct {
+		Indexes []struct {
+			Index      string            `json:"index"`
+			Partitions []json.RawMessage `json:"partitions"`
+		} `json:"indexes"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil || len(doc.Indexes) == 0 || doc.Indexes[0].Index != "" {
+		p.t.Fatalf("GET /_ddblocal/insights?table=Orders: %v, %+v; want the base table first", err, doc)
+	}
+	n := len(doc.Indexes[0].Partitions)
+	p.waitFor(fmt.Sprintf("%d heat map rows of 30 cells and %d partition rows", n, n), fmt.Sprintf(
+		`document.querySelectorAll("#heatmap .cell").length === %d && document.querySelectorAll("#partitions tbody tr").length === %d`, 30*n, n))
 }
 
 func consoleWithCredentials(t *testing.T, exe string) {
@@ -364,6 +388,6 @@ func consoleWithCredentials(t *testing.T, exe string) {
 	p.click(entry)
 	p.waitFor("the first Scan", `document.getElementById("stat-count").textContent === "20"`)
 	p.runQuery(map[string]string{"q-mode": "Query", "q-pk": "c3"}, 5, 5)
-	consoleHeatMap(p)
+	consoleHeatMap(p, "")
 	p.noPageErrors()
 }
