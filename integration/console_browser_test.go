@@ -252,7 +252,7 @@ func (p *page) runQuery(fields map[string]string, count, scanned int32) {
 }
 
 func consoleWithoutCredentials(t *testing.T, exe string) {
-	s, c := startConsoleServer(t, ddbserver.Options{Wrap: stubInsights}, "local", "local")
+	s, c := startConsoleServer(t, ddbserver.Options{}, "local", "local")
 	consoleOrders(t, c)
 	p := openConsole(t, exe, s.URL())
 
@@ -368,7 +368,7 @@ func consoleHeatMap(p *page, url string) {
 
 func consoleWithCredentials(t *testing.T, exe string) {
 	cred := auth.Credential{AccessKey: "AKIDCONSOLE", Secret: "console/secret+1", Account: auth.DefaultAccount}
-	s, c := startConsoleServer(t, ddbserver.Options{Wrap: stubInsights, Verifier: auth.NewVerifier([]auth.Credential{cred}, nil)},
+	s, c := startConsoleServer(t, ddbserver.Options{Verifier: auth.NewVerifier([]auth.Credential{cred}, nil)},
 		cred.AccessKey, cred.Secret)
 	consoleOrders(t, c)
 	p := openConsole(t, exe, s.URL())
