@@ -70,6 +70,19 @@ func (s *Service) tableStatus(m *tableMeta, now int64) string {
 	return "ACTIVE"
 }
 
+// inUse refuses a change to m while it is CREATING or UPDATING (see
+// tableStatus), in DynamoDB's words: UpdateTable and DeleteTable must wait
+// for ACTIVE.
+func (s *Service) inUse(m *tableMeta, now int64) error {
+	switch s.tableStatus(m, now) {
+	case "CREATING":
+		return Errorf(ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: %s", m.Name)
+	case "UPDATING":
+		return Errorf(ResourceInUseException, "Attempt to change a resource which is still in use: Table is being updated: %s", m.Name)
+	}
+	return nil
+}
+
 // describeSummaries fills d's restore, billing mode, table class,
 // encryption and stream members from m; d.TableStatus must be set.
 func describeSummaries(d *TableDescription, m *tableMeta) {
@@ -257,6 +270,9 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameI
 	if m.DeletionProtection {
 		return nil, Errorf(ValidationException, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
 	}
+	if err := s.inUse(m, s.now().UnixNano()); err != nil {
+		return nil, err
+	}
 	d := s.describe(m, s.stats(m))
 	d.TableStatus = "DELETING"
 	key := catalogKey(region, m.Name)
@@ -273,6 +289,9 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameI
 		}
 		if now.DeletionProtection {
 			return Errorf(ValidationException, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+		}
+		if err := s.inUse(now, s.now().UnixNano()); err != nil {
+			return err
 		}
 		if err := s.deletedTableBackup(tx, now); err != nil {
 			return err

@@ -21,12 +21,19 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 		return nil, Errorf(ValidationException, "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
 	}
 	now := s.now().UnixNano()
+	if err := s.inUse(m, now); err != nil {
+		return nil, err
+	}
 	if err := checkTableUpdate(m, in, now); err != nil {
 		return nil, err
 	}
 	notFound := errNotFound("Table", m.Name)
 	var created []string
 	next, err := s.changeTable(ctx, m, notFound, func(tx *store.Tx, cur, next *tableMeta) error {
+		// Another UpdateTable may have committed since m was read.
+		if err := s.inUse(cur, now); err != nil {
+			return err
+		}
 		var deleted []string
 		var err error
 		if created, deleted, err = s.applyTableUpdate(tx, cur, next, in, now); err != nil {

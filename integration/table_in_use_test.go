@@ -1,0 +1,60 @@
+package integration
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddblocal/ddblocal/table"
+)
+
+// TestTableInUse: with transient statuses on, UpdateTable and DeleteTable on
+// a CREATING or UPDATING table are refused with DynamoDB's
+// ResourceInUseException, and the refused update changes nothing.
+func TestTableInUse(t *testing.T) {
+	ctx := context.Background()
+	clock := newFakeClock()
+	srv := startServer(t, table.Options{Now: clock.Now, TransientDelay: 2 * time.Second})
+	c := srv.client("us-east-1")
+	createTable(t, c, "Busy", false)
+	const (
+		creating = "Attempt to change a resource which is still in use: Table is being created: Busy"
+		updating = "Attempt to change a resource which is still in use: Table is being updated: Busy"
+	)
+	provisioned := func(rcu int64) error {
+		_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("Busy"), BillingMode: types.BillingModeProvisioned,
+			ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(rcu), WriteCapacityUnits: aws.Int64(1)}})
+		return err
+	}
+	deleteTable := func() error {
+		_, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("Busy")})
+		return err
+	}
+	wantAPIError(t, provisioned(5), "ResourceInUseException", creating)
+	wantAPIError(t, deleteTable(), "ResourceInUseException", creating)
+	clock.Advance(2 * time.Second)
+	if err := provisioned(5); err != nil {
+		t.Fatalf("UpdateTable on ACTIVE: %v", err)
+	}
+	wantAPIError(t, provisioned(7), "ResourceInUseException", updating)
+	wantAPIError(t, deleteTable(), "ResourceInUseException", updating)
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Busy")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := aws.ToInt64(d.Table.ProvisionedThroughput.ReadCapacityUnits); got != 5 || d.Table.TableStatus != types.TableStatusUpdating {
+		t.Errorf("after the refused update: got %d RCU, %s; want 5, UPDATING", got, d.Table.TableStatus)
+	}
+	clock.Advance(2 * time.Second)
+	if err := provisioned(7); err != nil {
+		t.Errorf("UpdateTable once ACTIVE again: %v", err)
+	}
+	clock.Advance(2 * time.Second)
+	if err := deleteTable(); err != nil {
+		t.Errorf("DeleteTable once ACTIVE: %v", err)
+	}
+}
