@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -262,6 +263,27 @@ func TestBackupInUse(t *testing.T) {
 	createTable(t, c, "Src", false)
 	_, err := c.CreateBackup(ctx, &dynamodb.CreateBackupInput{TableName: aws.String("Src"), BackupName: aws.String("early")})
 	wantAPIError(t, err, "TableNotFoundException", "Table not found: Src")
+	clock.Advance(2 * time.Second)
+	// Just ACTIVE: DynamoDB is still enabling the table's backups.
+	const enabling = "Backups are being enabled for the table: Src. Please retry later"
+	_, err = c.CreateBackup(ctx, &dynamodb.CreateBackupInput{TableName: aws.String("Src"), BackupName: aws.String("early")})
+	var unavailable *types.ContinuousBackupsUnavailableException
+	if !errors.As(err, &unavailable) {
+		t.Errorf("CreateBackup just after ACTIVE: got %v, want ContinuousBackupsUnavailableException", err)
+	}
+	wantAPIError(t, err, "ContinuousBackupsUnavailableException", enabling)
+	_, err = c.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("Src"),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}})
+	wantAPIError(t, err, "ContinuousBackupsUnavailableException", enabling)
+	dcb, err := c.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String("Src")})
+	if err != nil || dcb.ContinuousBackupsDescription.ContinuousBackupsStatus != types.ContinuousBackupsStatusDisabled ||
+		dcb.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus != types.PointInTimeRecoveryStatusDisabled {
+		t.Errorf("DescribeContinuousBackups while enabling: got %+v, %v; want backups and PITR DISABLED", dcb, err)
+	}
+	lb, err := c.ListBackups(ctx, &dynamodb.ListBackupsInput{TableName: aws.String("Src")})
+	if err != nil || len(lb.BackupSummaries) != 0 {
+		t.Errorf("backups after the refused CreateBackup: got %v, %v; want none", lb, err)
+	}
 	clock.Advance(2 * time.Second)
 	cb, err := c.CreateBackup(ctx, &dynamodb.CreateBackupInput{TableName: aws.String("Src"), BackupName: aws.String("bk1")})
 	if err != nil {

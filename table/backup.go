@@ -174,6 +174,9 @@ func (s *Service) CreateBackup(ctx context.Context, region string, in *CreateBac
 	if err != nil {
 		return nil, err
 	}
+	if err := s.enablingBackups(m); err != nil {
+		return nil, err
+	}
 	var b *backupMeta
 	err = s.db.Update(ctx, func(tx *store.Tx) error {
 		cur, err := currentTable(tx, m)

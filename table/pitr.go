@@ -62,6 +62,25 @@ func (s *Service) creating(m *tableMeta) bool {
 	return d > 0 && s.now().UnixNano() < m.Created+d.Nanoseconds()
 }
 
+// enablingBackups refuses CreateBackup and UpdateContinuousBackups on a
+// table that turned ACTIVE less than TransientDelay ago: DynamoDB answers
+// ContinuousBackupsUnavailableException for a few seconds after a table
+// turns ACTIVE, while it enables the table's backups. Off (nil) when
+// transient statuses are off.
+func (s *Service) enablingBackups(m *tableMeta) error {
+	if !s.backupsEnabling(m) {
+		return nil
+	}
+	return Errorf(ContinuousBackupsUnavailableException, "Backups are being enabled for the table: %s. Please retry later", m.Name)
+}
+
+// backupsEnabling reports whether m is in that window.
+func (s *Service) backupsEnabling(m *tableMeta) bool {
+	d := s.opts.TransientDelay.Nanoseconds()
+	now := s.now().UnixNano()
+	return d > 0 && now >= m.Created+d && now < m.Created+2*d
+}
+
 // backupTable returns the table a backup operation names, or
 // TableNotFoundException when it is missing or still being created. The
 // caller (ctx) must be allowed to use it (see authorize); none of these
@@ -100,7 +119,11 @@ func (s *Service) DescribeContinuousBackups(ctx context.Context, region string, 
 	if err != nil {
 		return nil, err
 	}
-	return continuousBackups(m, s.now()), nil
+	out := continuousBackups(m, s.now())
+	if s.backupsEnabling(m) {
+		out.ContinuousBackupsDescription.ContinuousBackupsStatus = "DISABLED"
+	}
+	return out, nil
 }
 
 // UpdateContinuousBackups turns point-in-time recovery on or off, or changes
@@ -113,6 +136,9 @@ func (s *Service) UpdateContinuousBackups(ctx context.Context, region string, in
 	}
 	m, err := s.backupTable(ctx, region, in.TableName)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.enablingBackups(m); err != nil {
 		return nil, err
 	}
 	notFound := Errorf(TableNotFoundException, "Table not found: %s", m.Name)
