@@ -55,7 +55,12 @@ func decodeBody(r *http.Request, raw []byte) ([]byte, error) {
 	return b, err
 }
 
-// inflateBody undoes r's gzip or deflate Content-Encoding of raw.
+// inflateBody undoes r's gzip or deflate Content-Encoding of raw. A body
+// that does not decode, or an encoding other than these, is a 400
+// SerializationException. DynamoDB itself decodes only gzip and answers a
+// bad body or an unknown encoding with a 500 InternalServerError (ScyllaDB's
+// suite records this against DynamoDB; AWS does not document it); a 5xx would
+// make SDKs retry a request that can never succeed, so ddblocal keeps a 400.
 func inflateBody(r *http.Request, raw []byte) ([]byte, error) {
 	enc := header(r.Header, hdrContentEncoding)
 	if enc == "" {
