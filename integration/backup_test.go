@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -101,6 +102,10 @@ func TestBackupErrors(t *testing.T) {
 	wantAPIError(t, err, "BackupNotFoundException", "Backup not found: "+missing)
 	_, err = c.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/Orders")})
 	wantAPIError(t, err, "ValidationException", "Invalid Backup ARN")
+	_, err = c.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: aws.String(strings.Replace(missing, ":dynamodb:", ":s3:", 1))})
+	wantAPIError(t, err, "ValidationException", "Invalid Request: BackupArn is not valid")
+	_, err = c.ListBackups(ctx, &dynamodb.ListBackupsInput{ExclusiveStartBackupArn: aws.String(strings.Replace(missing, "us-east-1", "eu-west-1", 1))})
+	wantAPIError(t, err, "ValidationException", "Invalid Request: The supplied ExclusiveStartBackupArn does not match the region")
 
 	cb, err := c.CreateBackup(ctx, &dynamodb.CreateBackupInput{TableName: aws.String("Orders"), BackupName: aws.String("bk1")})
 	if err != nil {

@@ -65,14 +65,30 @@ func newBackupID(t time.Time, system bool) string {
 // parseBackupARN returns the backup id of arn:…:table/NAME/backup/ID. The
 // region is not checked: DynamoDB looks a backup up in the region of the
 // request.
+//
+// Messages as DynamoDB words them: a backup ARN of another partition or
+// service is "Invalid Request: BackupArn is not valid"; anything else that is
+// not a backup ARN (a table ARN, a bare string) is "Invalid Backup ARN".
 func parseBackupARN(arn string) (string, error) {
-	if _, _, res, ok := splitARN(arn); ok {
-		rest := strings.Split(res, "/")
-		if len(rest) == 4 && rest[0] == "table" && rest[1] != "" && rest[2] == "backup" && rest[3] != "" {
-			return rest[3], nil
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) == 6 && parts[0] == "arn" {
+		if id, ok := backupResource(parts[5]); ok {
+			if parts[2] != "dynamodb" || !strings.HasPrefix(parts[1], "aws") {
+				return "", Errorf(ValidationException, "Invalid Request: BackupArn is not valid")
+			}
+			return id, nil
 		}
 	}
 	return "", Errorf(ValidationException, "Invalid Backup ARN")
+}
+
+// backupResource returns ID from the resource part table/NAME/backup/ID.
+func backupResource(res string) (string, bool) {
+	rest := strings.Split(res, "/")
+	if len(rest) == 4 && rest[0] == "table" && rest[1] != "" && rest[2] == "backup" && rest[3] != "" {
+		return rest[3], true
+	}
+	return "", false
 }
 
 // readBackup returns the record of backup id in region, or nil.

@@ -60,6 +60,11 @@ func (s *Service) ListBackups(ctx context.Context, region string, in *ListBackup
 		if err != nil {
 			return nil, err
 		}
+		// DescribeBackup ignores an ARN's region; this cursor does not.
+		arnScope, _, _, _ := splitARN(in.ExclusiveStartBackupArn)
+		if regionOf(arnScope) != regionOf(region) {
+			return nil, Errorf(ValidationException, "Invalid Request: The supplied ExclusiveStartBackupArn does not match the region")
+		}
 		from = append(backupKey(region, id), 0)
 	}
 	limit := math.MaxInt

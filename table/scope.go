@@ -35,6 +35,12 @@ func splitScope(scope string) (account, region string) {
 	return DefaultAccount, scope
 }
 
+// regionOf returns the region of a scope made by Scope.
+func regionOf(scope string) string {
+	_, r := splitScope(scope)
+	return r
+}
+
 // sameAccount reports whether an ARN that names account may be used by a
 // caller in scope: only its own account's resources are visible.
 func sameAccount(scope, account string) bool {
