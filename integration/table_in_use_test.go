@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -56,5 +57,38 @@ func TestTableInUse(t *testing.T) {
 	clock.Advance(2 * time.Second)
 	if err := deleteTable(); err != nil {
 		t.Errorf("DeleteTable once ACTIVE: %v", err)
+	}
+}
+
+// TestOneIndexChangePerUpdate: creating or deleting two global indexes in
+// one UpdateTable is DynamoDB's LimitExceededException, and neither change
+// is made.
+func TestOneIndexChangePerUpdate(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	createIndexed(t, c, "TwoIx", false, map[string]types.ScalarAttributeType{"g": types.ScalarAttributeTypeS},
+		[]types.GlobalSecondaryIndex{gsiDef("byG", []string{"g"}, nil, types.ProjectionTypeAll)}, nil)
+	create := func(name string) types.GlobalSecondaryIndexUpdate {
+		return types.GlobalSecondaryIndexUpdate{Create: &types.CreateGlobalSecondaryIndexAction{IndexName: aws.String(name),
+			KeySchema: ixKeys([]string{"g"}), Projection: ixProjection(types.ProjectionTypeKeysOnly)}}
+	}
+	drop := types.GlobalSecondaryIndexUpdate{Delete: &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String("byG")}}
+	const msg = "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table"
+	for _, updates := range [][]types.GlobalSecondaryIndexUpdate{{create("one"), create("two")}, {create("one"), drop}} {
+		_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("TwoIx"),
+			AttributeDefinitions:        []types.AttributeDefinition{{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS}},
+			GlobalSecondaryIndexUpdates: updates})
+		var le *types.LimitExceededException
+		if !errors.As(err, &le) {
+			t.Errorf("%d index changes: got %v, want LimitExceededException", len(updates), err)
+		}
+		wantAPIError(t, err, "LimitExceededException", msg)
+	}
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("TwoIx")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := d.Table.GlobalSecondaryIndexes; len(g) != 1 || aws.ToString(g[0].IndexName) != "byG" {
+		t.Errorf("indexes after the refused updates: got %d, want only byG", len(g))
 	}
 }
