@@ -4,12 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/json"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -37,7 +33,7 @@ func TestCompressedBodies(t *testing.T) {
 		w.Close()
 		return b.String()
 	}
-	if status, typ, msg := rawEncoded(t, srv.URL, "gzip", gz(put("first"))); status != 200 {
+	if status, typ, msg := rawCallWith(t, srv.URL, "PutItem", gz(put("first")), map[string]string{"Content-Encoding": "gzip"}); status != 200 {
 		t.Fatalf("valid gzip PutItem: got %d %s %q, want 200", status, typ, msg)
 	}
 	tests := []struct {
@@ -51,7 +47,7 @@ func TestCompressedBodies(t *testing.T) {
 		{"unknown encoding", "garbage", put("garbage"), "Unsupported Content-Encoding: garbage"},
 	}
 	for _, tt := range tests {
-		status, typ, msg := rawEncoded(t, srv.URL, tt.enc, tt.body)
+		status, typ, msg := rawCallWith(t, srv.URL, "PutItem", tt.body, map[string]string{"Content-Encoding": tt.enc})
 		if status != 400 || !strings.HasSuffix(typ, "#SerializationException") || msg != tt.msg {
 			t.Errorf("%s: got %d %s %q, want 400 SerializationException %q", tt.name, status, typ, msg, tt.msg)
 		}
@@ -60,28 +56,4 @@ func TestCompressedBodies(t *testing.T) {
 	if err != nil || canon(&types.AttributeValueMemberM{Value: got.Item}) != canon(&types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"pk": s("k"), "v": s("first")}}) {
 		t.Errorf("stored item after the refused bodies: got %v, %v; want the first put's", got.Item, err)
 	}
-}
-
-// rawEncoded posts body as a PutItem with Content-Encoding enc and returns
-// the status, __type and message.
-func rawEncoded(t *testing.T, url, enc, body string) (int, string, string) {
-	t.Helper()
-	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
-	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.PutItem")
-	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-	req.Header.Set("Content-Encoding", enc)
-	signRaw(t, req, body, time.Now())
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	var e struct {
-		Type     string `json:"__type"`
-		Message  string `json:"message"`
-		MessageU string `json:"Message"`
-	}
-	json.Unmarshal(b, &e)
-	return resp.StatusCode, e.Type, e.Message + e.MessageU
 }

@@ -195,9 +195,18 @@ func TestMalformedRequests(t *testing.T) {
 // returns the status, __type and message.
 func rawCall(t *testing.T, url, op, body string) (int, string, string) {
 	t.Helper()
+	return rawCallWith(t, url, op, body, nil)
+}
+
+// rawCallWith is rawCall with extra request headers.
+func rawCallWith(t *testing.T, url, op, body string, headers map[string]string) (int, string, string) {
+	t.Helper()
 	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
 	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
 	signRaw(t, req, body, time.Now())
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
