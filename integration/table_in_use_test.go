@@ -35,6 +35,9 @@ func TestTableInUse(t *testing.T) {
 		_, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("Busy")})
 		return err
 	}
+	// A request that changes nothing is refused first, in DynamoDB's words.
+	_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("Busy")})
+	wantAPIError(t, err, "ValidationException", "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
 	wantAPIError(t, provisioned(5), "ResourceInUseException", creating)
 	wantAPIError(t, deleteTable(), "ResourceInUseException", creating)
 	clock.Advance(2 * time.Second)
