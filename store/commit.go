@@ -180,8 +180,16 @@ func (db *DB) runBatch(batch []*request) {
 		live = append(live, r)
 	}
 
+	db.runLive(live)
+}
+
+// runLive runs claimed requests in one transaction and commits it, as
+// runBatch says. Over an optimistic engine (etcd) a commit that conflicts
+// with another process's re-runs them all on a fresh snapshot, and a batch
+// too large for one etcd transaction is split in two.
+func (db *DB) runLive(live []*request) {
 	results := make([]error, len(live))
-	for len(live) > 0 {
+	for attempt := 0; len(live) > 0; attempt++ {
 		t, err := db.eng.begin(true)
 		if err != nil {
 			finishAll(live, err)
@@ -191,6 +199,9 @@ func (db *DB) runBatch(batch []*request) {
 		for i, r := range live {
 			tx := &Tx{t: t}
 			dirty, err := runFn(r.fn, tx)
+			if db.optimistic && t.(*etcdTxn).failure() != nil {
+				break // fn saw missing data: the commit fails below
+			}
 			if err != nil && dirty {
 				failed = i
 				r.finish(err)
@@ -205,6 +216,15 @@ func (db *DB) runBatch(batch []*request) {
 			continue
 		}
 		if err := t.commit(); err != nil {
+			switch {
+			case db.optimistic && retryable(err):
+				backoff(attempt)
+				continue
+			case db.optimistic && tooLarge(err) && len(live) > 1:
+				db.runLive(live[:len(live)/2])
+				db.runLive(live[len(live)/2:])
+				return
+			}
 			finishAll(live, fmt.Errorf("store: commit: %w", err))
 			return
 		}

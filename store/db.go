@@ -19,6 +19,9 @@ type Options struct {
 	// Logger receives what the store's background work cannot return to a
 	// caller (a failed checkpoint); nil discards it.
 	Logger *slog.Logger
+	// Etcd, when set, keeps the store in an etcd cluster shared with other
+	// processes (cluster mode); Path and InMemory are then ignored.
+	Etcd *EtcdOptions
 }
 
 // lockTimeout bounds how long Open waits for another process's file lock, so
@@ -40,6 +43,9 @@ const initialMmapSize = 1 << (20 + 10*(strconv.IntSize/64)) // 1 GiB on 64-bit, 
 // DB is an open store. It is safe for concurrent use.
 type DB struct {
 	eng engine
+	// optimistic: the engine is etcd's, whose commit can conflict with
+	// another process's and whose reads can fail (commit.go).
+	optimistic bool
 
 	// mu guards closed; inflight counts Update and View calls admitted before
 	// Close so that Close can wait for them.
@@ -60,6 +66,9 @@ type DB struct {
 // InMemory is false, and an error wrapping ErrLocked when another process has
 // the file open for more than about a second.
 func Open(opts Options) (*DB, error) {
+	if opts.Etcd != nil {
+		return openEtcd(*opts.Etcd)
+	}
 	if opts.InMemory {
 		return newDB(newMemEngine()), nil
 	}
@@ -76,6 +85,7 @@ func Open(opts Options) (*DB, error) {
 // newDB starts the committer of a DB over eng.
 func newDB(eng engine) *DB {
 	db := &DB{eng: eng, queue: newQueue(), committerDone: make(chan struct{})}
+	_, db.optimistic = eng.(*etcdEngine)
 	go db.commitLoop()
 	return db
 }
@@ -158,5 +168,10 @@ func (db *DB) View(fn func(tx *Tx) error) (err error) {
 	}
 	defer t.rollback()
 	_, err = runFn(fn, &Tx{t: t})
+	if db.optimistic {
+		if ferr := t.(*etcdTxn).failure(); ferr != nil {
+			return ferr // fn saw missing data, not the store's
+		}
+	}
 	return err
 }

@@ -84,9 +84,11 @@ func closeAtEnd(t testing.TB, db *DB) {
 	})
 }
 
-// forEngines runs test once per engine: all must behave the same.
+// forEngines runs test once per engine: all must behave the same. It is the
+// store's contract suite: etcd (cluster mode) runs it too.
 func forEngines(t *testing.T, test func(t *testing.T, open func(testing.TB) *DB)) {
 	t.Run("memory", func(t *testing.T) { test(t, openMem) })
 	t.Run("durable", func(t *testing.T) { test(t, openDurableTemp) })
 	t.Run("bbolt", func(t *testing.T) { test(t, openBoltTemp) })
+	t.Run("etcd", func(t *testing.T) { test(t, openEtcdTemp) })
 }

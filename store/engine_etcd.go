@@ -1,0 +1,480 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+)
+
+// The etcd engine keeps a store in an etcd cluster, so that several ddblocal
+// processes share it. It is optimistic: a transaction reads at one etcd
+// revision (the first read's, linearizable unless the engine is stale),
+// buffers its writes, and commits them as one etcd transaction guarded by a
+// compare on every key it read (its mod revision then) and on every range it
+// read in a write transaction (no key in it changed since). A failed compare
+// is errConflict: the committer runs the batch again on a fresh snapshot.
+//
+// Layout under the prefix P:
+//
+//	P c <key>               catalog record
+//	P S <id>                a space exists (empty value)
+//	P s <id> 0x00 <sub> <k> a space's data (sub '0'), log ('1') or meta ('2')
+//	P q <id>                the space's log sequence, 8 bytes big-endian
+//
+// Space ids never contain 0x00 (they are table names and index names).
+
+// errConflict is returned by an etcd commit whose compares failed: something
+// this transaction read has changed since.
+var errConflict = errors.New("store: optimistic transaction conflict")
+
+// etcdPage is how many keys one range request returns: a Query or Scan page
+// holds at most 1 MB, so this covers most pages in one round trip while
+// bounding a response to 64 × 400 KB items.
+const etcdPage = 64
+
+// etcdTimeout bounds each etcd request.
+const etcdTimeout = 15 * time.Second
+
+// etcdEngine is an engine over an etcd client.
+type etcdEngine struct {
+	cli    *clientv3.Client
+	prefix string
+	// closeClient: Close also closes cli (Open made it).
+	closeClient bool
+}
+
+func (e *etcdEngine) begin(writable bool) (txn, error) {
+	return &etcdTxn{e: e, rw: writable, reads: map[string]int64{}, writes: map[string]*[]byte{}}, nil
+}
+
+func (e *etcdEngine) close() error {
+	if e.closeClient {
+		return e.cli.Close()
+	}
+	return nil
+}
+
+// keyRange is a [from, to) range of full etcd keys read by a transaction.
+type keyRange struct{ from, to string }
+
+// etcdTxn is one optimistic transaction.
+type etcdTxn struct {
+	e        *etcdEngine
+	rw       bool
+	finished bool
+	rev      int64            // the snapshot's revision, 0 before the first read
+	reads    map[string]int64 // full key → mod revision seen (0: absent)
+	ranges   []keyRange       // ranges read by a write transaction
+	writes   map[string]*[]byte
+	dropped  []string // data prefixes of spaces dropped by this transaction
+	err      error    // the first failed etcd request: the transaction is void
+}
+
+func (t *etcdTxn) writable() bool { return t.rw }
+
+// failure returns the error of the first etcd request that failed.
+func (t *etcdTxn) failure() error { return t.err }
+
+func (t *etcdTxn) fail(err error) {
+	if t.err == nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("store: etcd request timed out: %w", err)
+		}
+		t.err = err
+	}
+}
+
+// fetch reads keys in [from, to) (to "" = just from) at the snapshot,
+// fixing the snapshot's revision on the first read.
+func (t *etcdTxn) fetch(from, to string, limit int64, desc bool) ([]kv, bool) {
+	if t.err != nil || t.finished {
+		return nil, false
+	}
+	opts := []clientv3.OpOption{}
+	if to != "" {
+		opts = append(opts, clientv3.WithRange(to))
+	}
+	if limit > 0 {
+		opts = append(opts, clientv3.WithLimit(limit))
+	}
+	if desc {
+		opts = append(opts, clientv3.WithSort(clientv3.SortByKey, clientv3.SortDescend))
+	}
+	if t.rev != 0 {
+		opts = append(opts, clientv3.WithRev(t.rev))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), etcdTimeout)
+	defer cancel()
+	resp, err := t.e.cli.Get(ctx, from, opts...)
+	if err != nil {
+		t.fail(err)
+		return nil, false
+	}
+	if t.rev == 0 {
+		t.rev = resp.Header.Revision
+	}
+	out := make([]kv, len(resp.Kvs))
+	for i, x := range resp.Kvs {
+		out[i] = kv{key: string(x.Key), val: x.Value, mod: x.ModRevision}
+	}
+	return out, resp.More
+}
+
+type kv struct {
+	key string
+	val []byte
+	mod int64
+}
+
+// getKey returns the value of full key k as this transaction sees it.
+func (t *etcdTxn) getKey(k string) []byte {
+	if w, ok := t.writes[k]; ok {
+		if w == nil {
+			return nil
+		}
+		return *w
+	}
+	if t.droppedKey(k) {
+		return nil
+	}
+	kvs, _ := t.fetch(k, "", 0, false)
+	if t.err != nil {
+		return nil
+	}
+	if len(kvs) == 0 {
+		t.reads[k] = 0
+		return nil
+	}
+	t.reads[k] = kvs[0].mod
+	if kvs[0].val == nil {
+		return []byte{}
+	}
+	return kvs[0].val
+}
+
+func (t *etcdTxn) droppedKey(k string) bool {
+	for _, p := range t.dropped {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *etcdTxn) putKey(k string, v []byte) error {
+	if !t.rw {
+		return ErrReadOnly
+	}
+	if t.finished {
+		return ErrTxClosed
+	}
+	t.writes[k] = &v
+	return nil
+}
+
+func (t *etcdTxn) deleteKey(k string) error {
+	if !t.rw {
+		return ErrReadOnly
+	}
+	if t.finished {
+		return ErrTxClosed
+	}
+	t.writes[k] = nil
+	return nil
+}
+
+func (t *etcdTxn) catalog() bucket { return &etcdBucket{t: t, pre: t.e.prefix + "c"} }
+
+func (t *etcdTxn) markerKey(id string) string { return t.e.prefix + "S" + id }
+func (t *etcdTxn) dataPrefix(id string) string {
+	return t.e.prefix + "s" + id + "\x00"
+}
+
+func (t *etcdTxn) space(id string) spaceTxn {
+	if t.getKey(t.markerKey(id)) == nil {
+		return nil
+	}
+	return etcdSpace{t: t, id: id}
+}
+
+func (t *etcdTxn) createSpace(id string) error {
+	if !t.rw {
+		return ErrReadOnly
+	}
+	if t.getKey(t.markerKey(id)) != nil {
+		return ErrSpaceExists
+	}
+	if t.err != nil {
+		return t.err
+	}
+	return t.putKey(t.markerKey(id), []byte{})
+}
+
+func (t *etcdTxn) dropSpace(id string) error {
+	if !t.rw {
+		return ErrReadOnly
+	}
+	if t.getKey(t.markerKey(id)) == nil {
+		return t.err
+	}
+	p := t.dataPrefix(id)
+	// etcd refuses a put inside a range the same transaction deletes.
+	for k := range t.writes {
+		if strings.HasPrefix(k, p) {
+			delete(t.writes, k)
+		}
+	}
+	t.dropped = append(t.dropped, p)
+	if err := t.deleteKey(t.e.prefix + "q" + id); err != nil {
+		return err
+	}
+	return t.deleteKey(t.markerKey(id))
+}
+
+func (t *etcdTxn) spaceIDs(fn func(id string) bool) {
+	b := &etcdBucket{t: t, pre: t.e.prefix + "S"}
+	b.ascend(nil, nil, func(k, _ []byte) bool {
+		return fn(string(k))
+	})
+}
+
+func (t *etcdTxn) rollback() { t.finished = true }
+
+func (t *etcdTxn) commit() error {
+	if t.finished {
+		return ErrTxClosed
+	}
+	t.finished = true
+	if t.err != nil {
+		return t.err
+	}
+	if len(t.writes) == 0 && len(t.dropped) == 0 {
+		return nil
+	}
+	cmps := make([]clientv3.Cmp, 0, len(t.reads)+len(t.ranges))
+	for k, mod := range t.reads {
+		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(k), "=", mod))
+	}
+	for _, r := range t.ranges {
+		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(r.from), "<", t.rev+1).WithRange(r.to))
+	}
+	ops := make([]clientv3.Op, 0, len(t.writes)+len(t.dropped))
+	for _, p := range t.dropped {
+		ops = append(ops, clientv3.OpDelete(p, clientv3.WithPrefix()))
+	}
+	for k, v := range t.writes {
+		if v == nil {
+			ops = append(ops, clientv3.OpDelete(k))
+		} else {
+			ops = append(ops, clientv3.OpPut(k, string(*v)))
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), etcdTimeout)
+	defer cancel()
+	resp, err := t.e.cli.Txn(ctx).If(cmps...).Then(ops...).Commit()
+	if err != nil {
+		return err
+	}
+	if !resp.Succeeded {
+		return errConflict
+	}
+	return nil
+}
+
+// etcdSpace is a space seen through an etcdTxn.
+type etcdSpace struct {
+	t  *etcdTxn
+	id string
+}
+
+func (s etcdSpace) sub(which int) bucket {
+	return &etcdBucket{t: s.t, pre: s.t.dataPrefix(s.id) + string(rune('0'+which)), seq: s.t.e.prefix + "q" + s.id}
+}
+
+// etcdBucket is one keyspace: the etcd keys starting with pre.
+type etcdBucket struct {
+	t   *etcdTxn
+	pre string
+	seq string // the sequence's key; "" for the catalog
+}
+
+func (b *etcdBucket) get(key []byte) []byte { return b.t.getKey(b.pre + string(key)) }
+
+func (b *etcdBucket) put(key, val []byte) error {
+	_, err := b.swapOrPut(key, val, false)
+	return err
+}
+
+func (b *etcdBucket) swap(key, val []byte) ([]byte, error) { return b.swapOrPut(key, val, true) }
+
+func (b *etcdBucket) swapOrPut(key, val []byte, swap bool) ([]byte, error) {
+	switch {
+	case len(key) == 0:
+		return nil, ErrKeyRequired
+	case len(key) > MaxKeySize:
+		return nil, ErrKeyTooLarge
+	case len(val) > MaxValueSize:
+		return nil, ErrValueTooLarge
+	}
+	var old []byte
+	if swap {
+		old = b.get(key)
+		if b.t.err != nil {
+			return nil, b.t.err
+		}
+	}
+	return old, b.t.putKey(b.pre+string(key), val)
+}
+
+func (b *etcdBucket) delete(key []byte) error { return b.t.deleteKey(b.pre + string(key)) }
+
+func (b *etcdBucket) sequence() uint64 {
+	if b.seq == "" {
+		return 0
+	}
+	v := b.t.getKey(b.seq)
+	if len(v) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(v)
+}
+
+func (b *etcdBucket) nextSequence() (uint64, error) {
+	if b.seq == "" {
+		return 0, errNoSequence
+	}
+	n := b.sequence() + 1
+	if b.t.err != nil {
+		return 0, b.t.err
+	}
+	return n, b.setSequence(n)
+}
+
+func (b *etcdBucket) setSequence(seq uint64) error {
+	if b.seq == "" {
+		return errNoSequence
+	}
+	return b.t.putKey(b.seq, binary.BigEndian.AppendUint64(nil, seq))
+}
+
+// bounds returns the full-key range of [from, to) in this bucket.
+func (b *etcdBucket) bounds(from, to []byte) (lo, hi string) {
+	lo = b.pre + string(from)
+	if to == nil {
+		return lo, clientv3.GetPrefixRangeEnd(b.pre)
+	}
+	return lo, b.pre + string(to)
+}
+
+// pending returns this transaction's buffered writes with keys in [lo, hi),
+// sorted.
+func (b *etcdBucket) pending(lo, hi string) []string {
+	var ks []string
+	for k := range b.t.writes {
+		if k >= lo && k < hi {
+			ks = append(ks, k)
+		}
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+func (b *etcdBucket) emitPending(k string, fn func(k, v []byte) bool) bool {
+	v := b.t.writes[k]
+	if v == nil {
+		return true // deleted by this transaction
+	}
+	return fn([]byte(k[len(b.pre):]), *v)
+}
+
+func (b *etcdBucket) ascend(from, to []byte, fn func(k, v []byte) bool) {
+	lo, hi := b.bounds(from, to)
+	pend := b.pending(lo, hi)
+	dropped := b.t.droppedKey(lo)
+	cur, stop := lo, hi
+	for !dropped && cur < hi {
+		kvs, more := b.t.fetch(cur, hi, etcdPage, false)
+	page:
+		for _, x := range kvs {
+			for len(pend) > 0 && pend[0] <= x.key {
+				same := pend[0] == x.key
+				if !b.emitPending(pend[0], fn) {
+					b.readRange(lo, pend[0]+"\x00")
+					return
+				}
+				pend = pend[1:]
+				if same {
+					continue page
+				}
+			}
+			if !fn([]byte(x.key[len(b.pre):]), x.val) {
+				b.readRange(lo, x.key+"\x00")
+				return
+			}
+		}
+		if !more || len(kvs) == 0 {
+			break
+		}
+		cur = kvs[len(kvs)-1].key + "\x00"
+	}
+	for _, k := range pend {
+		if !b.emitPending(k, fn) {
+			stop = k + "\x00"
+			break
+		}
+	}
+	b.readRange(lo, stop)
+}
+
+func (b *etcdBucket) descend(from, to []byte, fn func(k, v []byte) bool) {
+	lo, hi := b.bounds(from, to)
+	pend := b.pending(lo, hi)
+	dropped := b.t.droppedKey(lo)
+	cur, stop := hi, lo
+	for !dropped && cur > lo {
+		kvs, more := b.t.fetch(lo, cur, etcdPage, true)
+	page:
+		for _, x := range kvs {
+			for len(pend) > 0 && pend[len(pend)-1] >= x.key {
+				k := pend[len(pend)-1]
+				if !b.emitPending(k, fn) {
+					b.readRange(k, hi)
+					return
+				}
+				pend = pend[:len(pend)-1]
+				if k == x.key {
+					continue page
+				}
+			}
+			if !fn([]byte(x.key[len(b.pre):]), x.val) {
+				b.readRange(x.key, hi)
+				return
+			}
+		}
+		if !more || len(kvs) == 0 {
+			break
+		}
+		cur = kvs[len(kvs)-1].key
+	}
+	for i := len(pend) - 1; i >= 0; i-- {
+		if !b.emitPending(pend[i], fn) {
+			stop = pend[i]
+			break
+		}
+	}
+	b.readRange(stop, hi)
+}
+
+// readRange records that a write transaction read [from, to), so that its
+// commit fails if another commit has changed a key there since.
+func (b *etcdBucket) readRange(from, to string) {
+	if b.t.rw && from < to && b.t.rev != 0 {
+		b.t.ranges = append(b.t.ranges, keyRange{from, to})
+	}
+}

@@ -1,0 +1,128 @@
+package store
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// EtcdOptions says how to reach the etcd cluster of a cluster-mode store.
+type EtcdOptions struct {
+	Endpoints []string // host:port or URLs; at least one
+	// Prefix is prepended to every key, so that several ddblocal clusters
+	// (or other users) can share one etcd; "" uses "ddblocal/".
+	Prefix             string
+	TLS                *tls.Config // nil: plain connections
+	Username, Password string      // etcd authentication, when enabled
+	DialTimeout        time.Duration
+	// Client, when set, is used instead of dialling Endpoints (tests); Close
+	// then leaves it open.
+	Client *clientv3.Client
+}
+
+// What one DynamoDB request may need of one etcd transaction: a
+// TransactWriteItems of 100 items and 4 MB writes each item, its change-log
+// record (old and new image) and local index entries, and compares each key
+// it read. etcd's defaults (128 operations, 1.5 MiB) are smaller.
+const (
+	RequiredTxnOps       = 2048
+	RequiredRequestBytes = 13 << 20
+	// grpcOverhead is what etcd's gRPC server accepts beyond
+	// --max-request-bytes.
+	grpcOverhead = 512 << 10
+)
+
+// ErrEtcdLimits is returned by Open when the etcd cluster's limits are too
+// small for the largest DynamoDB transaction.
+var ErrEtcdLimits = errors.New("store: etcd limits too small")
+
+// openEtcd connects to etcd, checks its limits and returns a DB over it.
+func openEtcd(o EtcdOptions) (*DB, error) {
+	prefix := o.Prefix
+	if prefix == "" {
+		prefix = "ddblocal/"
+	}
+	cli, own := o.Client, false
+	if cli == nil {
+		if len(o.Endpoints) == 0 {
+			return nil, errors.New("store: etcd: no endpoints")
+		}
+		dial := o.DialTimeout
+		if dial == 0 {
+			dial = 5 * time.Second
+		}
+		var err error
+		cli, err = clientv3.New(clientv3.Config{
+			Endpoints: o.Endpoints, TLS: o.TLS, Username: o.Username, Password: o.Password,
+			DialTimeout: dial, MaxCallSendMsgSize: 2 * RequiredRequestBytes, MaxCallRecvMsgSize: math.MaxInt32,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("store: etcd %s: %w", strings.Join(o.Endpoints, ","), err)
+		}
+		own = true
+	}
+	if err := checkEtcdLimits(cli, prefix); err != nil {
+		if own {
+			_ = cli.Close()
+		}
+		return nil, err
+	}
+	return newDB(&etcdEngine{cli: cli, prefix: prefix, closeClient: own}), nil
+}
+
+// checkEtcdLimits probes the cluster with transactions that change nothing:
+// one with RequiredTxnOps compares, and one whose compare fails carrying a
+// value of RequiredRequestBytes (etcd checks the size before applying).
+func checkEtcdLimits(cli *clientv3.Client, prefix string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), etcdTimeout)
+	defer cancel()
+	probe := prefix + "probe"
+	never := clientv3.Compare(clientv3.Version(probe), "<", 0)
+	cmps := make([]clientv3.Cmp, RequiredTxnOps)
+	for i := range cmps {
+		cmps[i] = never
+	}
+	if _, err := cli.Txn(ctx).If(cmps...).Commit(); err != nil {
+		if errors.Is(err, rpctypes.ErrTooManyOps) {
+			return fmt.Errorf("%w: the cluster's --max-txn-ops is below %d, which one TransactWriteItems of 100 items may need; start etcd with --max-txn-ops=%d or more", ErrEtcdLimits, RequiredTxnOps, RequiredTxnOps)
+		}
+		return fmt.Errorf("store: etcd: %w", err)
+	}
+	// etcd's gRPC server takes messages up to --max-request-bytes plus
+	// 512 KiB: a read carrying that much key probes it without writing.
+	big := strings.Repeat("x", RequiredRequestBytes+grpcOverhead-64)
+	if _, err := cli.Get(ctx, prefix+"probe/"+big, clientv3.WithSerializable()); err != nil {
+		if status.Code(err) == codes.ResourceExhausted {
+			return fmt.Errorf("%w: the cluster's --max-request-bytes is below %d, which one 4 MB TransactWriteItems (items and their change-log images) may need; start etcd with --max-request-bytes=%d or more", ErrEtcdLimits, RequiredRequestBytes, RequiredRequestBytes)
+		}
+		return fmt.Errorf("store: etcd: %w", err)
+	}
+	return nil
+}
+
+// backoff waits a random, growing while before an optimistic batch is
+// re-run: the processes whose commits conflicted would otherwise meet again.
+func backoff(attempt int) {
+	time.Sleep(time.Duration(rand.Int64N(int64(100*time.Microsecond) << min(attempt, 6))))
+}
+
+// tooLarge reports whether etcd refused a commit for its size.
+func tooLarge(err error) bool {
+	return errors.Is(err, rpctypes.ErrTooManyOps) || errors.Is(err, rpctypes.ErrRequestTooLarge) || status.Code(err) == codes.ResourceExhausted
+}
+
+// retryable reports whether an optimistic transaction failed only because
+// its snapshot went stale.
+func retryable(err error) bool {
+	return errors.Is(err, errConflict) || errors.Is(err, rpctypes.ErrCompacted)
+}

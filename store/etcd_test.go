@@ -1,0 +1,215 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/ddblocal/ddblocal/store/etcdtest"
+	clientv3 "go.etcd.io/etcd/client/v3"
+)
+
+// sharedEtcd is the one embedded etcd member of this test binary, started by
+// the first test that needs it and stopped by TestMain; each store opened on
+// it gets a prefix of its own.
+type sharedEtcd struct {
+	once      sync.Once
+	endpoints []string
+	stop      func()
+	err       error
+	n         atomic.Int64
+}
+
+func (s *sharedEtcd) get() ([]string, error) {
+	s.once.Do(func() { s.endpoints, s.stop, s.err = etcdtest.Shared() })
+	return s.endpoints, s.err
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if etcdMember.stop != nil {
+		etcdMember.stop()
+	}
+	os.Exit(code)
+}
+
+// etcdMember is test-only state shared by the tests of this package.
+var etcdMember sharedEtcd
+
+// openEtcdTemp opens a store on the shared etcd member under a fresh prefix,
+// closed when the test ends.
+func openEtcdTemp(t testing.TB) *DB {
+	t.Helper()
+	eps, err := etcdMember.get()
+	if err != nil {
+		t.Fatalf("etcd: %v", err)
+	}
+	db, err := Open(Options{Etcd: &EtcdOptions{Endpoints: eps, Prefix: fmt.Sprintf("t%d/", etcdMember.n.Add(1))}})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	closeAtEnd(t, db)
+	return db
+}
+
+// etcdClient returns a client of the shared member, closed when the test ends.
+func etcdClient(t testing.TB) *clientv3.Client {
+	t.Helper()
+	eps, err := etcdMember.get()
+	if err != nil {
+		t.Fatalf("etcd: %v", err)
+	}
+	cli, err := clientv3.New(clientv3.Config{Endpoints: eps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cli.Close() })
+	return cli
+}
+
+// openEtcdPair opens two stores on the same prefix of the shared member: two
+// front-ends of one cluster.
+func openEtcdPair(t *testing.T) (a, b *DB) {
+	t.Helper()
+	eps, err := etcdMember.get()
+	if err != nil {
+		t.Fatalf("etcd: %v", err)
+	}
+	prefix := fmt.Sprintf("pair%d/", etcdMember.n.Add(1))
+	for _, db := range []**DB{&a, &b} {
+		*db, err = Open(Options{Etcd: &EtcdOptions{Endpoints: eps, Prefix: prefix}})
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		closeAtEnd(t, *db)
+	}
+	return a, b
+}
+
+// TestEtcdTwoFrontEnds: concurrent read-modify-writes through two stores on
+// one etcd conflict, are re-run, and lose no increment; each sees the
+// other's commits as soon as they are acknowledged.
+func TestEtcdTwoFrontEnds(t *testing.T) {
+	a, b := openEtcdPair(t)
+	withSpace(t, a, "t")
+	mustView(t, b, func(tx *Tx) error {
+		if tx.Space("t") == nil {
+			t.Errorf("space created through a is missing through b")
+		}
+		return nil
+	})
+	const workers, perWorker = 8, 10
+	key := []byte("counter")
+	var wg sync.WaitGroup
+	for w := range workers {
+		db := []*DB{a, b}[w%2]
+		wg.Go(func() {
+			for range perWorker {
+				err := db.Update(context.Background(), func(tx *Tx) error {
+					sp := tx.Space("t")
+					var n uint64
+					if v := sp.Get(key); v != nil {
+						n = binary.BigEndian.Uint64(v)
+					}
+					if _, err := sp.AppendLog(key); err != nil {
+						return err
+					}
+					return sp.Put(key, binary.BigEndian.AppendUint64(nil, n+1))
+				})
+				if err != nil {
+					t.Errorf("Update: %v", err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for name, db := range map[string]*DB{"a": a, "b": b} {
+		mustView(t, db, func(tx *Tx) error {
+			sp := tx.Space("t")
+			if got, want := binary.BigEndian.Uint64(sp.Get(key)), uint64(workers*perWorker); got != want {
+				t.Errorf("%s: counter = %d, want %d", name, got, want)
+			}
+			if got, want := sp.LastLogSeq(), uint64(workers*perWorker); got != want {
+				t.Errorf("%s: last log seq = %d, want %d", name, got, want)
+			}
+			return nil
+		})
+	}
+}
+
+// TestEtcdRangeConflict: a write transaction that read a range fails its
+// compare when another store inserts into that range, and is re-run.
+func TestEtcdRangeConflict(t *testing.T) {
+	a, b := openEtcdPair(t)
+	withSpace(t, a, "t", "k1")
+	runs := 0
+	release := make(chan struct{})
+	started := make(chan struct{})
+	done := make(chan error)
+	go func() {
+		done <- a.Update(context.Background(), func(tx *Tx) error {
+			runs++
+			n := 0
+			sp := tx.Space("t")
+			_ = sp.Ascend(nil, nil, func(k, v []byte) bool { n++; return true })
+			if runs == 1 {
+				close(started)
+				<-release
+			}
+			return sp.Put([]byte("count"), []byte(strconv.Itoa(n)))
+		})
+	}()
+	<-started
+	mustUpdate(t, b, func(tx *Tx) error { return tx.Space("t").Put([]byte("k2"), []byte("v")) })
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatalf("Update: %v", err)
+	}
+	if got, want := runs, 2; got != want {
+		t.Errorf("runs = %d, want %d", got, want)
+	}
+	mustView(t, b, func(tx *Tx) error {
+		if got, want := string(tx.Space("t").Get([]byte("count"))), "2"; got != want {
+			t.Errorf("count = %q, want %q (the insert through b was missed)", got, want)
+		}
+		return nil
+	})
+}
+
+// TestEtcdLimitsRefused: a cluster whose limits cannot hold the largest
+// DynamoDB transaction is refused at Open with a message naming the flag.
+func TestEtcdLimitsRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts its own etcd members")
+	}
+	for _, tc := range []struct {
+		name   string
+		adjust func(cfg *etcdtest.Config)
+		want   string
+	}{
+		{"ops", func(cfg *etcdtest.Config) { cfg.MaxTxnOps = 128 }, "--max-txn-ops=2048"},
+		{"bytes", func(cfg *etcdtest.Config) { cfg.MaxRequestBytes = 1536 << 10 }, "--max-request-bytes=13631488"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := etcdtest.StartWith(t.TempDir(), 1, tc.adjust)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			db, err := Open(Options{Etcd: &EtcdOptions{Endpoints: c.Endpoints()}})
+			if err == nil {
+				_ = db.Close()
+			}
+			if !errors.Is(err, ErrEtcdLimits) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Open = %v, want ErrEtcdLimits naming %s", err, tc.want)
+			}
+		})
+	}
+}

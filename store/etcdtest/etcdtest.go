@@ -1,0 +1,184 @@
+// Package etcdtest starts etcd members inside a test process (etcd's
+// server/v3/embed), so that cluster mode is tested without Docker. Only test
+// files import it: the ddblocal binary never contains an etcd server.
+package etcdtest
+
+import (
+	"fmt"
+
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"go.etcd.io/etcd/server/v3/embed"
+	"go.uber.org/zap"
+)
+
+// Limits the members run with: large enough for ddblocal (store.RequiredTxnOps,
+// store.RequiredRequestBytes).
+const (
+	MaxTxnOps       = 4096
+	MaxRequestBytes = 16 << 20
+)
+
+// Cluster is a set of embedded etcd members.
+type Cluster struct {
+	Members []*Member
+}
+
+// Member is one embedded etcd member.
+type Member struct {
+	Name      string
+	ClientURL string
+	cfg       *embed.Config
+	etcd      *embed.Etcd
+}
+
+// Endpoints returns the client URLs of the running members.
+func (c *Cluster) Endpoints() []string {
+	var eps []string
+	for _, m := range c.Members {
+		if m.etcd != nil {
+			eps = append(eps, m.ClientURL)
+		}
+	}
+	return eps
+}
+
+// freePort returns a TCP port nobody listens on at the moment.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Config is a member's configuration, for StartWith's adjust.
+type Config = embed.Config
+
+// Start starts an n-member cluster on free ports with its data under dir,
+// and waits until every member is ready. The caller must Close it.
+func Start(dir string, n int) (*Cluster, error) { return StartWith(dir, n, nil) }
+
+// StartWith is Start with adjust (when not nil) applied to each member's
+// configuration before it starts.
+func StartWith(dir string, n int, adjust func(*Config)) (*Cluster, error) {
+	c := &Cluster{}
+	var initial []string
+	for i := range n {
+		cp, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		pp, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		name := fmt.Sprintf("m%d", i)
+		cfg := embed.NewConfig()
+		cfg.Name = name
+		cfg.Dir = fmt.Sprintf("%s/%s", dir, name)
+		cu, _ := url.Parse(fmt.Sprintf("http://127.0.0.1:%d", cp))
+		pu, _ := url.Parse(fmt.Sprintf("http://127.0.0.1:%d", pp))
+		cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{*cu}, []url.URL{*cu}
+		cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{*pu}, []url.URL{*pu}
+		cfg.MaxTxnOps = MaxTxnOps
+		cfg.MaxRequestBytes = MaxRequestBytes
+		cfg.LogLevel = "error"
+		cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
+		cfg.TickMs, cfg.ElectionMs = 10, 100 // fast leader elections in tests
+		cfg.UnsafeNoFsync = true
+		if adjust != nil {
+			adjust(cfg)
+		}
+		c.Members = append(c.Members, &Member{Name: name, ClientURL: cu.String(), cfg: cfg})
+		initial = append(initial, fmt.Sprintf("%s=%s", name, pu))
+	}
+	for _, m := range c.Members {
+		m.cfg.InitialCluster = strings.Join(initial, ",")
+		m.cfg.InitialClusterToken = "ddblocal-test"
+	}
+	// Members of a new cluster wait for each other: start them together.
+	errs := make(chan error, n)
+	for _, m := range c.Members {
+		go func() { errs <- m.start() }()
+	}
+	var first error
+	for range n {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	if first != nil {
+		c.Close()
+		return nil, first
+	}
+	return c, nil
+}
+
+func (m *Member) start() error {
+	e, err := embed.StartEtcd(m.cfg)
+	if err != nil {
+		return fmt.Errorf("etcdtest: start %s: %w", m.Name, err)
+	}
+	select {
+	case <-e.Server.ReadyNotify():
+	case <-time.After(30 * time.Second):
+		e.Close()
+		return fmt.Errorf("etcdtest: %s not ready after 30s", m.Name)
+	}
+	m.etcd = e
+	return nil
+}
+
+// Stop stops member m (as a crash would, from its peers' point of view).
+func (m *Member) Stop() {
+	if m.etcd != nil {
+		m.etcd.Close()
+		m.etcd = nil
+	}
+}
+
+// IsLeader reports whether m is running and leads the cluster.
+func (m *Member) IsLeader() bool {
+	return m.etcd != nil && m.etcd.Server.Leader() == m.etcd.Server.MemberID()
+}
+
+// Close stops every member.
+func (c *Cluster) Close() {
+	for _, m := range c.Members {
+		m.Stop()
+	}
+}
+
+// Shared starts one member for a whole test binary: call it from TestMain
+// with the tests' exit code function. It returns the member's endpoints and
+// a function that stops it and removes its data.
+func Shared() (endpoints []string, stop func(), err error) {
+	dir, err := os.MkdirTemp("", "etcdtest")
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := Start(dir, 1)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	return c.Endpoints(), func() { c.Close(); _ = os.RemoveAll(dir) }, nil
+}
+
+// StartT starts an n-member cluster for one test, closed when it ends.
+func StartT(t testing.TB, n int) *Cluster {
+	t.Helper()
+	c, err := Start(t.TempDir(), n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
