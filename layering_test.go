@@ -38,7 +38,8 @@ var tiers = []struct {
 	// transfer and fixtures are the export/import formats and sample data
 	// of the subcommands.
 	{"domain", []string{"gsi", "index", "lsi", "expressions", "consistency", "faults", "streams", "throttle", "insights", "transfer", "fixtures"}, true},
-	{"base", []string{"changelog", "attr", "store", "clock", "partition"}, false},
+	// store/etcdtest embeds etcd servers for tests only.
+	{"base", []string{"changelog", "attr", "store", "store/etcdtest", "clock", "partition"}, false},
 }
 
 // checkEdge returns why from may not import to, or "" if it may.
