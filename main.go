@@ -56,6 +56,7 @@ type config struct {
 	initRegion     string
 	streamShards   streams.Policy
 	ttlDelay       consistency.Lag
+	cluster        clusterFlags // --store etcd://... (cluster.go)
 }
 
 // defaultTransientDelay is how long -delayTransientStatuses keeps a table
@@ -129,6 +130,7 @@ func (c *config) serverFlags(fs *flag.FlagSet, env envVars, raw *rawFlags) {
 	fs.StringVar(&c.credentials, "credentials", env.str("CREDENTIALS", ""), "verify SigV4 signatures: KEY:SECRET[:ACCOUNT[:TOKEN]],... or @FILE [DDBLOCAL_CREDENTIALS]")
 	fs.StringVar(&c.tlsCert, "tls-cert", env.str("TLS_CERT", ""), "serve HTTPS with this PEM certificate (with --tls-key) [DDBLOCAL_TLS_CERT]")
 	fs.StringVar(&c.tlsKey, "tls-key", env.str("TLS_KEY", ""), "the PEM private key of --tls-cert [DDBLOCAL_TLS_KEY]")
+	c.cluster.define(fs, env)
 	fs.BoolVar(&c.tlsSelfSigned, "tls-self-signed", env.bool("TLS_SELF_SIGNED"), "serve HTTPS with a certificate for localhost generated at start, written beside --db-path [DDBLOCAL_TLS_SELF_SIGNED]")
 }
 
@@ -204,6 +206,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	}
 	opts := c.serverOptions(log)
+	if opts.Etcd, err = c.cluster.options(); err != nil {
+		return err
+	}
 	if c.credentials != "" {
 		creds, err := auth.ParseCredentials(c.credentials, os.ReadFile)
 		if err != nil {
@@ -227,7 +232,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 			"addr", addr.String())
 	}
 	mode := "persistent " + opts.Path
-	if c.inMemory {
+	switch {
+	case opts.Etcd != nil:
+		mode = "etcd " + c.cluster.store
+	case c.inMemory:
 		mode = "in-memory"
 	}
 	log.Info("ddblocal listening", "addr", addr.String(), "store", mode, "tls", opts.TLS != nil, "startup", time.Since(start).Round(time.Microsecond))

@@ -30,6 +30,9 @@ type Options struct {
 	Path string
 	// InMemory keeps nothing after Close.
 	InMemory bool
+	// Etcd, when set, keeps the store in etcd, shared with other servers
+	// (cluster mode); Path and InMemory are then ignored.
+	Etcd *store.EtcdOptions
 	// Host is the address to listen on; "" means all interfaces.
 	Host string
 	// Port is the TCP port; 0 picks a free one.
@@ -82,7 +85,7 @@ func Start(ctx context.Context, opts Options) (s *Server, err error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	db, err := store.Open(store.Options{Path: opts.Path, InMemory: opts.InMemory, Logger: log})
+	db, err := store.Open(store.Options{Path: opts.Path, InMemory: opts.InMemory, Etcd: opts.Etcd, Logger: log})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,199 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddblocal/ddblocal/api"
+	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/store/etcdtest"
+	"github.com/ddblocal/ddblocal/table"
+)
+
+// startFrontEnd starts an in-process ddblocal front-end whose store is the
+// etcd cluster at endpoints, under prefix (cluster mode).
+func startFrontEnd(t testing.TB, endpoints []string, prefix string) *server {
+	t.Helper()
+	db, err := store.Open(store.Options{Etcd: &store.EtcdOptions{Endpoints: endpoints, Prefix: prefix}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := table.New(db, table.Options{})
+	cfg := api.Config{Addr: "localhost:8000", Settle: svc.Settle, Verifier: testVerifier()}
+	ts := httptest.NewServer(api.NewHandler(cfg, api.Operations(svc)))
+	t.Cleanup(func() {
+		ts.Close()
+		svc.Close()
+		db.Close()
+	})
+	return &server{URL: ts.URL, svc: svc}
+}
+
+// createGSITable creates table name (pk S, sk S) with global index "byG"
+// on g S.
+func createGSITable(t testing.TB, c *dynamodb.Client, name string) {
+	t.Helper()
+	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName:   aws.String(name),
+		BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
+		},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName:  aws.String("byG"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		}},
+	})
+	if err != nil {
+		t.Fatalf("CreateTable %s: %v", name, err)
+	}
+}
+
+// gsiCount returns how many items Query finds in index byG under g.
+func gsiCount(t testing.TB, c *dynamodb.Client, tableName, g string) int32 {
+	t.Helper()
+	out, err := c.Query(context.Background(), &dynamodb.QueryInput{
+		TableName: aws.String(tableName), IndexName: aws.String("byG"),
+		KeyConditionExpression:    aws.String("g = :g"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":g": s(g)},
+		Select:                    types.SelectCount,
+	})
+	if err != nil {
+		t.Fatalf("Query byG: %v", err)
+	}
+	return out.Count
+}
+
+// waitGSICount waits (up to 20 s) until index byG holds want items under g.
+func waitGSICount(t testing.TB, c *dynamodb.Client, tableName, g string, want int32) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		got := gsiCount(t, c, tableName, g)
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("index byG under %q holds %d items after 20s, want %d", g, got, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestClusterTwoFrontEnds: two ddblocal front-ends over one etcd are one
+// DynamoDB: what is written through one is read, strongly consistently,
+// through the other, conditions see the other's writes, transactions are
+// atomic across both, and a global index converges.
+func TestClusterTwoFrontEnds(t *testing.T) {
+	c := etcdtest.StartT(t, 1)
+	a := startFrontEnd(t, c.Endpoints(), "two/").client("us-east-1")
+	b := startFrontEnd(t, c.Endpoints(), "two/").client("us-east-1")
+	ctx := context.Background()
+	createGSITable(t, a, "shared")
+
+	for i := range 10 {
+		_, err := a.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("shared"), Item: map[string]types.AttributeValue{
+			"pk": s("p"), "sk": s(fmt.Sprintf("%02d", i)), "g": s("x"), "v": n(fmt.Sprint(i)),
+		}})
+		if err != nil {
+			t.Fatalf("PutItem through a: %v", err)
+		}
+	}
+	got, err := b.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("shared"), ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{"pk": s("p"), "sk": s("07")}})
+	if err != nil {
+		t.Fatalf("GetItem through b: %v", err)
+	}
+	if v, ok := got.Item["v"].(*types.AttributeValueMemberN); !ok || v.Value != "7" {
+		t.Fatalf("GetItem through b = %v, want v 7", got.Item)
+	}
+	q, err := b.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("shared"), ConsistentRead: aws.Bool(true),
+		KeyConditionExpression:    aws.String("pk = :p"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": s("p")}, Limit: aws.Int32(4)})
+	if err != nil {
+		t.Fatalf("Query through b: %v", err)
+	}
+	if got, want := q.Count, int32(4); got != want || q.LastEvaluatedKey == nil {
+		t.Fatalf("Query through b: Count = %d, LastEvaluatedKey %v, want %d and a key", got, q.LastEvaluatedKey, want)
+	}
+
+	// A condition evaluated through b sees a's write.
+	_, err = b.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("shared"),
+		Item:                map[string]types.AttributeValue{"pk": s("p"), "sk": s("03"), "g": s("y")},
+		ConditionExpression: aws.String("attribute_not_exists(pk)")})
+	wantAPIError(t, err, "ConditionalCheckFailedException", "The conditional request failed")
+
+	// A transaction through b, read through a.
+	_, err = b.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		{Put: &types.Put{TableName: aws.String("shared"), Item: map[string]types.AttributeValue{"pk": s("q"), "sk": s("1"), "g": s("x")}}},
+		{Delete: &types.Delete{TableName: aws.String("shared"), Key: map[string]types.AttributeValue{"pk": s("p"), "sk": s("00")}}},
+	}})
+	if err != nil {
+		t.Fatalf("TransactWriteItems through b: %v", err)
+	}
+	scan, err := a.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("shared"), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatalf("Scan through a: %v", err)
+	}
+	if got, want := scan.Count, int32(10); got != want {
+		t.Errorf("Scan through a: Count = %d, want %d", got, want)
+	}
+	waitGSICount(t, a, "shared", "x", 10)
+	waitGSICount(t, b, "shared", "x", 10)
+}
+
+// TestClusterBinaries: two ddblocal processes started with --store
+// etcd://... share one DynamoDB, and a kill -9 of the one that took a write
+// loses nothing; a cluster too small for a full TransactWriteItems is refused
+// at start with the etcd flag to change.
+func TestClusterBinaries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	c := etcdtest.StartT(t, 1)
+	url := "etcd://" + strings.TrimPrefix(c.Endpoints()[0], "http://") + "/bin"
+	dir := t.TempDir()
+	p1 := startBinary(t, dir, nil, "--port", "0", "--store", url)
+	p2 := startBinary(t, dir, nil, "--port", "0", "--store", url)
+	ctx := context.Background()
+	createTable(t, p1.client(), "cluster", false)
+	if _, err := p1.client().PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("cluster"),
+		Item: map[string]types.AttributeValue{"pk": s("a"), "v": n("1")}}); err != nil {
+		t.Fatalf("PutItem through 1: %v", err)
+	}
+	p1.kill()
+	got, err := p2.client().GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("cluster"), ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{"pk": s("a")}})
+	if err != nil {
+		t.Fatalf("GetItem through 2: %v", err)
+	}
+	if v, ok := got.Item["v"].(*types.AttributeValueMemberN); !ok || v.Value != "1" {
+		t.Fatalf("GetItem through 2 = %v, want v 1", got.Item)
+	}
+	p2.stopOK()
+
+	small, err := etcdtest.StartWith(t.TempDir(), 1, func(cfg *etcdtest.Config) { cfg.MaxTxnOps = 128 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Close()
+	code, stderr := runBinary(t, dir, "--port", "0", "--store", "etcd://"+strings.TrimPrefix(small.Endpoints()[0], "http://"))
+	if code == 0 || !strings.Contains(stderr, "start etcd with --max-txn-ops=2048") {
+		t.Errorf("against --max-txn-ops=128: exit %d, stderr %q; want a failure naming --max-txn-ops=2048", code, stderr)
+	}
+}
