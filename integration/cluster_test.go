@@ -197,3 +197,48 @@ func TestClusterBinaries(t *testing.T) {
 		t.Errorf("against --max-txn-ops=128: exit %d, stderr %q; want a failure naming --max-txn-ops=2048", code, stderr)
 	}
 }
+
+// TestClusterCatalog: a front-end that has a table's definition cached sees
+// another front-end delete it and create it again with a global index.
+func TestClusterCatalog(t *testing.T) {
+	c := etcdtest.StartT(t, 1)
+	a := startFrontEnd(t, c.Endpoints(), "cat/").client("us-east-1")
+	b := startFrontEnd(t, c.Endpoints(), "cat/").client("us-east-1")
+	ctx := context.Background()
+	createTable(t, a, "again", true)
+	if _, err := b.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("again")}); err != nil {
+		t.Fatalf("DescribeTable through b: %v", err)
+	}
+	if _, err := a.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("again")}); err != nil {
+		t.Fatalf("DeleteTable through a: %v", err)
+	}
+	waitFor(t, "b to see the table deleted", func() bool {
+		_, err := b.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("again"),
+			Item: map[string]types.AttributeValue{"pk": s("p"), "sk": s("1")}})
+		return err != nil && strings.Contains(err.Error(), "ResourceNotFoundException")
+	})
+	createGSITable(t, a, "again")
+	waitFor(t, "b to see the new table's index", func() bool {
+		_, err := b.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("again"), IndexName: aws.String("byG"),
+			KeyConditionExpression:    aws.String("g = :g"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":g": s("x")}})
+		return err == nil
+	})
+	if _, err := b.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("again"),
+		Item: map[string]types.AttributeValue{"pk": s("p"), "sk": s("1"), "g": s("x")}}); err != nil {
+		t.Fatalf("PutItem through b: %v", err)
+	}
+	waitGSICount(t, a, "again", "x", 1)
+}
+
+// waitFor waits up to 10 s for cond.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10s for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -126,3 +126,34 @@ func tooLarge(err error) bool {
 func retryable(err error) bool {
 	return errors.Is(err, errConflict) || errors.Is(err, rpctypes.ErrCompacted)
 }
+
+// WatchCatalog calls changed with the key of each catalog record changed by
+// any process sharing this store (this one included), from now until ctx
+// ends, and with nil when changes may have been missed (the watch broke and
+// was restarted): then everything read from the catalog may be stale. Over
+// an in-process engine nobody else can change the catalog, and it returns
+// at once. changed runs on WatchCatalog's goroutine, one call at a time.
+func (db *DB) WatchCatalog(ctx context.Context, changed func(key []byte)) {
+	e, ok := db.eng.(*etcdEngine)
+	if !ok {
+		return
+	}
+	pre := e.prefix + "c"
+	for ctx.Err() == nil {
+		wctx, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
+		for resp := range e.cli.Watch(wctx, pre, clientv3.WithPrefix()) {
+			if resp.Err() != nil {
+				break
+			}
+			for _, ev := range resp.Events {
+				changed(ev.Kv.Key[len(pre):])
+			}
+		}
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		changed(nil)
+		time.Sleep(100 * time.Millisecond)
+	}
+}

@@ -185,6 +185,24 @@ func (c *catalog) get(db *store.DB, region, name string) (*tableMeta, error) {
 	return m, nil
 }
 
+// forget drops the cached definition under catalog key k (nil: all of
+// them), which another process sharing the store may have changed
+// (store.DB.WatchCatalog); the next get reads the store. A get that read
+// the store before forget does not cache what it read.
+func (c *catalog) forget(k []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if k == nil {
+		for name := range c.tables {
+			c.stamps[name] = c.lastStamp.Add(1)
+		}
+		clear(c.tables)
+		return
+	}
+	c.stamps[string(k)] = c.lastStamp.Add(1)
+	delete(c.tables, string(k))
+}
+
 // set caches m (nil: removes the entry) after a committed change stamped
 // stamp, unless a later change is cached already.
 func (c *catalog) set(region, name string, m *tableMeta, stamp uint64) {

@@ -105,6 +105,8 @@ func New(db *store.DB, opts Options) *Service {
 		policy: consistency.NewPolicy(opts.EventualLag, opts.Seed), history: consistency.NewHistory()}
 	s.insights = s.newRecorder()
 	s.startSweeper()
+	// In cluster mode other front-ends change the catalog too.
+	s.background.Go(func() { db.WatchCatalog(bg, s.catalog.forget) })
 	return s
 }
 
