@@ -242,3 +242,36 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestClusterIdempotency: a TransactWriteItems retried with its
+// ClientRequestToken through another front-end is not applied twice, and a
+// different request under that token is refused.
+func TestClusterIdempotency(t *testing.T) {
+	c := etcdtest.StartT(t, 1)
+	a := startFrontEnd(t, c.Endpoints(), "idem/").client("us-east-1")
+	b := startFrontEnd(t, c.Endpoints(), "idem/").client("us-east-1")
+	ctx := context.Background()
+	createTable(t, a, "tokens", false)
+	in := func(by string) *dynamodb.TransactWriteItemsInput {
+		return &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String("tok-1"), TransactItems: []types.TransactWriteItem{{
+			Update: &types.Update{TableName: aws.String("tokens"), Key: map[string]types.AttributeValue{"pk": s("counter")},
+				UpdateExpression:          aws.String("ADD n :by"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":by": n(by)}},
+		}}}
+	}
+	for i, cl := range []*dynamodb.Client{a, b, b} {
+		if _, err := cl.TransactWriteItems(ctx, in("1")); err != nil {
+			t.Fatalf("TransactWriteItems %d: %v", i, err)
+		}
+	}
+	got, err := a.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tokens"), ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{"pk": s("counter")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := got.Item["n"].(*types.AttributeValueMemberN); !ok || v.Value != "1" {
+		t.Errorf("counter after three tries with one token = %v, want 1", got.Item["n"])
+	}
+	_, err = b.TransactWriteItems(ctx, in("2"))
+	wantAPIError(t, err, "IdempotentParameterMismatchException", "Request parameters do not match the previously used request parameters")
+}

@@ -26,6 +26,7 @@ import (
 //	P S <id>                a space exists (empty value)
 //	P s <id> 0x00 <sub> <k> a space's data (sub '0'), log ('1') or meta ('2')
 //	P q <id>                the space's log sequence, 8 bytes big-endian
+//	P e <key>               an expiring record (PutExpiring), under a lease
 //
 // Space ids never contain 0x00 (they are table names and index names).
 
@@ -45,6 +46,7 @@ const etcdTimeout = 15 * time.Second
 type etcdEngine struct {
 	cli    *clientv3.Client
 	prefix string
+	leases leaseCache
 	// closeClient: Close also closes cli (Open made it).
 	closeClient bool
 }
@@ -72,6 +74,7 @@ type etcdTxn struct {
 	reads    map[string]int64 // full key → mod revision seen (0: absent)
 	ranges   []keyRange       // ranges read by a write transaction
 	writes   map[string]*[]byte
+	leased   map[string]clientv3.LeaseID // writes that expire with a lease
 	dropped  []string // data prefixes of spaces dropped by this transaction
 	err      error    // the first failed etcd request: the transaction is void
 }
@@ -175,6 +178,7 @@ func (t *etcdTxn) putKey(k string, v []byte) error {
 		return ErrTxClosed
 	}
 	t.writes[k] = &v
+	delete(t.leased, k)
 	return nil
 }
 
@@ -271,6 +275,8 @@ func (t *etcdTxn) commit() error {
 	for k, v := range t.writes {
 		if v == nil {
 			ops = append(ops, clientv3.OpDelete(k))
+		} else if id, ok := t.leased[k]; ok {
+			ops = append(ops, clientv3.OpPut(k, string(*v), clientv3.WithLease(id)))
 		} else {
 			ops = append(ops, clientv3.OpPut(k, string(*v)))
 		}

@@ -1,10 +1,14 @@
 package table
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"sync"
 	"time"
+
+	"github.com/ddblocal/ddblocal/store"
 )
 
 // tokenTTL is how long a ClientRequestToken is remembered after the request
@@ -111,4 +115,41 @@ func (c *tokenCache) expire(now time.Time) {
 		c.order[0] = nil
 		c.order = c.order[1:]
 	}
+}
+
+// errTokenUsed is returned inside a TransactWriteItems transaction whose
+// ClientRequestToken another front-end has already used for the same
+// request: the caller replays instead of writing.
+var errTokenUsed = errors.New("table: client request token already used")
+
+// sharedToken is a ClientRequestToken in cluster mode, where a retry may
+// reach another front-end: the token is stored with the transaction's
+// writes, under a lease of tokenTTL, and checked in the same transaction.
+// A nil *sharedToken (single-process mode, or no token) does nothing.
+type sharedToken struct {
+	key    []byte
+	digest [sha256.Size]byte
+}
+
+// check returns errTokenUsed when an identical request committed under the
+// token, and IdempotentParameterMismatchException when a different one did.
+func (t *sharedToken) check(tx *store.Tx) error {
+	if t == nil {
+		return nil
+	}
+	switch b := tx.GetExpiring(t.key); {
+	case b == nil:
+		return nil
+	case !bytes.Equal(b, t.digest[:]):
+		return Errorf(IdempotentParameterMismatchException, msgIdempotentMismatch)
+	}
+	return errTokenUsed
+}
+
+// record stores the token with the transaction's writes.
+func (t *sharedToken) record(tx *store.Tx) error {
+	if t == nil {
+		return nil
+	}
+	return tx.PutExpiring(t.key, t.digest[:], tokenTTL)
 }

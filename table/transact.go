@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/ddblocal/ddblocal/attr"
@@ -69,7 +70,7 @@ func (s *Service) TransactWriteItems(ctx context.Context, region string, in *Tra
 		return nil, err
 	}
 	if in.ClientRequestToken == nil {
-		return s.runTransactWrite(ctx, acts, in)
+		return s.runTransactWrite(ctx, acts, in, nil)
 	}
 	token := *in.ClientRequestToken
 	d, err := requestDigest(in)
@@ -82,7 +83,17 @@ func (s *Service) TransactWriteItems(ctx context.Context, region string, in *Tra
 		}
 		return s.replayed(acts, first, in.ReturnConsumedCapacity)
 	}
-	out, err := s.runTransactWrite(ctx, acts, in)
+	var shared *sharedToken
+	if s.db.Shared() {
+		shared = &sharedToken{key: []byte("token/" + region + "\x00" + token), digest: d}
+	}
+	out, err := s.runTransactWrite(ctx, acts, in, shared)
+	if errors.Is(err, errTokenUsed) {
+		// Another front-end committed it: remember it here too.
+		out, err = &TransactWriteItemsOutput{}, nil
+		s.tokens.finish(region, token, out, s.now())
+		return s.replayed(acts, out, in.ReturnConsumedCapacity)
+	}
 	s.tokens.finish(region, token, out, s.now())
 	return out, err
 }
@@ -228,7 +239,7 @@ func (s *Service) compileTx(cond, update *string, p exprParams) (*expressions.Co
 
 // runTransactWrite performs validated actions in one store transaction and
 // reports the capacity and item collection sizes of what they did.
-func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
+func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *TransactWriteItemsInput, shared *sharedToken) (*TransactWriteItemsOutput, error) {
 	results := make([]written, len(acts))
 	for _, a := range acts {
 		a.mu.keepLog = s.keepsLog(a.mu.meta)
@@ -236,6 +247,9 @@ func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *Tran
 	err := s.db.Update(ctx, func(tx *store.Tx) error {
 		// The store may run this function more than once: start afresh.
 		clear(results)
+		if err := shared.check(tx); err != nil {
+			return err
+		}
 		if err := checkAll(tx, acts, results); err != nil {
 			return err
 		}
@@ -253,7 +267,7 @@ func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *Tran
 			}
 			results[i] = w
 		}
-		return nil
+		return shared.record(tx)
 	})
 	if err != nil {
 		return nil, err
