@@ -75,8 +75,8 @@ type etcdTxn struct {
 	ranges   []keyRange       // ranges read by a write transaction
 	writes   map[string]*[]byte
 	leased   map[string]clientv3.LeaseID // writes that expire with a lease
-	dropped  []string // data prefixes of spaces dropped by this transaction
-	err      error    // the first failed etcd request: the transaction is void
+	dropped  []string                    // data prefixes of spaces dropped by this transaction
+	err      error                       // the first failed etcd request: the transaction is void
 }
 
 func (t *etcdTxn) writable() bool { return t.rw }
