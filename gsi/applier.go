@@ -36,6 +36,22 @@ type Options struct {
 	// not due holds back the ones after it. It must be safe for concurrent use.
 	Due    func(seq uint64, t int64) bool
 	Logger *slog.Logger // nil = discard
+	// Owner, when set, says whether this process is the one that applies
+	// the table's log (cluster mode: one front-end per table). While it is
+	// not, batches do nothing (WaitFor still sees the owner's progress in
+	// the store); each batch is fenced, so a deposed owner writes nothing.
+	Owner Owner
+	// Watch, when set, runs for the applier's lifetime and calls notify
+	// when the change log may have grown through another process.
+	Watch func(ctx context.Context, notify func())
+}
+
+// Owner is a claim on a table's one-owner work (store.Ownership).
+type Owner interface {
+	Held() bool
+	// Fence makes tx commit only while the claim holds; it returns
+	// store.ErrNotOwner when it does not.
+	Fence(tx *store.Tx) error
 }
 
 // Applier applies one table's change log to its global indexes on its own
@@ -106,6 +122,9 @@ func (a *Applier) Close() {
 // (Start's context ended or Close cancelled it) or the store has been closed.
 func (a *Applier) run(ctx context.Context) {
 	defer close(a.done)
+	if a.opts.Watch != nil {
+		go a.opts.Watch(ctx, a.Notify) // exits with ctx, cancelled by Close
+	}
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	var lastErr string
@@ -150,6 +169,9 @@ func (a *Applier) step(ctx context.Context) (batchResult, error) {
 	defs := a.opts.Indexes()
 	cutoff := a.opts.Now().Add(-a.opts.Retain()).UnixNano()
 	var res batchResult
+	if a.opts.Owner != nil && !a.opts.Owner.Held() {
+		return res, nil
+	}
 	// A read-only look first: an idle table (most of them, most of the time)
 	// must not cost a write transaction, let alone an fsync, every tick.
 	var work bool
@@ -160,6 +182,11 @@ func (a *Applier) step(ctx context.Context) (batchResult, error) {
 		return res, err
 	}
 	err := a.opts.DB.Update(ctx, func(tx *store.Tx) error {
+		if a.opts.Owner != nil {
+			if err := a.opts.Owner.Fence(tx); err != nil {
+				return err
+			}
+		}
 		var err error
 		res, err = runBatch(tx, a.opts.TableID, defs, a.opts.SpaceID, cutoff, a.opts.Due)
 		return err

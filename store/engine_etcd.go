@@ -75,6 +75,7 @@ type etcdTxn struct {
 	ranges   []keyRange       // ranges read by a write transaction
 	writes   map[string]*[]byte
 	leased   map[string]clientv3.LeaseID // writes that expire with a lease
+	fences   map[string]int64            // election key → create revision (Ownership.Fence)
 	dropped  []string                    // data prefixes of spaces dropped by this transaction
 	err      error                       // the first failed etcd request: the transaction is void
 }
@@ -124,15 +125,15 @@ func (t *etcdTxn) fetch(from, to string, limit int64, desc bool) ([]kv, bool) {
 	}
 	out := make([]kv, len(resp.Kvs))
 	for i, x := range resp.Kvs {
-		out[i] = kv{key: string(x.Key), val: x.Value, mod: x.ModRevision}
+		out[i] = kv{key: string(x.Key), val: x.Value, mod: x.ModRevision, create: x.CreateRevision}
 	}
 	return out, resp.More
 }
 
 type kv struct {
-	key string
-	val []byte
-	mod int64
+	key         string
+	val         []byte
+	mod, create int64
 }
 
 // getKey returns the value of full key k as this transaction sees it.
@@ -264,6 +265,9 @@ func (t *etcdTxn) commit() error {
 	cmps := make([]clientv3.Cmp, 0, len(t.reads)+len(t.ranges))
 	for k, mod := range t.reads {
 		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(k), "=", mod))
+	}
+	for k, rev := range t.fences {
+		cmps = append(cmps, clientv3.Compare(clientv3.CreateRevision(k), "=", rev))
 	}
 	for _, r := range t.ranges {
 		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(r.from), "<", t.rev+1).WithRange(r.to))

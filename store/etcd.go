@@ -139,21 +139,48 @@ func (db *DB) WatchCatalog(ctx context.Context, changed func(key []byte)) {
 		return
 	}
 	pre := e.prefix + "c"
+	e.watch(ctx, pre, true, func(k []byte) { changed(k[len(pre):]) }, func() { changed(nil) })
+}
+
+// WatchLog calls appended whenever a record may have been appended to the
+// change log of space id by any process sharing this store, from now until
+// ctx ends (also after a broken watch, when appends may have been missed).
+// Over an in-process engine it returns at once: the writer's own process
+// knows. appended runs on WatchLog's goroutine, one call at a time.
+func (db *DB) WatchLog(ctx context.Context, id string, appended func()) {
+	e, ok := db.eng.(*etcdEngine)
+	if !ok {
+		return
+	}
+	e.watch(ctx, e.prefix+"q"+id, false, func([]byte) { appended() }, appended)
+}
+
+// watch calls event with the key of each change to key (or every key it
+// prefixes) until ctx ends, re-watching after a broken watch and calling
+// missed then.
+func (e *etcdEngine) watch(ctx context.Context, key string, prefix bool, event func(k []byte), missed func()) {
+	var opts []clientv3.OpOption
+	if prefix {
+		opts = append(opts, clientv3.WithPrefix())
+	}
 	for ctx.Err() == nil {
 		wctx, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
-		for resp := range e.cli.Watch(wctx, pre, clientv3.WithPrefix()) {
+		for resp := range e.cli.Watch(wctx, key, opts...) {
 			if resp.Err() != nil {
 				break
 			}
 			for _, ev := range resp.Events {
-				changed(ev.Kv.Key[len(pre):])
+				event(ev.Kv.Key)
 			}
 		}
 		cancel()
 		if ctx.Err() != nil {
 			return
 		}
-		changed(nil)
-		time.Sleep(100 * time.Millisecond)
+		missed()
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 }

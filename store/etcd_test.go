@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ddblocal/ddblocal/store/etcdtest"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -212,4 +213,101 @@ func TestEtcdLimitsRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitUntil polls cond every few milliseconds for up to 20 s.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 20s for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestOwnershipLocal: over an in-process engine the process owns everything
+// and fencing is free.
+func TestOwnershipLocal(t *testing.T) {
+	db := openMem(t)
+	o := db.Own("x")
+	defer o.Close()
+	if !o.Held() {
+		t.Fatalf("Held = false over the memory engine")
+	}
+	withSpace(t, db, "t")
+	mustUpdate(t, db, func(tx *Tx) error {
+		if err := o.Fence(tx); err != nil {
+			return err
+		}
+		return tx.Space("t").Put([]byte("k"), []byte("v"))
+	})
+}
+
+// TestOwnershipFailover: one of two stores owns a name; when its lease ends
+// the other takes over, and the deposed owner's fenced transaction, begun
+// while it owned the work, fails its compare and then gets ErrNotOwner.
+func TestOwnershipFailover(t *testing.T) {
+	a, b := openEtcdPair(t)
+	withSpace(t, a, "t")
+	oa := a.Own("table-x")
+	defer oa.Close()
+	waitUntil(t, "a to own table-x", oa.Held)
+	ob := b.Own("table-x")
+	defer ob.Close()
+	time.Sleep(50 * time.Millisecond)
+	if ob.Held() {
+		t.Fatalf("both own table-x")
+	}
+
+	fenced := make(chan struct{})
+	release := make(chan struct{})
+	done := make(chan error)
+	runs := 0
+	go func() {
+		done <- a.Update(context.Background(), func(tx *Tx) error {
+			runs++
+			if err := oa.Fence(tx); err != nil {
+				return err
+			}
+			if runs == 1 {
+				close(fenced)
+				<-release
+			}
+			return tx.Space("t").Put([]byte("by"), []byte("a"))
+		})
+	}()
+	<-fenced
+	// a's lease ends (as when a is cut off from etcd): b is elected.
+	cli := etcdClient(t)
+	oa.mu.Lock()
+	key := oa.key
+	oa.mu.Unlock()
+	resp, err := cli.Get(context.Background(), key)
+	if err != nil || len(resp.Kvs) != 1 {
+		t.Fatalf("election key %q: %v %v", key, resp, err)
+	}
+	if _, err := cli.Revoke(context.Background(), clientv3.LeaseID(resp.Kvs[0].Lease)); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "b to own table-x", ob.Held)
+	mustUpdate(t, b, func(tx *Tx) error {
+		if err := ob.Fence(tx); err != nil {
+			return err
+		}
+		return tx.Space("t").Put([]byte("by"), []byte("b"))
+	})
+	close(release)
+	if err := <-done; !errors.Is(err, ErrNotOwner) {
+		t.Fatalf("deposed owner's Update = %v, want ErrNotOwner", err)
+	}
+	mustView(t, a, func(tx *Tx) error {
+		if got, want := string(tx.Space("t").Get([]byte("by"))), "b"; got != want {
+			t.Errorf("by = %q, want %q: the deposed owner's write landed", got, want)
+		}
+		return nil
+	})
+	// a learns it lost the lease, and campaigns again behind b.
+	waitUntil(t, "a to see it lost table-x", func() bool { return !oa.Held() })
 }

@@ -21,10 +21,32 @@ type appliers struct {
 	mu          sync.Mutex
 	m           map[string]*gsi.Applier // by table ID
 	backfilling map[string]bool         // by index space ID
+	// owners are this process's claims on tables' one-owner work (the
+	// applier and the Time to Live sweep), by table ID: in cluster mode one
+	// front-end per table does it; alone, this process always owns it.
+	owners map[string]*store.Ownership
 }
 
 func newAppliers() *appliers {
-	return &appliers{m: map[string]*gsi.Applier{}, backfilling: map[string]bool{}}
+	return &appliers{m: map[string]*gsi.Applier{}, backfilling: map[string]bool{}, owners: map[string]*store.Ownership{}}
+}
+
+// ownerLocked returns this process's claim on table id's one-owner work,
+// starting it on first use; s.appliers.mu is held.
+func (s *Service) ownerLocked(id string) *store.Ownership {
+	o, ok := s.appliers.owners[id]
+	if !ok {
+		o = s.db.Own("table/" + id)
+		s.appliers.owners[id] = o
+	}
+	return o
+}
+
+// owns reports whether this process does table id's one-owner work now.
+func (s *Service) owns(id string) bool {
+	s.appliers.mu.Lock()
+	defer s.appliers.mu.Unlock()
+	return s.ownerLocked(id).Held()
 }
 
 // applier returns table m's applier, starting it on first use. Starting it
@@ -71,6 +93,8 @@ func (s *Service) startApplier(m *tableMeta) *gsi.Applier {
 		Due:    s.gsiDue(m),
 		Now:    s.opts.Now,
 		Logger: s.opts.Logger,
+		Owner:  s.ownerLocked(id),
+		Watch:  func(ctx context.Context, notify func()) { s.db.WatchLog(ctx, id, notify) },
 	})
 	s.appliers.m[m.ID] = a
 	return a
@@ -81,9 +105,14 @@ func (s *Service) stopApplier(tableID string) {
 	s.appliers.mu.Lock()
 	a, ok := s.appliers.m[tableID]
 	delete(s.appliers.m, tableID)
+	o := s.appliers.owners[tableID]
+	delete(s.appliers.owners, tableID)
 	s.appliers.mu.Unlock()
 	if ok {
 		a.Close()
+	}
+	if o != nil {
+		o.Close()
 	}
 }
 
@@ -94,11 +123,14 @@ func (s *Service) Close() {
 	s.stopBG()
 	s.background.Wait()
 	s.appliers.mu.Lock()
-	all := s.appliers.m
-	s.appliers.m = map[string]*gsi.Applier{}
+	all, owners := s.appliers.m, s.appliers.owners
+	s.appliers.m, s.appliers.owners = map[string]*gsi.Applier{}, map[string]*store.Ownership{}
 	s.appliers.mu.Unlock()
 	for _, a := range all {
 		a.Close()
+	}
+	for _, o := range owners {
+		o.Close()
 	}
 }
 

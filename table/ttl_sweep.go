@@ -60,7 +60,9 @@ func (s *Service) sweepTTL(ctx context.Context) error {
 		return err
 	}
 	for _, m := range metas {
-		if m.TTLAttribute == "" {
+		// In cluster mode the table's owner sweeps it; a second sweeper
+		// would be harmless (each delete re-checks the item) but wasteful.
+		if m.TTLAttribute == "" || !s.owns(m.ID) {
 			continue
 		}
 		for {
