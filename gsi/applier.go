@@ -181,7 +181,7 @@ func (a *Applier) step(ctx context.Context) (batchResult, error) {
 	}); err != nil || !work {
 		return res, err
 	}
-	err := a.opts.DB.Update(ctx, func(tx *store.Tx) error {
+	err := a.opts.DB.UpdateAlone(ctx, func(tx *store.Tx) error {
 		if a.opts.Owner != nil {
 			if err := a.opts.Owner.Fence(tx); err != nil {
 				return err

@@ -46,7 +46,7 @@ func Backfill(ctx context.Context, db *store.DB, tableID string, def *index.Def,
 // interrupted Backfill, or else the table's LastLogSeq, which it records.
 func beginBackfill(ctx context.Context, db *store.DB, tableID, name, spaceID string) (uint64, error) {
 	var start uint64
-	err := db.Update(ctx, func(tx *store.Tx) error {
+	err := db.UpdateAlone(ctx, func(tx *store.Tx) error {
 		tsp, _, err := backfillSpaces(tx, tableID, spaceID)
 		if err != nil {
 			return err
@@ -68,7 +68,7 @@ func beginBackfill(ctx context.Context, db *store.DB, tableID, name, spaceID str
 func backfillFrom(ctx context.Context, db *store.DB, tableID string, def *index.Def, spaceID string, chunk int, start uint64, from []byte) error {
 	for {
 		var next []byte
-		err := db.Update(ctx, func(tx *store.Tx) error {
+		err := db.UpdateAlone(ctx, func(tx *store.Tx) error {
 			var err error
 			next, err = backfillChunk(tx, tableID, def, spaceID, from, chunk, start)
 			return err

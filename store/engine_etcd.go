@@ -304,7 +304,8 @@ type etcdSpace struct {
 }
 
 func (s etcdSpace) sub(which int) bucket {
-	return &etcdBucket{t: s.t, pre: s.t.dataPrefix(s.id) + string(rune('0'+which)), seq: s.t.e.prefix + "q" + s.id}
+	return &etcdBucket{t: s.t, pre: s.t.dataPrefix(s.id) + string(rune('0'+which)), seq: s.t.e.prefix + "q" + s.id,
+		appendOnly: which == subLog}
 }
 
 // etcdBucket is one keyspace: the etcd keys starting with pre.
@@ -312,6 +313,12 @@ type etcdBucket struct {
 	t   *etcdTxn
 	pre string
 	seq string // the sequence's key; "" for the catalog
+	// appendOnly: the change log, where other transactions only append
+	// beyond the last key (or trim below the first). A transaction that
+	// read it to its end does not depend on what was appended since (the
+	// GSI applier would otherwise conflict with every concurrent write), so
+	// its read range ends at the last key it saw.
+	appendOnly bool
 }
 
 func (b *etcdBucket) get(key []byte) []byte { return b.t.getKey(b.pre + string(key)) }
@@ -344,11 +351,25 @@ func (b *etcdBucket) swapOrPut(key, val []byte, swap bool) ([]byte, error) {
 
 func (b *etcdBucket) delete(key []byte) error { return b.t.deleteKey(b.pre + string(key)) }
 
+// sequence reads the log's sequence without making the transaction depend
+// on it: its callers (LastLogSeq) take it as a lower bound, and a guarded
+// read would make every applier batch conflict with every append.
 func (b *etcdBucket) sequence() uint64 {
 	if b.seq == "" {
 		return 0
 	}
-	v := b.t.getKey(b.seq)
+	var v []byte
+	if w, ok := b.t.writes[b.seq]; ok && w != nil {
+		v = *w
+	} else if _, read := b.t.reads[b.seq]; read {
+		v = b.t.getKey(b.seq)
+	} else if kvs, _ := b.t.fetch(b.seq, "", 0, false); len(kvs) == 1 {
+		v = kvs[0].val
+	}
+	return seqValue(v)
+}
+
+func seqValue(v []byte) uint64 {
 	if len(v) != 8 {
 		return 0
 	}
@@ -359,7 +380,7 @@ func (b *etcdBucket) nextSequence() (uint64, error) {
 	if b.seq == "" {
 		return 0, errNoSequence
 	}
-	n := b.sequence() + 1
+	n := seqValue(b.t.getKey(b.seq)) + 1
 	if b.t.err != nil {
 		return 0, b.t.err
 	}
@@ -408,6 +429,9 @@ func (b *etcdBucket) ascend(from, to []byte, fn func(k, v []byte) bool) {
 	pend := b.pending(lo, hi)
 	dropped := b.t.droppedKey(lo)
 	cur, stop := lo, hi
+	if b.appendOnly {
+		stop = lo // raised to just past each key seen
+	}
 	for !dropped && cur < hi {
 		kvs, more := b.t.fetch(cur, hi, etcdPage, false)
 	page:
@@ -426,6 +450,9 @@ func (b *etcdBucket) ascend(from, to []byte, fn func(k, v []byte) bool) {
 			if !fn([]byte(x.key[len(b.pre):]), x.val) {
 				b.readRange(lo, x.key+"\x00")
 				return
+			}
+			if b.appendOnly {
+				stop = x.key + "\x00"
 			}
 		}
 		if !more || len(kvs) == 0 {

@@ -184,3 +184,41 @@ func (e *etcdEngine) watch(ctx context.Context, key string, prefix bool, event f
 		}
 	}
 }
+
+// UpdateAlone is Update for long background work (index appliers,
+// backfills). Over an optimistic engine (etcd) it runs fn in a transaction
+// of its own on the caller's goroutine, re-running it while its commit
+// conflicts, rather than in the committer's batch: a slow fn there would
+// hold up every request gathered with it, and the batch's longer conflict
+// window would let other front-ends' writes starve it. Over the in-process
+// engines it is Update. It returns what Update returns.
+func (db *DB) UpdateAlone(ctx context.Context, fn func(tx *Tx) error) error {
+	if !db.optimistic {
+		return db.Update(ctx, fn)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if !db.enter() {
+		return ErrClosed
+	}
+	defer db.inflight.Done()
+	for attempt := 0; ; attempt++ {
+		t, err := db.eng.begin(true)
+		if err != nil {
+			return err
+		}
+		_, err = runFn(fn, &Tx{t: t})
+		if ferr := t.(*etcdTxn).failure(); ferr != nil {
+			err = ferr // fn saw missing data, not the store's
+		}
+		if err == nil {
+			err = t.commit()
+		}
+		t.rollback()
+		if !retryable(err) || ctx.Err() != nil {
+			return err
+		}
+		backoff(attempt)
+	}
+}

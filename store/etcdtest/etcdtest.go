@@ -91,7 +91,9 @@ func StartWith(dir string, n int, adjust func(*Config)) (*Cluster, error) {
 		cfg.MaxRequestBytes = MaxRequestBytes
 		cfg.LogLevel = "error"
 		cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
-		cfg.TickMs, cfg.ElectionMs = 10, 100 // fast leader elections in tests
+		// Faster leader elections than the default 100/1000 ms, but slow
+		// enough that a busy CI machine does not miss heartbeats.
+		cfg.TickMs, cfg.ElectionMs = 50, 500
 		cfg.UnsafeNoFsync = true
 		if adjust != nil {
 			adjust(cfg)
