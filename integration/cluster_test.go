@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -274,4 +278,62 @@ func TestClusterIdempotency(t *testing.T) {
 	}
 	_, err = b.TransactWriteItems(ctx, in("2"))
 	wantAPIError(t, err, "IdempotentParameterMismatchException", "Request parameters do not match the previously used request parameters")
+}
+
+// clusterPassEnv makes in-process servers (startServer) keep their tables in
+// an etcd member this test process embeds: the core of the suite runs in
+// cluster mode (TestCoreSuiteOnEtcd).
+const clusterPassEnv = "DDBLOCAL_TEST_ETCD"
+
+// clusterPass reports whether this run is the cluster-mode one.
+func clusterPass() bool { return os.Getenv(clusterPassEnv) == "1" }
+
+// sharedMember is the etcd member of the cluster-mode pass, started by the
+// first server that needs it; it lives as long as the test process.
+var sharedMember struct {
+	once      sync.Once
+	endpoints []string
+	err       error
+	n         atomic.Int64
+}
+
+// testStoreOptions returns the store of an in-process test server: in
+// memory, or, in the cluster-mode pass, a fresh prefix of the shared member.
+func testStoreOptions(t testing.TB) store.Options {
+	if !clusterPass() {
+		return store.Options{InMemory: true}
+	}
+	sharedMember.once.Do(func() {
+		// Stopped with the process: the pass is a child process of its own.
+		sharedMember.endpoints, _, sharedMember.err = etcdtest.Shared()
+	})
+	if sharedMember.err != nil {
+		t.Fatalf("etcd: %v", sharedMember.err)
+	}
+	prefix := fmt.Sprintf("core%d/", sharedMember.n.Add(1))
+	return store.Options{Etcd: &store.EtcdOptions{Endpoints: sharedMember.endpoints, Prefix: prefix}}
+}
+
+// coreSuite is the part of the suite that also runs in cluster mode: items,
+// queries, batches, transactions and global indexes, through the SDK.
+const coreSuite = "^(TestPutGetDelete|TestItemKeyErrors|TestQuerySortConditions|TestQueryNumberSortOrder|TestQueryBinarySortKey|TestQueryFilterLimitAndPaging|TestQuerySelect|TestQueryErrors|TestBatchWriteItemRejectsBadItemsLikePutItem|TestGSIQuery|TestGSIProjections|TestGSIPaging|TestGSIParallelScan|TestTransactWriteCancellationReasons|TestTransactWriteValidationErrors|TestTransactIdempotentRetry|TestTransactMixedTablesAndGet|TestTransactTransfers)$"
+
+// TestCoreSuiteOnEtcd runs coreSuite again in a child process whose
+// in-process servers keep their tables in etcd.
+func TestCoreSuiteOnEtcd(t *testing.T) {
+	if clusterPass() {
+		t.Skip("this is the cluster-mode pass")
+	}
+	t.Parallel()
+	cmd := exec.Command(os.Args[0], "-test.count=1", "-test.timeout=10m", "-test.run="+coreSuite)
+	cmd.Env = append(os.Environ(), clusterPassEnv+"=1")
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the core suite in cluster mode failed (%v):\n%s", err, out)
+	}
+	if strings.Contains(string(out), "no tests to run") {
+		t.Fatalf("the core suite matched no tests:\n%s", out)
+	}
+	t.Logf("the core suite passed in cluster mode in %s", time.Since(start).Round(time.Millisecond))
 }

@@ -56,7 +56,7 @@ type server struct {
 
 func startServer(t testing.TB, opts table.Options) *server {
 	t.Helper()
-	db, err := store.Open(store.Options{InMemory: true})
+	db, err := store.Open(testStoreOptions(t))
 	if err != nil {
 		t.Fatal(err)
 	}
