@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ddblocal/ddblocal/store/etcdtest"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
@@ -310,4 +311,35 @@ func TestOwnershipFailover(t *testing.T) {
 	})
 	// a learns it lost the lease, and campaigns again behind b.
 	waitUntil(t, "a to see it lost table-x", func() bool { return !oa.Held() })
+}
+
+// TestCompactor: the compactor compacts etcd's history, but never the
+// History most recent of it, and the store works on.
+func TestCompactor(t *testing.T) {
+	db := openEtcdTemp(t)
+	withSpace(t, db, "t", "a")
+	cli := etcdClient(t)
+	first, err := cli.Get(context.Background(), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { db.RunCompactor(ctx, CompactOptions{Every: 10 * time.Millisecond, History: 200 * time.Millisecond}); close(done) }()
+	defer func() { cancel(); <-done }()
+	waitUntil(t, "the history before the compactor started to be compacted", func() bool {
+		_, err := cli.Get(context.Background(), "x", clientv3.WithRev(first.Header.Revision))
+		return errors.Is(err, rpctypes.ErrCompacted)
+	})
+	for range 20 {
+		mustUpdate(t, db, func(tx *Tx) error { return tx.Space("t").Put([]byte("b"), []byte("v")) })
+		recent, err := cli.Get(context.Background(), "x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cli.Get(context.Background(), "x", clientv3.WithRev(recent.Header.Revision)); err != nil {
+			t.Fatalf("the revision just read was compacted: %v", err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }

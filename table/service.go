@@ -107,6 +107,7 @@ func New(db *store.DB, opts Options) *Service {
 	s.startSweeper()
 	// In cluster mode other front-ends change the catalog too.
 	s.background.Go(func() { db.WatchCatalog(bg, s.catalog.forget) })
+	s.background.Go(func() { db.RunCompactor(bg, store.CompactOptions{}) })
 	return s
 }
 
