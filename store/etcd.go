@@ -12,6 +12,7 @@ import (
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -65,6 +66,9 @@ func openEtcd(o EtcdOptions) (*DB, error) {
 		cli, err = clientv3.New(clientv3.Config{
 			Endpoints: o.Endpoints, TLS: o.TLS, Username: o.Username, Password: o.Password,
 			DialTimeout: dial, MaxCallSendMsgSize: 2 * RequiredRequestBytes, MaxCallRecvMsgSize: math.MaxInt32,
+			// Its own JSON log on stderr would say only what the errors
+			// returned here say (and its retries are ours to judge).
+			Logger: zap.NewNop(),
 		})
 		if err != nil {
 			return nil, fmt.Errorf("store: etcd %s: %w", strings.Join(o.Endpoints, ","), err)

@@ -325,7 +325,10 @@ func TestCompactor(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { db.RunCompactor(ctx, CompactOptions{Every: 10 * time.Millisecond, History: 200 * time.Millisecond}); close(done) }()
+	go func() {
+		db.RunCompactor(ctx, CompactOptions{Every: 10 * time.Millisecond, History: 200 * time.Millisecond})
+		close(done)
+	}()
 	defer func() { cancel(); <-done }()
 	waitUntil(t, "the history before the compactor started to be compacted", func() bool {
 		_, err := cli.Get(context.Background(), "x", clientv3.WithRev(first.Header.Revision))

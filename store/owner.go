@@ -112,11 +112,13 @@ func (o *Ownership) campaign(ctx context.Context, cli *clientv3.Client, name str
 // term is one session: it campaigns, holds the work while the session
 // lives, and resigns when ctx ends.
 func (o *Ownership) term(ctx context.Context, cli *clientv3.Client, name string) error {
-	s, err := concurrency.NewSession(cli, concurrency.WithTTL(ownerTTL), concurrency.WithContext(ctx))
+	// Not ctx: Close revokes the lease with the session's context, which
+	// must still be live then, so the next owner need not wait for it.
+	s, err := concurrency.NewSession(cli, concurrency.WithTTL(ownerTTL))
 	if err != nil {
 		return err
 	}
-	defer s.Close() // revokes the lease: the next owner need not wait for it
+	defer s.Close()
 	el := concurrency.NewElection(s, name)
 	if err := el.Campaign(ctx, ""); err != nil {
 		return err
