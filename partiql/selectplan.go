@@ -76,7 +76,8 @@ func planSelect(sel *Select, sc *schema, bind *binder, consistent *bool, rcc str
 	if sel.Index != "" {
 		ix, ok := sc.indexes[sel.Index]
 		if !ok {
-			return nil, semErr(sel.At, "The table does not have the specified index: %s", sel.Index)
+			// Unlike Query's and Scan's, PartiQL's message does not name the index.
+			return nil, semErr(sel.At, "The table does not have the specified index")
 		}
 		k, global, index = ix.keys, ix.global, &sel.Index
 		if global && consistent != nil && *consistent {
