@@ -188,6 +188,16 @@ func TestCrossAccountTagsAndBackups(t *testing.T) {
 	_, err = b.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String(arn)})
 	wantAPIError(t, err, "AccessDeniedException", noPolicyAllows(bob.Account, "DescribeContinuousBackups", arn))
 
+	// Another account's table that does not exist is refused like one
+	// without a policy: its absence is not revealed.
+	missing := "arn:aws:dynamodb:us-east-1:" + alice.Account + ":table/Missing"
+	_, err = b.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(missing), Key: rvals("pk", s("k"))})
+	wantAPIError(t, err, "AccessDeniedException", noPolicyAllows(bob.Account, "GetItem", missing))
+	_, err = b.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String(missing)})
+	wantAPIError(t, err, "AccessDeniedException", noPolicyAllows(bob.Account, "ListTagsOfResource", missing))
+	_, err = a.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(missing), Key: rvals("pk", s("k"))})
+	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found")
+
 	// A backup has no policy: another account never reaches it, and never
 	// reaches its own backup of the same id through the other's ARN.
 	cb, err := a.CreateBackup(ctx, &dynamodb.CreateBackupInput{TableName: aws.String("Ledger"), BackupName: aws.String("mine")})

@@ -188,10 +188,13 @@ func (s *Service) tableForControl(ctx context.Context, region, name string) (*ta
 // lookup resolves a TableName member in the caller's scope, or in the
 // scope its ARN names when resource-based policies are enforced, answering
 // notFound when there is no such table, and checks the caller's access to
-// the table or, when index is not "", to that index.
+// the table or, when index is not "", to that index. Another account's
+// table that does not exist is refused like one without a policy, so that
+// no account learns which tables another has.
 func (s *Service) lookup(ctx context.Context, region, name, index string, notFound error) (*tableMeta, error) {
 	scope := region
-	if arnScope, foreign := foreignARN(region, name); foreign {
+	arnScope, foreign := foreignARN(region, name)
+	if foreign {
 		if s.opts.Policies == nil {
 			return nil, notFound
 		}
@@ -201,15 +204,21 @@ func (s *Service) lookup(ctx context.Context, region, name, index string, notFou
 	if err != nil {
 		return nil, err
 	}
-	if m == nil {
+	if m == nil && !foreign {
 		return nil, notFound
 	}
-	resource := m.arn()
+	resource := name
+	if m != nil {
+		resource = m.arn()
+	}
 	if index != "" {
 		resource += "/index/" + index
 	}
 	if err := s.authorize(ctx, region, m, "", resource); err != nil {
 		return nil, err
+	}
+	if m == nil {
+		return nil, notFound
 	}
 	return m, nil
 }

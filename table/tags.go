@@ -38,11 +38,12 @@ func (s *Service) taggedTable(ctx context.Context, scope, arn string) (*tableMet
 	if err != nil {
 		return nil, err
 	}
+	// Another account's missing table is refused, not reported missing.
+	if err := s.authorize(ctx, scope, m, "", arn); err != nil {
+		return nil, err
+	}
 	if m == nil {
 		return nil, notFound
-	}
-	if err := s.authorize(ctx, scope, m, "", m.arn()); err != nil {
-		return nil, err
 	}
 	return m, nil
 }
