@@ -119,13 +119,7 @@ func TestVerifyRejects(t *testing.T) {
 	setAuth := func(r *http.Request, old, new string) {
 		r.Header.Set("Authorization", strings.Replace(r.Header.Get("Authorization"), old, new, 1))
 	}
-	for _, tc := range []struct {
-		name string
-		req  func(t *testing.T) *http.Request
-		body string
-		code Code
-		msg  string // the whole message, or its prefix when it ends in "…"
-	}{
+	for _, tc := range []rejectCase{
 		{"no authorization", func(t *testing.T) *http.Request {
 			r := ok(t)
 			r.Header.Del("Authorization")
@@ -215,15 +209,31 @@ func TestVerifyRejects(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := verify(v, tc.req(t), tc.body)
-			var ae *Error
-			if !errors.As(err, &ae) {
-				t.Fatalf("got %v, want %s", err, tc.code)
-			}
-			prefix, partial := strings.CutSuffix(tc.msg, "…")
-			if ae.Code != tc.code || (partial && !strings.HasPrefix(ae.Message, prefix)) || (!partial && ae.Message != tc.msg) {
-				t.Fatalf("got %s: %q, want %s: %q", ae.Code, ae.Message, tc.code, tc.msg)
-			}
+			wantAuthError(t, err, tc.code, tc.msg)
 		})
+	}
+}
+
+// rejectCase is a request Verify must refuse, and how.
+type rejectCase struct {
+	name string
+	req  func(t *testing.T) *http.Request
+	body string
+	code Code
+	msg  string // the whole message, or its prefix when it ends in "…"
+}
+
+// wantAuthError fails t unless err is an *Error of code whose message is
+// msg, or starts with msg's text before a final "…".
+func wantAuthError(t *testing.T, err error, code Code, msg string) {
+	t.Helper()
+	var ae *Error
+	if !errors.As(err, &ae) {
+		t.Fatalf("got %v, want %s", err, code)
+	}
+	prefix, partial := strings.CutSuffix(msg, "…")
+	if ae.Code != code || (partial && !strings.HasPrefix(ae.Message, prefix)) || (!partial && ae.Message != msg) {
+		t.Fatalf("got %s: %q, want %s: %q", ae.Code, ae.Message, code, msg)
 	}
 }
 

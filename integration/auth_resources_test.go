@@ -30,6 +30,24 @@ func explicitDeny(account, action, resource string) string {
 		" on resource: " + resource + " with an explicit deny in a resource-based policy"
 }
 
+// streamsAs returns a DynamoDB Streams client signing with c's key.
+func streamsAs(url string, c auth.Credential) *dynamodbstreams.Client {
+	return dynamodbstreams.New(dynamodbstreams.Options{BaseEndpoint: aws.String(url), Region: "us-east-1",
+		Credentials: credentials.NewStaticCredentialsProvider(c.AccessKey, c.Secret, ""), Retryer: aws.NopRetryer{}})
+}
+
+// aliceTableForBob starts a verifying server knowing alice and bob,
+// creates table name (pk S) as alice, and returns clients for both and the
+// table's ARN.
+func aliceTableForBob(t *testing.T, name string) (a, b *dynamodb.Client, arn string) {
+	t.Helper()
+	srv := startAuthServer(t, alice, bob)
+	a = clientAs(srv.URL, alice.AccessKey, alice.Secret, "")
+	b = clientAs(srv.URL, bob.AccessKey, bob.Secret, "")
+	createTable(t, a, name, false)
+	return a, b, "arn:aws:dynamodb:us-east-1:" + alice.Account + ":table/" + name
+}
+
 // putPolicy attaches doc to arn as c.
 func putPolicy(t *testing.T, c *dynamodb.Client, arn, doc string) {
 	t.Helper()
@@ -104,11 +122,7 @@ func TestResourcePolicyStreams(t *testing.T) {
 	if _, err := a.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Feed"), Item: rvals("pk", s("a"), "sk", s("1"))}); err != nil {
 		t.Fatal(err)
 	}
-	streamsAs := func(c auth.Credential) *dynamodbstreams.Client {
-		return dynamodbstreams.New(dynamodbstreams.Options{BaseEndpoint: aws.String(srv.URL), Region: "us-east-1",
-			Credentials: credentials.NewStaticCredentialsProvider(c.AccessKey, c.Secret, ""), Retryer: aws.NopRetryer{}})
-	}
-	sb := streamsAs(bob)
+	sb := streamsAs(srv.URL, bob)
 	describe := func(c *dynamodbstreams.Client) (*dynamodbstreams.DescribeStreamOutput, error) {
 		return c.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(streamArn)})
 	}
@@ -145,7 +159,7 @@ func TestResourcePolicyStreams(t *testing.T) {
 	if len(recs.Records) != 1 {
 		t.Errorf("GetRecords: got %d records, want 1", len(recs.Records))
 	}
-	_, err = streamsAs(alice).GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
+	_, err = streamsAs(srv.URL, alice).GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
 	wantAPIError(t, err, "AccessDeniedException", explicitDeny(alice.Account, "GetRecords", streamArn))
 }
 
@@ -153,12 +167,8 @@ func TestResourcePolicyStreams(t *testing.T) {
 // supports them across accounts); backups, point-in-time recovery and Time
 // to Live do not cross accounts whatever the policy says.
 func TestCrossAccountTagsAndBackups(t *testing.T) {
-	srv := startAuthServer(t, alice, bob)
 	ctx := context.Background()
-	a := clientAs(srv.URL, alice.AccessKey, alice.Secret, "")
-	b := clientAs(srv.URL, bob.AccessKey, bob.Secret, "")
-	createTable(t, a, "Ledger", false)
-	arn := "arn:aws:dynamodb:us-east-1:" + alice.Account + ":table/Ledger"
+	a, b, arn := aliceTableForBob(t, "Ledger")
 	tag := []types.Tag{{Key: aws.String("team"), Value: aws.String("bob")}}
 
 	_, err := b.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(arn), Tags: tag})

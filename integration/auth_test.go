@@ -466,12 +466,8 @@ func TestAccountIsolation(t *testing.T) {
 // account use it by ARN for the actions it allows, and an explicit Deny
 // refuses even the owner.
 func TestResourcePolicies(t *testing.T) {
-	srv := startAuthServer(t, alice, bob)
 	ctx := context.Background()
-	a := clientAs(srv.URL, alice.AccessKey, alice.Secret, "")
-	b := clientAs(srv.URL, bob.AccessKey, bob.Secret, "")
-	createTable(t, a, "Orders", false)
-	arn := "arn:aws:dynamodb:us-east-1:" + alice.Account + ":table/Orders"
+	a, b, arn := aliceTableForBob(t, "Orders")
 	if _, err := a.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Orders"), Item: rvals("pk", s("o1"), "by", s("alice"))}); err != nil {
 		t.Fatal(err)
 	}
@@ -533,13 +529,9 @@ func TestStreamsPerAccount(t *testing.T) {
 	if !strings.Contains(arn, ":"+alice.Account+":table/Feed/stream/") {
 		t.Fatalf("stream ARN %s does not name alice's account", arn)
 	}
-	streamsAs := func(c auth.Credential) *dynamodbstreams.Client {
-		return dynamodbstreams.New(dynamodbstreams.Options{BaseEndpoint: aws.String(srv.URL), Region: "us-east-1",
-			Credentials: credentials.NewStaticCredentialsProvider(c.AccessKey, c.Secret, ""), Retryer: aws.NopRetryer{}})
-	}
-	if _, err := streamsAs(alice).DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)}); err != nil {
+	if _, err := streamsAs(srv.URL, alice).DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)}); err != nil {
 		t.Fatalf("the owner's DescribeStream: %v", err)
 	}
-	_, err := streamsAs(bob).DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
+	_, err := streamsAs(srv.URL, bob).DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
 	wantAPIError(t, err, "AccessDeniedException", noPolicyAllows(bob.Account, "DescribeStream", arn))
 }
