@@ -52,9 +52,9 @@ type page struct {
 	log []string
 }
 
-// openConsole starts a headless browser (stopped when the test ends) and
-// opens the console of the server at url in it.
-func openConsole(t *testing.T, exe, url string) *page {
+// startBrowser starts a headless chromium, stopped when the test ends, and
+// returns a context whose children open tabs in it.
+func startBrowser(t *testing.T, exe string) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe),
 		// Tests run as root in CI containers, where chromium's sandbox
@@ -66,6 +66,18 @@ func openConsole(t *testing.T, exe, url string) *page {
 		cancel()
 		cancelAlloc()
 	})
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting %s: %v", exe, err)
+	}
+	return ctx
+}
+
+// openConsole opens the console of the server at url in a new tab of the
+// browser, closed when the test ends.
+func openConsole(browser context.Context, t *testing.T, url string) *page {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser)
+	t.Cleanup(cancel)
 	p := &page{t: t, ctx: ctx}
 	messages := chromedp.Console(ctx)
 	go func() {
@@ -155,7 +167,8 @@ func (p *page) noPageErrors() {
 	}
 }
 
-// consoleOrders creates Orders (customer S, order N; GSI byStatus) with
+// consoleOrders creates Orders (customer S, order N; GSIs byStatus, all
+// attributes, and byStatusKeys, keys only) with
 // orders 1-5 of customers c1-c4, odd orders "open", even ones "closed".
 func consoleOrders(t *testing.T, c *dynamodb.Client) {
 	t.Helper()
@@ -179,6 +192,12 @@ func consoleOrders(t *testing.T, c *dynamodb.Client) {
 				{AttributeName: aws.String("order"), KeyType: types.KeyTypeRange},
 			},
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		}, {
+			IndexName: aws.String("byStatusKeys"),
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String("status"), KeyType: types.KeyTypeHash},
+			},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
 		}},
 	})
 	if err != nil {
@@ -218,9 +237,9 @@ func TestConsoleInBrowser(t *testing.T) {
 	if signedPass() {
 		t.Skip("the console test starts its own servers, with and without --credentials; the unsigned pass runs it")
 	}
-	exe := chromiumPath(t)
-	t.Run("NoCredentials", func(t *testing.T) { consoleWithoutCredentials(t, exe) })
-	t.Run("Credentials", func(t *testing.T) { consoleWithCredentials(t, exe) })
+	browser := startBrowser(t, chromiumPath(t))
+	t.Run("NoCredentials", func(t *testing.T) { consoleWithoutCredentials(browser, t) })
+	t.Run("Credentials", func(t *testing.T) { consoleWithCredentials(browser, t) })
 }
 
 // cells returns the text of each cell of the item browser's result rows
@@ -251,10 +270,10 @@ func (p *page) runQuery(fields map[string]string, count, scanned int32) {
 		count, scanned))
 }
 
-func consoleWithoutCredentials(t *testing.T, exe string) {
+func consoleWithoutCredentials(browser context.Context, t *testing.T) {
 	s, c := startConsoleServer(t, ddbserver.Options{}, "local", "local")
 	consoleOrders(t, c)
-	p := openConsole(t, exe, s.URL())
+	p := openConsole(browser, t, s.URL())
 
 	// The table list shows keys and indexes.
 	entry := `#tables button[data-table="Orders"]`
@@ -298,39 +317,62 @@ func consoleWithoutCredentials(t *testing.T, exe string) {
 	// A Query on the GSI.
 	p.runQuery(map[string]string{"q-mode": "Query", "q-index": "byStatus", "q-pk": "closed"}, 8, 8)
 
-	consoleEditItem(t, p, c)
+	consoleEditItem(t, p, c, s.URL())
 	consoleHeatMap(p, s.URL())
 	p.noPageErrors()
 }
 
-// consoleEditItem creates an item with the editor and deletes it from the
-// results, checking both through the SDK.
-func consoleEditItem(t *testing.T, p *page, c *dynamodb.Client) {
+// consoleEditItem creates an item with the editor, edits it from a row of
+// a keys-only index, and deletes it from the results, checking each step
+// through the SDK.
+func consoleEditItem(t *testing.T, p *page, c *dynamodb.Client, url string) {
 	p.runQuery(map[string]string{"q-mode": "Query", "q-pk": "c9"}, 0, 0)
 	p.click("#item-new")
-	p.set("editor-json", `{"customer":{"S":"c9"},"order":{"N":"1"},"note":{"S":"<b>bold?</b>"}}`)
+	p.set("editor-json", `{"customer":{"S":"c9"},"order":{"N":"1"},"status":{"S":"open"},"note":{"S":"<b>bold?</b>"}}`)
 	p.click("#editor-save")
 	p.waitFor("the new item in the results", `document.getElementById("stat-count").textContent === "1"`)
 	if got, want := fmt.Sprint(p.cells("customer", "note")), "[[c9 <b>bold?</b>]]"; got != want {
 		t.Errorf("new item shown as %s, want %s (as text)", got, want)
 	}
+	wantNote(t, c, "<b>bold?</b>")
+
+	// Editing a row of a keys-only index edits the whole item.
+	resp, err := http.Post(url+"/_ddblocal/settle", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	p.runQuery(map[string]string{"q-mode": "Query", "q-index": "byStatusKeys", "q-pk": "open", "q-filter": "#c = :c",
+		"q-names": `{"#c":"customer"}`, "q-values": `{":c":{"S":"c9"}}`}, 1, 13)
+	p.click("#results .edit")
+	p.waitFor("the whole item in the editor", `document.getElementById("editor").open &&
+		document.getElementById("editor-json").value.includes("bold?")`)
+	p.set("editor-json", `{"customer":{"S":"c9"},"order":{"N":"1"},"status":{"S":"open"},"note":{"S":"edited"}}`)
+	p.click("#editor-save")
+	p.waitFor("the editor closed", `!document.getElementById("editor").open`)
+	wantNote(t, c, "edited")
+
+	p.runQuery(map[string]string{"q-mode": "Query", "q-pk": "c9"}, 1, 1)
+	p.click("#results .delete")
+	p.click("#results .delete.armed")
+	p.waitFor("the item gone from the results", `document.getElementById("stat-count").textContent === "0"`)
+	wantNote(t, c, "")
+}
+
+// wantNote checks the note of Orders c9/1 ("" for no item).
+func wantNote(t *testing.T, c *dynamodb.Client, want string) {
+	t.Helper()
 	key := map[string]types.AttributeValue{"customer": &types.AttributeValueMemberS{Value: "c9"}, "order": &types.AttributeValueMemberN{Value: "1"}}
 	got, err := c.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("Orders"), Key: key, ConsistentRead: aws.Bool(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if note, ok := got.Item["note"].(*types.AttributeValueMemberS); !ok || note.Value != "<b>bold?</b>" {
-		t.Fatalf("item after the editor's PutItem: %v, want note <b>bold?</b>", got.Item)
-	}
-	p.click("#results .delete")
-	p.click("#results .delete.armed")
-	p.waitFor("the item gone from the results", `document.getElementById("stat-count").textContent === "0"`)
-	got, err = c.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("Orders"), Key: key, ConsistentRead: aws.Bool(true)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Item != nil {
-		t.Errorf("item after the console's DeleteItem: %v, want none", got.Item)
+	note, _ := got.Item["note"].(*types.AttributeValueMemberS)
+	switch {
+	case want == "" && got.Item != nil:
+		t.Errorf("Orders c9/1 after the console's DeleteItem: %v, want none", got.Item)
+	case want != "" && (note == nil || note.Value != want):
+		t.Errorf("Orders c9/1 after the console's PutItem: %v, want note %q", got.Item, want)
 	}
 }
 
@@ -366,12 +408,12 @@ func consoleHeatMap(p *page, url string) {
 		`document.querySelectorAll("#heatmap .cell").length === %d && document.querySelectorAll("#partitions tbody tr").length === %d`, 30*n, n))
 }
 
-func consoleWithCredentials(t *testing.T, exe string) {
+func consoleWithCredentials(browser context.Context, t *testing.T) {
 	cred := auth.Credential{AccessKey: "AKIDCONSOLE", Secret: "console/secret+1", Account: auth.DefaultAccount}
 	s, c := startConsoleServer(t, ddbserver.Options{Verifier: auth.NewVerifier([]auth.Credential{cred}, nil)},
 		cred.AccessKey, cred.Secret)
 	consoleOrders(t, c)
-	p := openConsole(t, exe, s.URL())
+	p := openConsole(browser, t, s.URL())
 
 	// The default key is refused; the page asks for credentials.
 	p.waitFor("the credentials prompt", `document.getElementById("creds").open &&

@@ -108,6 +108,7 @@ async function loadTables() {
 function tableEntry(t) {
   const defs = t.AttributeDefinitions || [];
   const b = h("button", { className: "table", type: "button" }, h("span", { className: "table-name" }, t.TableName),
+    h("span", { className: "keys" }, `${t.ItemCount} items`),
     h("span", { className: "keys" }, keyText(t.KeySchema, defs)),
     ...indexesOf(t).map((i) => h("span", { className: "keys" }, `${i.kind} ${i.IndexName}: ${keyText(i.KeySchema, defs)}`)));
   b.dataset.table = t.TableName;
@@ -281,8 +282,19 @@ async function deleteItem(button, item) {
 
 // ---- editor ----
 
-function openEditor(item) {
+// openEditor edits item, read again from the table first (a row from an
+// index holds only the projected attributes, and saving that would drop
+// the rest), or a new item when item is null.
+async function openEditor(item) {
   const t = state.table;
+  if (item) {
+    const out = await api("GetItem", { TableName: t.TableName, Key: keyOf(item, t.KeySchema), ConsistentRead: true });
+    if (!out.Item) {
+      status(`GetItem: the item is no longer in ${t.TableName}`, true);
+      return;
+    }
+    item = out.Item;
+  }
   const blank = Object.fromEntries(t.KeySchema.map((k) => [k.AttributeName, { [attrType(k.AttributeName)]: "" }]));
   $("editor-title").textContent = item ? `Edit item in ${t.TableName}` : `New item in ${t.TableName}`;
   $("editor-json").value = JSON.stringify(item || blank, null, 2);
