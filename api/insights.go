@@ -95,3 +95,12 @@ func (s *server) insightsTableNames(ctx context.Context, scope string) (insights
 		in.ExclusiveStartTableName = page.LastEvaluatedTableName
 	}
 }
+
+// contributorInsightsOperations are the Contributor Insights operations.
+func contributorInsightsOperations(svc *table.Service) map[string]Handler {
+	return map[string]Handler{
+		"UpdateContributorInsights":   Op(svc.UpdateContributorInsights),
+		"DescribeContributorInsights": Op(svc.DescribeContributorInsights),
+		"ListContributorInsights":     Op(svc.ListContributorInsights),
+	}
+}

@@ -40,5 +40,6 @@ func Operations(svc *table.Service) map[string]Handler {
 	}
 	maps.Copy(ops, streamOperations(svc))
 	maps.Copy(ops, backupOperations(svc))
+	maps.Copy(ops, contributorInsightsOperations(svc))
 	return ops
 }

@@ -45,6 +45,9 @@ type tableMeta struct {
 	PITR            *pitrMeta                 // point-in-time recovery, nil when off (pitr.go)
 	Policies        map[string]resourcePolicy // resource-based policies by stream label, "" for the table's (policy.go)
 	Restore         *restoreMeta              // what a restored table came from (restore.go)
+	// ContributorInsights is the Contributor Insights setting of the table
+	// ("") and its global indexes (contributor_insights.go).
+	ContributorInsights map[string]insightsState
 
 	schema keySchema
 	lsis   []*index.Def // derived from LocalSecondaryIndexes

@@ -12,31 +12,32 @@ import (
 // Every stored field of tableMeta has one here (TestCatalogRecordCoversMeta);
 // a new one needs an omitempty member, so older files still load.
 type catalogRecord struct {
-	Region                 string                  `json:"Region"`
-	Name                   string                  `json:"Name"`
-	ID                     string                  `json:"ID"`
-	Created                int64                   `json:"Created"`
-	Updated                int64                   `json:"Updated"`
-	AttributeDefinitions   []recordAttribute       `json:"AttributeDefinitions"`
-	KeySchema              []recordKey             `json:"KeySchema"`
-	LocalSecondaryIndexes  []recordIndex           `json:"LocalSecondaryIndexes,omitempty"`
-	GlobalSecondaryIndexes []recordIndex           `json:"GlobalSecondaryIndexes,omitempty"`
-	BillingMode            string                  `json:"BillingMode"`
-	PayPerRequestSince     int64                   `json:"PayPerRequestSince,omitempty"`
-	ReadCapacity           int64                   `json:"ReadCapacity,omitempty"`
-	WriteCapacity          int64                   `json:"WriteCapacity,omitempty"`
-	OnDemandThroughput     *recordOnDemand         `json:"OnDemandThroughput"`
-	Stream                 *recordStream           `json:"Stream,omitempty"`
-	StreamLabel            string                  `json:"StreamLabel,omitempty"`
-	SSE                    *recordSSE              `json:"SSE,omitempty"`
-	TableClass             string                  `json:"TableClass,omitempty"`
-	DeletionProtection     bool                    `json:"DeletionProtection,omitempty"`
-	DeletingIndexes        []recordDeletedIndex    `json:"DeletingIndexes,omitempty"`
-	Tags                   []recordTag             `json:"Tags,omitempty"`
-	TTLAttribute           string                  `json:"TTLAttribute,omitempty"`
-	PITR                   *recordPITR             `json:"PITR,omitempty"`
-	Policies               map[string]recordPolicy `json:"Policies,omitempty"`
-	Restore                *recordRestore          `json:"Restore,omitempty"`
+	Region                 string                    `json:"Region"`
+	Name                   string                    `json:"Name"`
+	ID                     string                    `json:"ID"`
+	Created                int64                     `json:"Created"`
+	Updated                int64                     `json:"Updated"`
+	AttributeDefinitions   []recordAttribute         `json:"AttributeDefinitions"`
+	KeySchema              []recordKey               `json:"KeySchema"`
+	LocalSecondaryIndexes  []recordIndex             `json:"LocalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes []recordIndex             `json:"GlobalSecondaryIndexes,omitempty"`
+	BillingMode            string                    `json:"BillingMode"`
+	PayPerRequestSince     int64                     `json:"PayPerRequestSince,omitempty"`
+	ReadCapacity           int64                     `json:"ReadCapacity,omitempty"`
+	WriteCapacity          int64                     `json:"WriteCapacity,omitempty"`
+	OnDemandThroughput     *recordOnDemand           `json:"OnDemandThroughput"`
+	Stream                 *recordStream             `json:"Stream,omitempty"`
+	StreamLabel            string                    `json:"StreamLabel,omitempty"`
+	SSE                    *recordSSE                `json:"SSE,omitempty"`
+	TableClass             string                    `json:"TableClass,omitempty"`
+	DeletionProtection     bool                      `json:"DeletionProtection,omitempty"`
+	DeletingIndexes        []recordDeletedIndex      `json:"DeletingIndexes,omitempty"`
+	Tags                   []recordTag               `json:"Tags,omitempty"`
+	TTLAttribute           string                    `json:"TTLAttribute,omitempty"`
+	PITR                   *recordPITR               `json:"PITR,omitempty"`
+	Policies               map[string]recordPolicy   `json:"Policies,omitempty"`
+	Restore                *recordRestore            `json:"Restore,omitempty"`
+	ContributorInsights    map[string]recordInsights `json:"ContributorInsights,omitempty"`
 }
 
 // The record's parts. Each has the fields of the wire shape it stores, in
@@ -93,6 +94,13 @@ type (
 		Document string `json:"Document"`
 		Revision string `json:"Revision"`
 	}
+	recordInsights struct {
+		Enabled      bool   `json:"Enabled,omitempty"`
+		Mode         string `json:"Mode,omitempty"`
+		Changed      int64  `json:"Changed"`
+		Rules        int64  `json:"Rules,omitempty"`
+		IndexCreated int64  `json:"IndexCreated,omitempty"`
+	}
 	recordRestore struct {
 		SourceBackupArn string `json:"SourceBackupArn,omitempty"`
 		SourceTableArn  string `json:"SourceTableArn,omitempty"`
@@ -140,11 +148,12 @@ func encodeMeta(m *tableMeta) ([]byte, error) {
 		DeletingIndexes: convert(m.DeletingIndexes, func(d deletingIndex) recordDeletedIndex {
 			return recordDeletedIndex{recordIndex: indexRecord(d.indexMeta), Until: d.Until}
 		}),
-		Tags:         convert(m.Tags, func(t Tag) recordTag { return recordTag(t) }),
-		TTLAttribute: m.TTLAttribute,
-		PITR:         (*recordPITR)(m.PITR),
-		Policies:     convertMap(m.Policies, func(p resourcePolicy) recordPolicy { return recordPolicy(p) }),
-		Restore:      (*recordRestore)(m.Restore),
+		Tags:                convert(m.Tags, func(t Tag) recordTag { return recordTag(t) }),
+		TTLAttribute:        m.TTLAttribute,
+		PITR:                (*recordPITR)(m.PITR),
+		Policies:            convertMap(m.Policies, func(p resourcePolicy) recordPolicy { return recordPolicy(p) }),
+		Restore:             (*recordRestore)(m.Restore),
+		ContributorInsights: convertMap(m.ContributorInsights, func(s insightsState) recordInsights { return recordInsights(s) }),
 	}
 	return json.Marshal(&r)
 }
@@ -170,11 +179,12 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 		DeletingIndexes: convert(r.DeletingIndexes, func(d recordDeletedIndex) deletingIndex {
 			return deletingIndex{indexMeta: d.recordIndex.meta(), Until: d.Until}
 		}),
-		Tags:         convert(r.Tags, func(t recordTag) Tag { return Tag(t) }),
-		TTLAttribute: r.TTLAttribute,
-		PITR:         (*pitrMeta)(r.PITR),
-		Policies:     convertMap(r.Policies, func(p recordPolicy) resourcePolicy { return resourcePolicy(p) }),
-		Restore:      (*restoreMeta)(r.Restore),
+		Tags:                convert(r.Tags, func(t recordTag) Tag { return Tag(t) }),
+		TTLAttribute:        r.TTLAttribute,
+		PITR:                (*pitrMeta)(r.PITR),
+		Policies:            convertMap(r.Policies, func(p recordPolicy) resourcePolicy { return resourcePolicy(p) }),
+		Restore:             (*restoreMeta)(r.Restore),
+		ContributorInsights: convertMap(r.ContributorInsights, func(s recordInsights) insightsState { return insightsState(s) }),
 	}
 	m.derive()
 	return m, nil

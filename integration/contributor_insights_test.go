@@ -1,0 +1,210 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddblocal/ddblocal/table"
+)
+
+// movable is a clock the test moves.
+type movable struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (m *movable) now() time.Time { m.mu.Lock(); defer m.mu.Unlock(); return m.t }
+func (m *movable) advance(d time.Duration) {
+	m.mu.Lock()
+	m.t = m.t.Add(d)
+	m.mu.Unlock()
+}
+
+// ciTable creates Orders (pk, sk) with the global index byUser (user) and
+// the local index byDate (pk, date).
+func ciTable(t *testing.T, c *dynamodb.Client) {
+	t.Helper()
+	str := types.ScalarAttributeTypeS
+	def := func(n string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: str}
+	}
+	key := func(n string, k types.KeyType) types.KeySchemaElement {
+		return types.KeySchemaElement{AttributeName: aws.String(n), KeyType: k}
+	}
+	all := &types.Projection{ProjectionType: types.ProjectionTypeAll}
+	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName: aws.String("Orders"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{def("pk"), def("sk"), def("user"), def("date")},
+		KeySchema:            []types.KeySchemaElement{key("pk", types.KeyTypeHash), key("sk", types.KeyTypeRange)},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("byUser"),
+			KeySchema: []types.KeySchemaElement{key("user", types.KeyTypeHash)}, Projection: all}},
+		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{IndexName: aws.String("byDate"),
+			KeySchema: []types.KeySchemaElement{key("pk", types.KeyTypeHash), key("date", types.KeyTypeRange)}, Projection: all}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestContributorInsightsLifecycle walks a table and its global index
+// through ENABLE, a mode change, DISABLE and deletion, with the statuses,
+// rule names, list pages and errors DynamoDB reports.
+func TestContributorInsightsLifecycle(t *testing.T) {
+	clk := &movable{t: time.Unix(1764633600, 0)}
+	const settle = 5 * time.Second
+	srv := startServer(t, table.Options{Now: clk.now, TransientDelay: settle})
+	c := srv.client("us-east-1")
+	ctx := context.Background()
+	ciTable(t, c)
+	update := func(index *string, action types.ContributorInsightsAction, mode types.ContributorInsightsMode) (*dynamodb.UpdateContributorInsightsOutput, error) {
+		return c.UpdateContributorInsights(ctx, &dynamodb.UpdateContributorInsightsInput{TableName: aws.String("Orders"),
+			IndexName: index, ContributorInsightsAction: action, ContributorInsightsMode: mode})
+	}
+	describe := func(index *string) *dynamodb.DescribeContributorInsightsOutput {
+		t.Helper()
+		out, err := c.DescribeContributorInsights(ctx, &dynamodb.DescribeContributorInsightsInput{TableName: aws.String("Orders"), IndexName: index})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+
+	_, err := update(nil, types.ContributorInsightsActionEnable, "")
+	wantAPIError(t, err, "ValidationException", "Table or Index is not in a valid state to update Key Access Insights: TableStatus must be ACTIVE to enable ContributorInsights.")
+	clk.advance(settle)
+
+	d := describe(nil)
+	if d.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled || d.ContributorInsightsMode != "" || d.LastUpdateDateTime != nil || d.ContributorInsightsRuleList != nil {
+		t.Fatalf("never configured: %+v, want only DISABLED", d)
+	}
+	out, err := update(nil, types.ContributorInsightsActionEnable, "")
+	if err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling || out.ContributorInsightsMode != types.ContributorInsightsModeAccessedAndThrottledKeys || aws.ToString(out.TableName) != "Orders" {
+		t.Fatalf("ENABLE = %+v, %v; want ENABLING in ACCESSED_AND_THROTTLED_KEYS", out, err)
+	}
+	stamp := clk.now().UnixMilli()
+	if d := describe(nil); d.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling {
+		t.Fatalf("just enabled: %s, want ENABLING", d.ContributorInsightsStatus)
+	}
+	clk.advance(settle)
+	d = describe(nil)
+	wantRules := func(kinds ...string) []string {
+		var out []string
+		for _, k := range kinds {
+			out = append(out, fmt.Sprintf("DynamoDBContributorInsights-%s-%d", k, stamp))
+		}
+		return out
+	}
+	if d.ContributorInsightsStatus != types.ContributorInsightsStatusEnabled || !slices.Equal(d.ContributorInsightsRuleList, wantRules("PKC-Orders", "SKC-Orders", "PKT-Orders", "SKT-Orders")) ||
+		d.LastUpdateDateTime == nil || !d.LastUpdateDateTime.Equal(time.Unix(stamp/1000, 0)) {
+		t.Fatalf("enabled: %+v %v", d, d.ContributorInsightsRuleList)
+	}
+	// ENABLE again in the same mode changes nothing.
+	if out, err := update(nil, types.ContributorInsightsActionEnable, types.ContributorInsightsModeAccessedAndThrottledKeys); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabled {
+		t.Fatalf("re-ENABLE = %+v, %v; want ENABLED", out, err)
+	}
+	// A mode change is a new ENABLING; the rules keep their suffix.
+	if out, err := update(nil, types.ContributorInsightsActionEnable, types.ContributorInsightsModeThrottledKeys); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling {
+		t.Fatalf("mode change = %+v, %v; want ENABLING", out, err)
+	}
+	clk.advance(settle)
+	if d := describe(nil); d.ContributorInsightsMode != types.ContributorInsightsModeThrottledKeys || !slices.Equal(d.ContributorInsightsRuleList, wantRules("PKT-Orders", "SKT-Orders")) {
+		t.Fatalf("throttled keys only: %+v %v", d, d.ContributorInsightsRuleList)
+	}
+
+	gsi := aws.String("byUser")
+	if out, err := update(gsi, types.ContributorInsightsActionEnable, ""); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling || aws.ToString(out.IndexName) != "byUser" {
+		t.Fatalf("index ENABLE = %+v, %v", out, err)
+	}
+	stamp = clk.now().UnixMilli()
+	if d := describe(gsi); aws.ToString(d.IndexName) != "byUser" || !slices.Equal(d.ContributorInsightsRuleList, wantRules("PKC-Orders-byUser", "PKT-Orders-byUser")) {
+		t.Fatalf("index: %+v %v", d, d.ContributorInsightsRuleList)
+	}
+
+	// One entry a page: the table, then its index, and no token after the last.
+	var pages [][]string
+	var token *string
+	for {
+		page, err := c.ListContributorInsights(ctx, &dynamodb.ListContributorInsightsInput{TableName: aws.String("Orders"), MaxResults: 1, NextToken: token})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range page.ContributorInsightsSummaries {
+			got = append(got, fmt.Sprintf("%s/%s %s %s", aws.ToString(s.TableName), aws.ToString(s.IndexName), s.ContributorInsightsStatus, s.ContributorInsightsMode))
+		}
+		pages = append(pages, got)
+		if token = page.NextToken; token == nil {
+			break
+		}
+	}
+	if want := "[[Orders/ ENABLED THROTTLED_KEYS] [Orders/byUser ENABLING ACCESSED_AND_THROTTLED_KEYS]]"; fmt.Sprint(pages) != want {
+		t.Fatalf("list pages = %v, want %s", pages, want)
+	}
+
+	// DISABLE: DISABLING, still listed; then DISABLED, unlisted, mode and time kept.
+	if out, err := update(nil, types.ContributorInsightsActionDisable, ""); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusDisabling || out.ContributorInsightsMode != types.ContributorInsightsModeThrottledKeys {
+		t.Fatalf("DISABLE = %+v, %v; want DISABLING echoing the mode", out, err)
+	}
+	list := func() string {
+		t.Helper()
+		page, err := c.ListContributorInsights(ctx, &dynamodb.ListContributorInsightsInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range page.ContributorInsightsSummaries {
+			got = append(got, fmt.Sprintf("%s/%s %s", aws.ToString(s.TableName), aws.ToString(s.IndexName), s.ContributorInsightsStatus))
+		}
+		return fmt.Sprint(got)
+	}
+	if got, want := list(), "[Orders/ DISABLING Orders/byUser ENABLING]"; got != want {
+		t.Fatalf("list while disabling = %s, want %s", got, want)
+	}
+	clk.advance(settle)
+	if got, want := list(), "[Orders/byUser ENABLED]"; got != want {
+		t.Fatalf("list after disabling = %s, want %s", got, want)
+	}
+	if d := describe(nil); d.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled || d.ContributorInsightsMode != types.ContributorInsightsModeThrottledKeys || d.LastUpdateDateTime == nil || d.ContributorInsightsRuleList != nil {
+		t.Fatalf("disabled: %+v", d)
+	}
+	if out, err := update(nil, types.ContributorInsightsActionDisable, ""); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled {
+		t.Fatalf("DISABLE when disabled = %+v, %v; want DISABLED", out, err)
+	}
+
+	// Errors: an unknown index, a local index, an unknown table.
+	for _, ix := range []string{"nope", "byDate"} {
+		_, err := update(aws.String(ix), types.ContributorInsightsActionEnable, "")
+		wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Index: "+ix+" not found for table: Orders")
+		_, err = c.DescribeContributorInsights(ctx, &dynamodb.DescribeContributorInsightsInput{TableName: aws.String("Orders"), IndexName: aws.String(ix)})
+		wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Index: "+ix+" not found for table: Orders")
+	}
+	_, err = c.DescribeContributorInsights(ctx, &dynamodb.DescribeContributorInsightsInput{TableName: aws.String("Nope")})
+	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Table: Nope not found")
+	_, err = c.ListContributorInsights(ctx, &dynamodb.ListContributorInsightsInput{TableName: aws.String("Nope")})
+	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Table: Nope not found")
+	_, err = update(nil, "FLIP", "")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: Value 'FLIP' at 'contributorInsightsAction' failed to satisfy constraint: Member must satisfy enum value set: [ENABLE, DISABLE]")
+	_, err = c.ListContributorInsights(ctx, &dynamodb.ListContributorInsightsInput{MaxResults: 101})
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: Value '101' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 100")
+
+	// Removed with the table: a new table of the same name starts DISABLED.
+	if _, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("Orders")}); err != nil {
+		t.Fatal(err)
+	}
+	clk.advance(settle)
+	if got := list(); got != "[]" {
+		t.Fatalf("list after DeleteTable = %s, want []", got)
+	}
+	ciTable(t, c)
+	if d := describe(gsi); d.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled || d.LastUpdateDateTime != nil {
+		t.Fatalf("re-created table's index: %+v, want never configured", d)
+	}
+}
