@@ -61,6 +61,13 @@ func TestTableInUse(t *testing.T) {
 	if err := deleteTable(); err != nil {
 		t.Errorf("DeleteTable once ACTIVE: %v", err)
 	}
+	// Deleting a DELETING table is no error, as the API reference says.
+	again, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("Busy")})
+	if err != nil || again.TableDescription.TableStatus != types.TableStatusDeleting || again.TableDescription.KeySchema != nil {
+		t.Errorf("DeleteTable while DELETING: got %+v, %v; want DeleteTable's DELETING description", again, err)
+	}
+	clock.Advance(2 * time.Second)
+	wantAPIError(t, deleteTable(), "ResourceNotFoundException", "Requested resource not found: Table: Busy not found")
 }
 
 // TestOneIndexChangePerUpdate: creating or deleting two global indexes in

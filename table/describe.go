@@ -272,6 +272,10 @@ func (s *Service) ListTables(ctx context.Context, region string, in *ListTablesI
 
 // DeleteTable deletes a table and all its items and indexes.
 func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameInput) (*DeleteTableOutput, error) {
+	// "If table is already in the DELETING state, no error is returned."
+	if d := s.deleted.get(region, tableName(in.TableName), s.now()); d != nil {
+		return &DeleteTableOutput{TableDescription: d.deleted()}, nil
+	}
 	m, err := s.tableForControl(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
