@@ -40,6 +40,11 @@ func TestTableInUse(t *testing.T) {
 	wantAPIError(t, err, "ValidationException", "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
 	wantAPIError(t, provisioned(5), "ResourceInUseException", creating)
 	wantAPIError(t, deleteTable(), "ResourceInUseException", creating)
+	describeTTL := func() error {
+		_, err := c.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("Busy")})
+		return err
+	}
+	wantAPIError(t, describeTTL(), "ValidationException", "Cannot describe time to live while table is in CREATING state: Current table state is CREATING")
 	clock.Advance(2 * time.Second)
 	if err := provisioned(5); err != nil {
 		t.Fatalf("UpdateTable on ACTIVE: %v", err)
@@ -61,6 +66,7 @@ func TestTableInUse(t *testing.T) {
 	if err := deleteTable(); err != nil {
 		t.Errorf("DeleteTable once ACTIVE: %v", err)
 	}
+	wantAPIError(t, describeTTL(), "ValidationException", "Cannot describe time to live while table is in DELETING state: Current table state is DELETING")
 	// Deleting a DELETING table is no error, as the API reference says.
 	again, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("Busy")})
 	if err != nil || again.TableDescription.TableStatus != types.TableStatusDeleting || again.TableDescription.KeySchema != nil {

@@ -71,6 +71,12 @@ func TestTimeToLiveTransitions(t *testing.T) {
 	srv := startClockServer(t, table.Options{TransientDelay: time.Minute})
 	c := srv.client("us-east-1")
 	createTable(t, c, "Moving", false)
+	// DescribeTimeToLive refuses a CREATING table, as DynamoDB does.
+	_, err := c.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("Moving")})
+	wantAPIError(t, err, "ValidationException", "Cannot describe time to live while table is in CREATING state: Current table state is CREATING")
+	if _, err := srv.clk.Advance(ctx, time.Minute); err != nil {
+		t.Fatal(err)
+	}
 	status := func() types.TimeToLiveStatus {
 		out, err := c.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("Moving")})
 		if err != nil {

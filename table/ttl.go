@@ -39,9 +39,15 @@ type DescribeTimeToLiveOutput struct {
 // DescribeTimeToLive reports whether Time to Live is enabled on a table and on
 // which attribute. Infrastructure tools call it after creating a table.
 func (s *Service) DescribeTimeToLive(ctx context.Context, region string, in *TableNameInput) (*DescribeTimeToLiveOutput, error) {
+	if s.deleted.has(region, tableName(in.TableName), s.now()) {
+		return nil, Errorf(ValidationException, "Cannot describe time to live while table is in DELETING state: Current table state is DELETING")
+	}
 	m, err := s.tableForControl(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
+	}
+	if s.creating(m) {
+		return nil, Errorf(ValidationException, "Cannot describe time to live while table is in CREATING state: Current table state is CREATING")
 	}
 	ch, err := s.ttlChange(m)
 	if err != nil {
