@@ -110,6 +110,7 @@ func TestClusterFailover(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 3-member etcd cluster and two ddblocal processes")
 	}
+	t.Parallel() // mostly waiting: for elections and a lease to end
 	c := etcdtest.StartT(t, 3)
 	var hosts []string
 	for _, ep := range c.Endpoints() {
