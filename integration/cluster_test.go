@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
 	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/store"
@@ -336,4 +338,31 @@ func TestCoreSuiteOnEtcd(t *testing.T) {
 		t.Fatalf("the core suite matched no tests:\n%s", out)
 	}
 	t.Logf("the core suite passed in cluster mode in %s", time.Since(start).Round(time.Millisecond))
+}
+
+// TestClusterStreams: a stream records writes made through every front-end,
+// in commit order, and any front-end serves it.
+func TestClusterStreams(t *testing.T) {
+	c := etcdtest.StartT(t, 1)
+	fa := startFrontEnd(t, c.Endpoints(), "streams/")
+	fb := startFrontEnd(t, c.Endpoints(), "streams/")
+	a, b := fa.client("us-east-1"), fb.client("us-east-1")
+	ctx := context.Background()
+	arn := createStreamTable(t, a, "streamed", types.StreamViewTypeNewImage)
+	for i, cl := range []*dynamodb.Client{a, b, a, b} {
+		if _, err := cl.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("streamed"),
+			Item: map[string]types.AttributeValue{"pk": s(fmt.Sprint(i)), "sk": s("x")}}); err != nil {
+			t.Fatalf("PutItem %d: %v", i, err)
+		}
+	}
+	for name, url := range map[string]string{"a": fa.URL, "b": fb.URL} {
+		recs, _ := walkStream(t, streamsClient(url), arn)
+		var got []string
+		for _, r := range recs {
+			got = append(got, r.Dynamodb.Keys["pk"].(*stypes.AttributeValueMemberS).Value)
+		}
+		if want := []string{"0", "1", "2", "3"}; !slices.Equal(got, want) {
+			t.Errorf("stream read through %s: keys %v, want %v", name, got, want)
+		}
+	}
 }
