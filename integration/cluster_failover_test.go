@@ -171,14 +171,14 @@ func TestClusterFailover(t *testing.T) {
 	}
 	// The index converges to the base table (items a wrote but whose
 	// acknowledgement the kill cut off may be in both, never in one only).
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		idx := scanFailover(t, b, "byG")
 		if maps.Equal(idx, base) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("index byG (%d items) never equalled the base table (%d items)", len(idx), len(base))
+			t.Fatalf("index byG (%d items) did not equal the base table (%d items) within 60s", len(idx), len(base))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -85,17 +85,17 @@ func gsiCount(t testing.TB, c *dynamodb.Client, tableName, g string) int32 {
 	return out.Count
 }
 
-// waitGSICount waits (up to 20 s) until index byG holds want items under g.
+// waitGSICount waits (up to 30 s) until index byG holds want items under g.
 func waitGSICount(t testing.TB, c *dynamodb.Client, tableName, g string, want int32) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		got := gsiCount(t, c, tableName, g)
 		if got == want {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("index byG under %q holds %d items after 20s, want %d", g, got, want)
+			t.Fatalf("index byG under %q holds %d items after 30s, want %d", g, got, want)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -237,13 +237,13 @@ func TestClusterCatalog(t *testing.T) {
 	waitGSICount(t, a, "again", "x", 1)
 }
 
-// waitFor waits up to 10 s for cond.
+// waitFor waits up to 30 s (a busy CI machine, -race) for cond.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited 10s for %s", what)
+			t.Fatalf("waited 30s for %s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
