@@ -53,14 +53,14 @@ func openEtcd(o EtcdOptions) (*DB, error) {
 	if prefix == "" {
 		prefix = "ddblocal/"
 	}
+	dial := o.DialTimeout
+	if dial == 0 {
+		dial = 5 * time.Second
+	}
 	cli, own := o.Client, false
 	if cli == nil {
 		if len(o.Endpoints) == 0 {
 			return nil, errors.New("store: etcd: no endpoints")
-		}
-		dial := o.DialTimeout
-		if dial == 0 {
-			dial = 5 * time.Second
 		}
 		var err error
 		cli, err = clientv3.New(clientv3.Config{
@@ -75,7 +75,13 @@ func openEtcd(o EtcdOptions) (*DB, error) {
 		}
 		own = true
 	}
-	if err := checkEtcdLimits(cli, prefix); err != nil {
+	if err := checkEtcdLimits(cli, prefix, dial); err != nil {
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			err = fmt.Errorf("store: etcd at %s: no answer within %s: %w", strings.Join(cli.Endpoints(), ","), dial, err)
+		case !errors.Is(err, ErrEtcdLimits):
+			err = fmt.Errorf("store: etcd at %s: %w", strings.Join(cli.Endpoints(), ","), err)
+		}
 		if own {
 			_ = cli.Close()
 		}
@@ -84,11 +90,11 @@ func openEtcd(o EtcdOptions) (*DB, error) {
 	return newDB(&etcdEngine{cli: cli, prefix: prefix, closeClient: own}), nil
 }
 
-// checkEtcdLimits probes the cluster with transactions that change nothing:
-// one with RequiredTxnOps compares, and one whose compare fails carrying a
-// value of RequiredRequestBytes (etcd checks the size before applying).
-func checkEtcdLimits(cli *clientv3.Client, prefix string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), etcdTimeout)
+// checkEtcdLimits probes the cluster, within timeout, with requests that
+// change nothing: a transaction of RequiredTxnOps compares, and a read
+// carrying RequiredRequestBytes of key (see below).
+func checkEtcdLimits(cli *clientv3.Client, prefix string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	probe := prefix + "probe"
 	never := clientv3.Compare(clientv3.Version(probe), "<", 0)
@@ -100,7 +106,7 @@ func checkEtcdLimits(cli *clientv3.Client, prefix string) error {
 		if errors.Is(err, rpctypes.ErrTooManyOps) {
 			return fmt.Errorf("%w: the cluster's --max-txn-ops is below %d, which one TransactWriteItems of 100 items may need; start etcd with --max-txn-ops=%d or more", ErrEtcdLimits, RequiredTxnOps, RequiredTxnOps)
 		}
-		return fmt.Errorf("store: etcd: %w", err)
+		return err
 	}
 	// etcd's gRPC server takes messages up to --max-request-bytes plus
 	// 512 KiB: a read carrying that much key probes it without writing.
@@ -109,7 +115,7 @@ func checkEtcdLimits(cli *clientv3.Client, prefix string) error {
 		if status.Code(err) == codes.ResourceExhausted {
 			return fmt.Errorf("%w: the cluster's --max-request-bytes is below %d, which one 4 MB TransactWriteItems (items and their change-log images) may need; start etcd with --max-request-bytes=%d or more", ErrEtcdLimits, RequiredRequestBytes, RequiredRequestBytes)
 		}
-		return fmt.Errorf("store: etcd: %w", err)
+		return err
 	}
 	return nil
 }
