@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -344,5 +345,24 @@ func TestCompactor(t *testing.T) {
 			t.Fatalf("the revision just read was compacted: %v", err)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestEtcdUnreachable: Open gives up after the dial timeout, naming the
+// endpoints, when nothing answers.
+func TestEtcdUnreachable(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nobody listens there now
+	start := time.Now()
+	_, err = Open(Options{Etcd: &EtcdOptions{Endpoints: []string{addr}, DialTimeout: 300 * time.Millisecond}})
+	if err == nil || !strings.Contains(err.Error(), "etcd at "+addr+": no answer within 300ms") {
+		t.Errorf("Open = %v, want no answer from %s", err, addr)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("Open took %s with a 300ms dial timeout", took)
 	}
 }
