@@ -329,8 +329,8 @@ const coreSuite = "^(TestPutGetDelete|TestItemKeyErrors|TestQuerySortConditions|
 // TestCoreSuiteOnEtcd runs coreSuite again in a child process whose
 // in-process servers keep their tables in etcd.
 func TestCoreSuiteOnEtcd(t *testing.T) {
-	if clusterPass() {
-		t.Skip("this is the cluster-mode pass")
+	if clusterPass() || signedPass() {
+		t.Skip("run once, from the unsigned pass")
 	}
 	t.Parallel()
 	cmd := exec.Command(os.Args[0], "-test.count=1", "-test.timeout=10m", "-test.run="+coreSuite)
