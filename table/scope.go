@@ -121,16 +121,20 @@ type Policy interface {
 // revision once and keeps the result (see policyCache).
 type PolicyParser func(doc string) Policy
 
-// crossAccount lists the operations DynamoDB lets another account call
+// crossAccount reports whether DynamoDB lets another account call op
 // through a resource-based policy ("DynamoDB API operations supported by
 // resource-based policies"). Any other operation on another account's
 // resource is refused whatever the policy says.
-var crossAccount = map[string]bool{
-	"GetItem": true, "PutItem": true, "UpdateItem": true, "DeleteItem": true, "Query": true, "Scan": true,
-	"BatchGetItem": true, "BatchWriteItem": true, "TransactGetItems": true, "TransactWriteItems": true,
-	"DescribeTable": true, "UpdateTable": true, "DeleteTable": true,
-	"TagResource": true, "UntagResource": true, "ListTagsOfResource": true,
-	"DescribeStream": true, "GetShardIterator": true, "GetRecords": true,
+func crossAccount(op string) bool {
+	switch op {
+	case "GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan",
+		"BatchGetItem", "BatchWriteItem", "TransactGetItems", "TransactWriteItems",
+		"DescribeTable", "UpdateTable", "DeleteTable",
+		"TagResource", "UntagResource", "ListTagsOfResource",
+		"DescribeStream", "GetShardIterator", "GetRecords":
+		return true
+	}
+	return false
 }
 
 // authorize checks the caller (from ctx), whose scope is scope, against
@@ -165,7 +169,7 @@ func (s *Service) authorize(ctx context.Context, scope string, m *tableMeta, key
 	switch {
 	case effect == PolicyDenied:
 		return Errorf(AccessDeniedException, "%s with an explicit deny in a resource-based policy", notAuthorized(c, resource))
-	case cross && (effect != PolicyAllowed || !crossAccount[c.Operation]):
+	case cross && (effect != PolicyAllowed || !crossAccount(c.Operation)):
 		return denyCross(c, resource)
 	}
 	return nil
