@@ -166,7 +166,7 @@ func (s *Service) describeGlobalIndexes(m *tableMeta, stats map[string]spaceStat
 // ResourceNotFoundException with the message item operations use. The
 // caller (ctx) must be allowed to use it (see authorize).
 func (s *Service) table(ctx context.Context, region, name string) (*tableMeta, error) {
-	return s.lookup(ctx, region, name, "", errNotFound("", ""))
+	return s.lookup(ctx, region, name, "", nil)
 }
 
 // tableIndex is table for a Query or Scan of index (none when nil): the
@@ -177,7 +177,7 @@ func (s *Service) tableIndex(ctx context.Context, region, name string, index *st
 	if index != nil {
 		ix = *index
 	}
-	return s.lookup(ctx, region, name, ix, errNotFound("", ""))
+	return s.lookup(ctx, region, name, ix, nil)
 }
 
 // tableForControl is table with the message the control-plane operations use.
@@ -187,16 +187,17 @@ func (s *Service) tableForControl(ctx context.Context, region, name string) (*ta
 
 // lookup resolves a TableName member in the caller's scope, or in the
 // scope its ARN names when resource-based policies are enforced, answering
-// notFound when there is no such table, and checks the caller's access to
-// the table or, when index is not "", to that index. Another account's
-// table that does not exist is refused like one without a policy, so that
-// no account learns which tables another has.
+// notFound (nil: the item operations' ResourceNotFoundException) when there
+// is no such table, and checks the caller's access to the table or, when
+// index is not "", to that index. Another account's table that does not
+// exist is refused like one without a policy, so that no account learns
+// which tables another has.
 func (s *Service) lookup(ctx context.Context, region, name, index string, notFound error) (*tableMeta, error) {
 	scope := region
 	arnScope, foreign := foreignARN(region, name)
 	if foreign {
 		if s.opts.Policies == nil {
-			return nil, notFound
+			return nil, orNotFound(notFound)
 		}
 		scope = arnScope
 	}
@@ -205,22 +206,35 @@ func (s *Service) lookup(ctx context.Context, region, name, index string, notFou
 		return nil, err
 	}
 	if m == nil && !foreign {
-		return nil, notFound
+		return nil, orNotFound(notFound)
 	}
-	resource := name
-	if m != nil {
-		resource = m.arn()
-	}
-	if index != "" {
-		resource += "/index/" + index
-	}
-	if err := s.authorize(ctx, region, m, "", resource); err != nil {
-		return nil, err
+	// Only a verified caller is judged (authorize passes everyone else):
+	// the resource's ARN costs allocations on every item operation.
+	if _, judged := s.callerOf(ctx); judged {
+		resource := name
+		if m != nil {
+			resource = m.arn()
+		}
+		if index != "" {
+			resource += "/index/" + index
+		}
+		if err := s.authorize(ctx, region, m, "", resource); err != nil {
+			return nil, err
+		}
 	}
 	if m == nil {
-		return nil, notFound
+		return nil, orNotFound(notFound)
 	}
 	return m, nil
+}
+
+// orNotFound is err, or when nil the item operations' ResourceNotFoundException,
+// made only when a table is missing.
+func orNotFound(err error) error {
+	if err == nil {
+		return errNotFound("", "")
+	}
+	return err
 }
 
 // DescribeTable returns a table's description.
