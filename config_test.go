@@ -40,6 +40,12 @@ func TestParseConfig(t *testing.T) {
 		{"init repeats", []string{"--init", "x", "--init", "y"}, nil, func(c config) bool {
 			return slices.Equal(c.initPaths, []string{"x", "y"})
 		}},
+		{"throttling", []string{"--throttling", "--capacity-scale", "0.01"}, nil, func(c config) bool {
+			return c.throttling && c.capacityScale == 0.01 && c.serverOptions(nil).Table.Throttling
+		}},
+		{"throttling off by default, scale from env", nil, map[string]string{"DDBLOCAL_CAPACITY_SCALE": "0.5"}, func(c config) bool {
+			return !c.throttling && c.capacityScale == 0.5
+		}},
 		{"stream shard duration from env", nil, map[string]string{"DDBLOCAL_STREAM_SHARD_DURATION": "1m"}, func(c config) bool {
 			return c.streamShards.Duration == time.Minute
 		}},
@@ -55,7 +61,7 @@ func TestParseConfig(t *testing.T) {
 			}
 		})
 	}
-	for _, args := range [][]string{{"--port", "70000"}, {"--eventual-lag", "soon"}, {"--ttl-delay", "x"}, {"extra"}, {"--no-such-flag"}} {
+	for _, args := range [][]string{{"--port", "70000"}, {"--eventual-lag", "soon"}, {"--ttl-delay", "x"}, {"--capacity-scale", "0"}, {"extra"}, {"--no-such-flag"}} {
 		if _, err := parseConfig(args, func(string) string { return "" }, io.Discard); err == nil {
 			t.Errorf("parseConfig(%q): no error, want one", args)
 		}

@@ -57,6 +57,8 @@ type config struct {
 	streamShards   streams.Policy
 	ttlDelay       consistency.Lag
 	cluster        clusterFlags // --store etcd://... (cluster.go)
+	throttling     bool
+	capacityScale  float64
 }
 
 // defaultTransientDelay is how long -delayTransientStatuses keeps a table
@@ -149,6 +151,9 @@ func (c *config) featureFlags(fs *flag.FlagSet, env envVars, raw *rawFlags) {
 	fs.Uint64Var(&c.streamShards.Records, "stream-shard-records", uint64(env.int("STREAM_SHARD_RECORDS", 0)), "close a stream shard and open its child after this many changes; 0 = no limit [DDBLOCAL_STREAM_SHARD_RECORDS]")
 	fs.DurationVar(&c.streamShards.Duration, "stream-shard-duration", streams.DefaultDuration, "close a stream shard and open its child once it is this old [DDBLOCAL_STREAM_SHARD_DURATION]")
 	raw.ttlDelay = fs.String("ttl-delay", env.str("TTL_DELAY", "0"), "how long expired TTL items stay before deletion: 0, a duration (1h), or random:MIN-MAX [DDBLOCAL_TTL_DELAY]")
+	fs.BoolVar(&c.throttling, "throttling", env.bool("THROTTLING"), "throttle every table as DynamoDB would (partitions, capacity, burst); without it only tables tagged ddblocal:throttling=on [DDBLOCAL_THROTTLING]")
+	scale, _ := strconv.ParseFloat(env.str("CAPACITY_SCALE", "1"), 64)
+	fs.Float64Var(&c.capacityScale, "capacity-scale", scale, "multiply DynamoDB's throughput limits (partition, on-demand, quotas) by this, e.g. 0.01 [DDBLOCAL_CAPACITY_SCALE]")
 }
 
 // finish applies the environment's durations and checks the values the flag
@@ -175,6 +180,9 @@ func (c *config) finish(env envVars, raw rawFlags) error {
 	}
 	if d, err := time.ParseDuration(env.str("STREAM_SHARD_DURATION", "")); err == nil && c.streamShards.Duration == streams.DefaultDuration {
 		c.streamShards.Duration = d
+	}
+	if c.capacityScale <= 0 {
+		return fmt.Errorf("--capacity-scale must be greater than 0, not %v", c.capacityScale)
 	}
 	if c.port < 0 || c.port > 65535 {
 		return fmt.Errorf("invalid port %d", c.port)
@@ -259,7 +267,7 @@ func (c config) serverOptions(log *slog.Logger) server.Options {
 	o := server.Options{
 		Path: path, InMemory: c.inMemory, Host: c.host, Port: c.port, Logger: log,
 		Table: table.Options{TransientDelay: c.transientDelay, EventualLag: c.eventualLag, Seed: c.seed,
-			StreamShards: c.streamShards, TTLDelay: c.ttlDelay},
+			StreamShards: c.streamShards, TTLDelay: c.ttlDelay, Throttling: c.throttling, CapacityScale: c.capacityScale},
 	}
 	if c.cors != "" && c.cors != "off" {
 		o.CORSOrigins = strings.Split(c.cors, ",")

@@ -73,6 +73,11 @@ type errorBody struct {
 	Message             *string                    `json:"Message,omitempty"`
 	Item                attr.Item                  `json:"Item,omitempty"`
 	CancellationReasons []table.CancellationReason `json:"CancellationReasons,omitempty"`
+	// ThrottlingReasons is ProvisionedThroughputExceededException's (and
+	// RequestLimitExceeded's) member; ThrottlingException spells it
+	// throttlingReasons, as DynamoDB's API model does.
+	ThrottlingReasons      []table.ThrottlingReason `json:"ThrottlingReasons,omitempty"`
+	LowerThrottlingReasons []table.ThrottlingReason `json:"throttlingReasons,omitempty"`
 }
 
 // errorResponse converts any error from decoding or a handler into its
@@ -92,6 +97,11 @@ func errorResponse(ctx context.Context, log *slog.Logger, requestID string, err 
 	}
 	k := kindOf(te.Code)
 	body := errorBody{Type: k.prefix + string(te.Code), Item: te.Item, CancellationReasons: te.CancellationReasons}
+	if te.Code == table.ThrottlingException {
+		body.LowerThrottlingReasons = te.ThrottlingReasons
+	} else {
+		body.ThrottlingReasons = te.ThrottlingReasons
+	}
 	msg := te.Message
 	switch {
 	case msg == "":

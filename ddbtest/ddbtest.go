@@ -92,10 +92,24 @@ func WithClock(c *clock.Clock) Option {
 // Count matching requests fail with the rule's error, so retry and
 // throttling handling can be tested (ProvisionedThroughputExceeded,
 // ThrottlingException, UnprocessedItems, TransactionConflict,
-// InternalServerError). Server.Faults adds rules later. The server does
-// not model throughput itself.
+// InternalServerError). Server.Faults adds rules later. To have the
+// server model throughput itself, see WithThrottling.
 func WithFaults(rules ...faults.Rule) Option {
 	return func(o *options) { o.faults = append(o.faults, rules...) }
+}
+
+// WithThrottling throttles every table as DynamoDB would (--throttling):
+// per-partition and table-level token buckets on the server's clock, so a
+// hot key fails with ProvisionedThroughputExceededException or
+// ThrottlingException. scale multiplies DynamoDB's limits
+// (--capacity-scale): 0.01 makes a partition admit 10 writes a second, which
+// a test reaches easily. Combine it with WithClock to refill the buckets by
+// advancing the clock instead of sleeping.
+func WithThrottling(scale float64) Option {
+	return func(o *options) {
+		o.srv.Table.Throttling = true
+		o.srv.Table.CapacityScale = scale
+	}
 }
 
 // WithLogger sends the server's logs to l (by default they are dropped).

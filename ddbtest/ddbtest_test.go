@@ -201,3 +201,31 @@ func BenchmarkStart(b *testing.B) {
 		}
 	}
 }
+
+// TestWithThrottling throttles a hot key at a tenth of a percent of
+// DynamoDB's limits (one write a second per partition), and lets it through
+// again once the test's clock has moved a second.
+func TestWithThrottling(t *testing.T) {
+	clk := clock.Manual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	db := ddbtest.New(t, ddbtest.WithThrottling(0.001), ddbtest.WithClock(clk))
+	createUsers(t, db)
+	put := func() error {
+		_, err := db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("Users"),
+			Item: map[string]types.AttributeValue{"id": &types.AttributeValueMemberS{Value: "hot"}}},
+			func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} }) // see the first answer
+		return err
+	}
+	if err := put(); err != nil {
+		t.Fatal(err)
+	}
+	var te *types.ThrottlingException
+	if err := put(); !errors.As(err, &te) {
+		t.Fatalf("second write within a second: %v, want a ThrottlingException", err)
+	}
+	if _, err := clk.Advance(context.Background(), time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := put(); err != nil {
+		t.Fatalf("a second later: %v", err)
+	}
+}

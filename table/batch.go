@@ -39,6 +39,9 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *BatchGetI
 		reqs = append(reqs, bg)
 	}
 	out := &BatchGetItemOutput{Responses: map[string][]attr.Item{}, UnprocessedKeys: map[string]KeysAndAttributes{}}
+	if err := s.admitBatchGet(reqs, out); err != nil {
+		return nil, err
+	}
 	meters := make([]*meter, len(reqs))
 	err := s.db.View(func(tx *store.Tx) error {
 		size := 0
@@ -113,6 +116,7 @@ func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *BatchGet
 		}
 	}
 	mt := newMeter(bg.meta.Name, true)
+	throttled := s.throttling(bg.meta)
 	items := []attr.Item{}
 	for j, key := range bg.keys {
 		var item attr.Item
@@ -126,12 +130,16 @@ func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *BatchGet
 		if *size+item.Size() > maxBatchGetBytes {
 			// The response would pass 16 MB: this key and the rest wait.
 			un := bg.req
-			un.Keys = append([]attr.Item(nil), bg.req.Keys[j:]...)
+			// after any keys throttling left unprocessed (admitBatchGet)
+			un.Keys = append(out.UnprocessedKeys[bg.name].Keys, bg.req.Keys[j:]...)
 			out.UnprocessedKeys[bg.name] = un
 			break
 		}
 		mt.addTable(readUnits(item.Size(), consistent))
 		s.observeRead(bg.meta, key, item.Size(), consistent, false)
+		if throttled {
+			s.consumeRead(bg.meta, bg.meta.readTarget("", false, key, 0), readUnits(item.Size(), consistent), consistent)
+		}
 		if item == nil {
 			continue
 		}
@@ -151,6 +159,10 @@ func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *BatchGet
 // validated, and reported, in name order.
 func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
 	muts, err := s.batchMutations(ctx, region, in.RequestItems)
+	if err != nil {
+		return nil, err
+	}
+	muts, unprocessed, err := s.admitBatchWrite(muts, in.RequestItems)
 	if err != nil {
 		return nil, err
 	}
@@ -178,6 +190,7 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWr
 		s.observeWrite(muts[i].meta, muts[i].key, results[i], false)
 	}
 	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
+	maps.Copy(out.UnprocessedItems, unprocessed)
 	for i, mu := range muts {
 		if icm := mu.meta.collectionMetrics(in.ReturnItemCollectionMetrics, results[i]); icm != nil {
 			if out.ItemCollectionMetrics == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/throttle"
 )
 
 // tableMeta is a table's definition. The exported fields are stored in the
@@ -54,6 +55,12 @@ type tableMeta struct {
 	gsis   []*index.Def // derived from GlobalSecondaryIndexes
 	// collectionLimit is the item collection size limit (Options).
 	collectionLimit int64
+	// throttleTag is the value of the ThrottlingTag tag ("" without it);
+	// tcap and gsiCap are the table's and its global indexes' throughput,
+	// as package throttle takes it (throttle.go).
+	throttleTag string
+	tcap        throttle.Capacity
+	gsiCap      map[string]throttle.Capacity
 }
 
 // indexMeta is a secondary index's definition.
@@ -104,6 +111,7 @@ func (m *tableMeta) derive() {
 	for _, ix := range m.GlobalSecondaryIndexes {
 		m.gsis = append(m.gsis, m.indexDef(ix, true))
 	}
+	m.deriveThrottling()
 }
 
 // indexDef is ix in the form index maintenance and reads use.

@@ -46,6 +46,9 @@ type Error struct {
 	Message             string
 	Item                attr.Item
 	CancellationReasons []CancellationReason
+	// ThrottlingReasons says why a throttling exception was raised and on
+	// which table or index.
+	ThrottlingReasons []ThrottlingReason
 	// schema marks a key that does not fit its table's key schema (missing
 	// or of the wrong type): the transactions report it as the action's
 	// ValidationError cancellation reason, as DynamoDB checks keys against

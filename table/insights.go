@@ -8,6 +8,7 @@ import (
 	"github.com/ddblocal/ddblocal/insights"
 	"github.com/ddblocal/ddblocal/partition"
 	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/throttle"
 )
 
 // The Service feeds its insights.Recorder after every operation (one call
@@ -15,10 +16,13 @@ import (
 // and measures sizes when a report is asked for (Insights).
 
 // partitions is the partitioning of a table (by ID) or one of its indexes
-// that insights reports against: DynamoDB's starting four partitions until
-// the throttle model keeps a registry of splits.
+// that insights reports against: the throttle model's, once a throttled
+// request has touched it, else DynamoDB's starting four partitions.
 func (s *Service) partitions(tableID, index string) partition.Map {
-	return partition.Even(4)
+	if m, ok := s.limiter.Partitions(tableID, index); ok {
+		return m
+	}
+	return partition.Even(throttle.OnDemandPartitions)
 }
 
 // newRecorder returns the Service's insights recorder.

@@ -145,6 +145,15 @@ func (s *Service) UpdateItem(ctx context.Context, region string, in *UpdateItemI
 // ReturnItemCollectionMetrics icm, and the Attributes that returned picks from
 // what the write did (omitted when empty).
 func (s *Service) writeOne(ctx context.Context, mu *mutation, rcc, icm string, returned func(written) attr.Item) (*WriteOutput, error) {
+	if s.throttling(mu.meta) {
+		reasons, err := s.admitWrite(mu, 1)
+		if err != nil {
+			return nil, err
+		}
+		if reasons != nil {
+			return nil, throttleError(mu.meta, reasons)
+		}
+	}
 	w, err := s.commit(ctx, mu)
 	if err != nil {
 		return nil, err
@@ -200,6 +209,12 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 	var item attr.Item
 	var renderedJSON []byte
 	size := 0
+	throttled := s.throttling(m)
+	if throttled {
+		if reasons := s.admitRead(m, m.readTarget("", false, key, 0), consistent); reasons != nil {
+			return nil, throttleError(m, reasons)
+		}
+	}
 	err = s.db.View(func(tx *store.Tx) error {
 		sp := tx.Space(m.ID)
 		if sp == nil {
@@ -239,6 +254,9 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 	mt := newMeter(m.Name, true)
 	mt.addTable(readUnits(size, consistent))
 	s.observeRead(m, key, size, consistent, false)
+	if throttled {
+		s.consumeRead(m, m.readTarget("", false, key, 0), mt.tableUnits, consistent)
+	}
 	out := &GetItemOutput{ConsumedCapacity: mt.report(in.ReturnConsumedCapacity), RenderedItem: renderedJSON}
 	if item != nil && c.Projection != nil {
 		item = c.Projection.Apply(item)

@@ -11,6 +11,7 @@ import (
 	"github.com/ddblocal/ddblocal/gsi"
 	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/throttle"
 )
 
 // target is what a Query or Scan reads: the table itself or one of its indexes.
@@ -265,6 +266,19 @@ func (t target) keyRange(kc *expressions.KeyCondition) (from, to []byte, err err
 func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consistentRead *bool, rcc string) (*ReadOutput, error) {
 	consistent := consistentRead != nil && *consistentRead
 	global := t.index != nil && t.index.Global
+	var tt *throttle.Target
+	if s.throttling(t.meta) {
+		name := ""
+		if global {
+			name = t.index.Name
+		}
+		// A page is charged to the partition it starts in.
+		target := t.meta.readTarget(name, global, ps.from, 0)
+		if reasons := s.admitRead(t.meta, target, consistent); reasons != nil {
+			return nil, throttleError(t.meta, reasons)
+		}
+		tt = &target
+	}
 	at := int64(0)
 	if !global {
 		at = s.readTime(t.meta, consistent)
@@ -309,7 +323,23 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 		}
 		break
 	}
-	return s.pageOutput(t, ps, pg, scratch, consistent, rcc), nil
+	out := s.pageOutput(t, ps, pg, scratch, consistent, rcc)
+	if tt != nil {
+		s.consumeRead(t.meta, *tt, pageUnits(t, pg, consistent), consistent)
+	}
+	return out, nil
+}
+
+// pageUnits is what reading page pg of t costs: the same sum pageOutput's
+// meter makes.
+func pageUnits(t target, pg page, consistent bool) float64 {
+	u := readUnits(pg.bytes, consistent)
+	if t.index != nil {
+		for _, size := range pg.fetched {
+			u += readUnits(size, consistent)
+		}
+	}
+	return u
 }
 
 // gsiWait is what a read of a global index waits for: the index's

@@ -15,6 +15,7 @@ import (
 	"github.com/ddblocal/ddblocal/insights"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/streams"
+	"github.com/ddblocal/ddblocal/throttle"
 )
 
 // Options configures a Service.
@@ -48,6 +49,13 @@ type Options struct {
 	// StreamShards says when a stream's open shard rolls over (package
 	// streams); the zero value rolls every streams.DefaultDuration.
 	StreamShards streams.Policy
+	// Throttling throttles every table as DynamoDB would (package
+	// throttle); without it, only tables tagged ThrottlingTag = "on" are.
+	Throttling bool
+	// CapacityScale multiplies DynamoDB's throughput limits (zero means 1).
+	CapacityScale float64
+	// ThrottleObserver, when set, learns of every throttled request.
+	ThrottleObserver throttle.Observer
 }
 
 // exprCacheSize is how many distinct sets of expression texts and names the
@@ -88,6 +96,7 @@ type Service struct {
 	policies   policyCache
 	// insights keeps what GET /_ddblocal/insights reports (insights.go).
 	insights *insights.Recorder
+	limiter  *throttle.Limiter
 }
 
 // New returns a Service over db. The caller keeps ownership of db and must
@@ -104,6 +113,7 @@ func New(db *store.DB, opts Options) *Service {
 		tokens: newTokenCache(), appliers: newAppliers(), bg: bg, stopBG: stopBG, exprs: expressions.NewCache(exprCacheSize),
 		policy: consistency.NewPolicy(opts.EventualLag, opts.Seed), history: consistency.NewHistory()}
 	s.insights = s.newRecorder()
+	s.limiter = throttle.New(throttle.Options{Scale: opts.CapacityScale, Observer: throttleObserver{s}})
 	s.startSweeper()
 	// In cluster mode other front-ends change the catalog too.
 	s.background.Go(func() { db.WatchCatalog(bg, s.catalog.forget) })

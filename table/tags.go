@@ -6,6 +6,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/throttle"
 )
 
 // Tag limits from DynamoDB's documentation ("Tagging restrictions").
@@ -80,6 +81,9 @@ func checkTags(tags []Tag) error {
 		if strings.HasPrefix(strings.ToLower(t.Key), "aws:") {
 			return Errorf(ValidationException, "One or more parameter values were invalid: Tag keys may not begin with aws:")
 		}
+		if t.Key == ThrottlingTag && t.Value != "on" && t.Value != "off" {
+			return invalid("Tag %s: must be on or off, not %q", t.Key, t.Value)
+		}
 		if t.Key == consistency.EventualLagTag || t.Key == consistency.GSILagTag {
 			if _, err := consistency.ParseLag(t.Value); err != nil {
 				return invalid("Tag %s: %v", t.Key, err)
@@ -128,8 +132,12 @@ func (s *Service) ListTagsOfResource(ctx context.Context, region string, in *Lis
 
 // DescribeLimits reports the account's capacity quotas (DynamoDB's defaults).
 func (s *Service) DescribeLimits(ctx context.Context, region string, in *Empty) (*DescribeLimitsOutput, error) {
+	// The quotas throttling enforces, scaled as it scales them.
+	scale := s.limiter.Scale()
+	account := int64(throttle.AccountQuotaUnits * scale)
+	tbl := int64(throttle.TableQuotaUnits * scale)
 	return &DescribeLimitsOutput{
-		AccountMaxReadCapacityUnits: 80000, AccountMaxWriteCapacityUnits: 80000,
-		TableMaxReadCapacityUnits: 40000, TableMaxWriteCapacityUnits: 40000,
+		AccountMaxReadCapacityUnits: account, AccountMaxWriteCapacityUnits: account,
+		TableMaxReadCapacityUnits: tbl, TableMaxWriteCapacityUnits: tbl,
 	}, nil
 }

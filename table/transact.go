@@ -240,6 +240,9 @@ func (s *Service) compileTx(cond, update *string, p exprParams) (*expressions.Co
 // runTransactWrite performs validated actions in one store transaction and
 // reports the capacity and item collection sizes of what they did.
 func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *TransactWriteItemsInput, shared *sharedToken) (*TransactWriteItemsOutput, error) {
+	if err := s.admitTransactWrite(acts); err != nil {
+		return nil, err
+	}
 	results := make([]written, len(acts))
 	for _, a := range acts {
 		a.mu.keepLog = s.keepsLog(a.mu.meta)
@@ -439,6 +442,9 @@ func (s *Service) TransactGetItems(ctx context.Context, region string, in *Trans
 	if reasons != nil {
 		return nil, Cancelled(reasons)
 	}
+	if err := s.admitTransactGet(gets); err != nil {
+		return nil, err
+	}
 	out := &TransactGetItemsOutput{Responses: make([]ItemResponse, len(gets))}
 	sizes := make([]int, len(gets))
 	err := s.db.View(func(tx *store.Tx) error {
@@ -466,6 +472,7 @@ func (s *Service) TransactGetItems(ctx context.Context, region string, in *Trans
 	if err != nil {
 		return nil, err
 	}
+	s.consumeTransactGet(gets, sizes)
 	metas := make([]*tableMeta, len(gets))
 	for i, g := range gets {
 		metas[i] = g.meta

@@ -1,0 +1,311 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddblocal/ddblocal/clock"
+	"github.com/ddblocal/ddblocal/table"
+)
+
+// DynamoDB's messages for throttled requests.
+const (
+	msgThrottleProvisioned = "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
+	msgThrottleOnDemand    = "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html."
+	msgThrottleIndex       = "Throughput exceeds the current capacity for one or more global secondary indexes. DynamoDB is automatically scaling your index so please try again shortly."
+)
+
+// throttleServer starts a server that throttles every table, with limits
+// scaled by scale, on a clock that moves only when the test advances it.
+// Its client retries nothing a throttled request gets.
+func throttleServer(t *testing.T, scale float64) (*dynamodb.Client, *clock.Clock) {
+	t.Helper()
+	clk := clock.Manual(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	srv := startServer(t, table.Options{Throttling: true, CapacityScale: scale, Now: clk.Now})
+	return srv.client("us-east-1"), clk
+}
+
+func advance(t *testing.T, clk *clock.Clock, d time.Duration) {
+	t.Helper()
+	if _, err := clk.Advance(context.Background(), d); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func tableARN(t *testing.T, c *dynamodb.Client, name string) string {
+	t.Helper()
+	out, err := c.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return aws.ToString(out.Table.TableArn)
+}
+
+func putPK(c *dynamodb.Client, tableName, pk string, extra map[string]types.AttributeValue) error {
+	item := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}}
+	for k, v := range extra {
+		item[k] = v
+	}
+	_, err := c.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(tableName), Item: item})
+	return err
+}
+
+func reasonsOf(rs []types.ThrottlingReason) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, aws.ToString(r.Reason)+" "+aws.ToString(r.Resource))
+	}
+	return out
+}
+
+// countThrottled runs n writes and returns how many were throttled and the
+// first throttling error.
+func countThrottled(t *testing.T, n int, write func(i int) error) (int, error) {
+	t.Helper()
+	throttled := 0
+	var first error
+	for i := range n {
+		err := write(i)
+		var te *types.ThrottlingException
+		var pe *types.ProvisionedThroughputExceededException
+		switch {
+		case err == nil:
+			continue
+		case errors.As(err, &te), errors.As(err, &pe):
+			throttled++
+			if first == nil {
+				first = err
+			}
+		default:
+			t.Fatalf("write %d: %v", i, err)
+		}
+	}
+	return throttled, first
+}
+
+func TestThrottleHotKeyOnDemand(t *testing.T) {
+	c, _ := throttleServer(t, 0.01) // a partition admits 10 writes a second
+	createTable(t, c, "hot", false)
+	createTable(t, c, "spread", false)
+	arn := tableARN(t, c, "hot")
+
+	got, err := countThrottled(t, 15, func(int) error { return putPK(c, "hot", "k", nil) })
+	if got != 5 {
+		t.Fatalf("15 writes of one key: %d throttled, want 5", got)
+	}
+	var te *types.ThrottlingException
+	if !errors.As(err, &te) {
+		t.Fatalf("error %T %v, want a ThrottlingException", err, err)
+	}
+	if got, want := te.ErrorMessage(), msgThrottleOnDemand; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	if got, want := reasonsOf(te.ThrottlingReasons), []string{"TableWriteKeyRangeThroughputExceeded " + arn}; !slices.Equal(got, want) {
+		t.Errorf("reasons %v, want %v", got, want)
+	}
+	// The same load over fifteen keys fits the table's four partitions.
+	if got, err := countThrottled(t, 15, func(i int) error { return putPK(c, "spread", "k"+strconv.Itoa(i), nil) }); got != 0 {
+		t.Fatalf("15 writes of 15 keys: %d throttled (%v), want 0", got, err)
+	}
+}
+
+func TestThrottleHotKeyProvisioned(t *testing.T) {
+	c, clk := throttleServer(t, 0.01)
+	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName:             aws.String("prov"),
+		AttributeDefinitions:  []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1000), WriteCapacityUnits: aws.Int64(1000)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := tableARN(t, c, "prov")
+	got, err := countThrottled(t, 12, func(int) error { return putPK(c, "prov", "k", nil) })
+	var pe *types.ProvisionedThroughputExceededException
+	if got != 2 || !errors.As(err, &pe) {
+		t.Fatalf("12 writes of one key: %d throttled (%T %v), want 2 ProvisionedThroughputExceededException", got, err, err)
+	}
+	if got, want := pe.ErrorMessage(), msgThrottleProvisioned; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	if got, want := reasonsOf(pe.ThrottlingReasons), []string{"TableWriteKeyRangeThroughputExceeded " + arn}; !slices.Equal(got, want) {
+		t.Errorf("reasons %v, want %v", got, want)
+	}
+	// Reads have their own buckets: 30 strongly consistent reads a second.
+	get := func(int) error {
+		_, err := c.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("prov"), ConsistentRead: aws.Bool(true),
+			Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "k"}}})
+		return err
+	}
+	if got, err := countThrottled(t, 31, get); got != 1 || !errors.As(err, &pe) || reasonsOf(pe.ThrottlingReasons)[0] != "TableReadKeyRangeThroughputExceeded "+arn {
+		t.Fatalf("31 reads: %d throttled (%v), want 1 TableReadKeyRangeThroughputExceeded", got, err)
+	}
+	advance(t, clk, time.Second)
+	if err := putPK(c, "prov", "k", nil); err != nil {
+		t.Fatalf("a second later: %v", err)
+	}
+}
+
+func TestThrottleProvisionedBurst(t *testing.T) {
+	c, clk := throttleServer(t, 1)
+	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName:             aws.String("burst"),
+		AttributeDefinitions:  []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := tableARN(t, c, "burst")
+	for _, tc := range []struct {
+		idle time.Duration
+		want int // writes admitted
+	}{
+		{0, 1},                 // a new table has no burst credit
+		{20 * time.Second, 20}, // twenty idle seconds saved
+		{time.Hour, 300},       // at most five minutes saved
+	} {
+		advance(t, clk, tc.idle)
+		throttled, err := countThrottled(t, tc.want+1, func(i int) error { return putPK(c, "burst", "k"+strconv.Itoa(i), nil) })
+		var pe *types.ProvisionedThroughputExceededException
+		if throttled != 1 || !errors.As(err, &pe) {
+			t.Fatalf("after %v idle: %d of %d throttled (%v), want only the last", tc.idle, throttled, tc.want+1, err)
+		}
+		if got, want := reasonsOf(pe.ThrottlingReasons), []string{"TableWriteProvisionedThroughputExceeded " + arn}; !slices.Equal(got, want) {
+			t.Fatalf("reasons %v, want %v", got, want)
+		}
+	}
+}
+
+func TestThrottleGSIBackPressure(t *testing.T) {
+	c, _ := throttleServer(t, 0.01)
+	createIndexed(t, c, "orders", false, map[string]types.ScalarAttributeType{"status": types.ScalarAttributeTypeS},
+		[]types.GlobalSecondaryIndex{gsiDef("byStatus", []string{"status"}, nil, types.ProjectionTypeKeysOnly)}, nil)
+	arn := tableARN(t, c, "orders")
+	// Fifteen orders, each its own partition key, all with one status: the
+	// table's partitions are cool, the index's "open" partition is hot.
+	open := map[string]types.AttributeValue{"status": &types.AttributeValueMemberS{Value: "open"}}
+	got, err := countThrottled(t, 15, func(i int) error { return putPK(c, "orders", "order"+strconv.Itoa(i), open) })
+	var te *types.ThrottlingException
+	if got != 5 || !errors.As(err, &te) {
+		t.Fatalf("15 writes to one index key: %d throttled (%v), want 5 ThrottlingExceptions", got, err)
+	}
+	if got, want := te.ErrorMessage(), msgThrottleIndex; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	if got, want := reasonsOf(te.ThrottlingReasons), []string{"IndexWriteKeyRangeThroughputExceeded " + arn + "/index/byStatus"}; !slices.Equal(got, want) {
+		t.Errorf("reasons %v, want %v", got, want)
+	}
+	// A write the index does not see is not held back.
+	if err := putPK(c, "orders", "order99", nil); err != nil {
+		t.Fatalf("a write without the index key: %v", err)
+	}
+}
+
+func batchPuts(pk string, from, n int) []types.WriteRequest {
+	var reqs []types.WriteRequest
+	for i := from; i < from+n; i++ {
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberS{Value: fmt.Sprintf("%03d", i)}}}})
+	}
+	return reqs
+}
+
+func TestThrottleBatchUnprocessed(t *testing.T) {
+	c, clk := throttleServer(t, 0.01)
+	createTable(t, c, "batch", true)
+	ctx := context.Background()
+	out, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"batch": batchPuts("hot", 0, 25)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(out.UnprocessedItems["batch"]); got != 15 {
+		t.Fatalf("25 puts to one partition: %d unprocessed, want 15", got)
+	}
+	// Every item throttled: the batch fails.
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"batch": batchPuts("hot", 25, 5)}})
+	var te *types.ThrottlingException
+	if !errors.As(err, &te) || te.ErrorMessage() != msgThrottleOnDemand {
+		t.Fatalf("a batch of only throttled puts: %v, want a ThrottlingException", err)
+	}
+	// Reads: 30 strongly consistent reads a second from the partition.
+	advance(t, clk, time.Second)
+	var keys []map[string]types.AttributeValue
+	for i := range 100 {
+		keys = append(keys, map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "hot"}, "sk": &types.AttributeValueMemberS{Value: fmt.Sprintf("%03d", i)}})
+	}
+	got, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"batch": {Keys: keys, ConsistentRead: aws.Bool(true)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, un := len(got.Responses["batch"]), len(got.UnprocessedKeys["batch"].Keys); n != 10 || un != 70 {
+		t.Fatalf("100 reads: %d items returned and %d keys unprocessed, want the 10 stored of 30 read, and 70", n, un)
+	}
+}
+
+func TestThrottleTransactionCancelled(t *testing.T) {
+	c, _ := throttleServer(t, 0.01)
+	createTable(t, c, "txn", false)
+	// A transactional write costs twice: five of them fill the partition.
+	put := func(pk string) types.TransactWriteItem {
+		return types.TransactWriteItem{Put: &types.Put{TableName: aws.String("txn"), Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}}}}
+	}
+	ctx := context.Background()
+	for i := range 5 {
+		if _, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{put("hot")}}); err != nil {
+			t.Fatalf("transaction %d: %v", i, err)
+		}
+	}
+	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{put("cool"), put("hot")}})
+	var ce *types.TransactionCanceledException
+	if !errors.As(err, &ce) {
+		t.Fatalf("error %v, want a TransactionCanceledException", err)
+	}
+	var codes []string
+	for _, r := range ce.CancellationReasons {
+		codes = append(codes, aws.ToString(r.Code))
+	}
+	if !slices.Equal(codes, []string{"None", "ThrottlingError"}) || aws.ToString(ce.CancellationReasons[1].Message) != msgThrottleOnDemand {
+		t.Fatalf("reasons %v (%v), want None, ThrottlingError with DynamoDB's message", codes, aws.ToString(ce.CancellationReasons[1].Message))
+	}
+	if got, want := ce.ErrorMessage(), "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ThrottlingError]"; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("txn"), Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "cool"}}})
+	if err != nil || out.Item != nil {
+		t.Fatalf("the cancelled transaction's other write: %v, %v; want nothing written", out.Item, err)
+	}
+}
+
+func TestThrottleOffByDefaultAndPerTableTag(t *testing.T) {
+	clk := clock.Manual(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	c := startServer(t, table.Options{CapacityScale: 0.01, Now: clk.Now}).client("us-east-1")
+	createTable(t, c, "free", false)
+	if got, err := countThrottled(t, 30, func(int) error { return putPK(c, "free", "k", nil) }); got != 0 {
+		t.Fatalf("without --throttling: %d throttled (%v)", got, err)
+	}
+	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName:            aws.String("tagged"),
+		BillingMode:          types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		Tags:                 []types.Tag{{Key: aws.String("ddblocal:throttling"), Value: aws.String("on")}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := countThrottled(t, 15, func(int) error { return putPK(c, "tagged", "k", nil) }); got != 5 {
+		t.Fatalf("a table tagged ddblocal:throttling=on: %d of 15 throttled, want 5", got)
+	}
+}

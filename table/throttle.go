@@ -1,0 +1,202 @@
+package table
+
+import (
+	"encoding/binary"
+	"strings"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/partition"
+	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/throttle"
+)
+
+// Throttling (package throttle) applies to a table when the server runs
+// with Options.Throttling or the table carries the tag ThrottlingTag = "on".
+// Off, it costs one boolean test per request.
+
+// ThrottlingTag is the table tag that turns throttling on ("on") for one
+// table, or off ("off") under --throttling.
+const ThrottlingTag = "ddblocal:throttling"
+
+// ThrottlingReason is one entry of a throttling exception's
+// ThrottlingReasons: a reason such as TableWriteKeyRangeThroughputExceeded
+// and the table's or index's ARN.
+type ThrottlingReason = throttle.Reason
+
+// DynamoDB's messages for throttled requests.
+const (
+	msgProvisionedTable = "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
+	msgProvisionedIndex = "The level of configured provisioned throughput for one or more global secondary indexes of the table was exceeded. Consider increasing your provisioning level for the under-provisioned global secondary indexes with the UpdateTable API"
+	msgOnDemandTable    = "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html."
+	msgOnDemandIndex    = "Throughput exceeds the current capacity for one or more global secondary indexes. DynamoDB is automatically scaling your index so please try again shortly."
+	msgMaxOnDemand      = "Throughput exceeds the maximum OnDemandThroughput configured on table or index"
+)
+
+// throttleObserver passes every throttled request to the Service's insights
+// and to Options.ThrottleObserver.
+type throttleObserver struct{ s *Service }
+
+func (o throttleObserver) Throttled(e throttle.Event) {
+	o.s.insights.Throttled(e.Table, e.Index, e.Key, e.Op == throttle.Write)
+	if o.s.opts.ThrottleObserver != nil {
+		o.s.opts.ThrottleObserver.Throttled(e)
+	}
+}
+
+// throttling reports whether requests on m are throttled.
+func (s *Service) throttling(m *tableMeta) bool {
+	if m.throttleTag != "" {
+		return m.throttleTag == "on"
+	}
+	return s.opts.Throttling
+}
+
+// deriveThrottling fills m's throttling fields from its definition (derive
+// calls it).
+func (m *tableMeta) deriveThrottling() {
+	m.throttleTag = ""
+	for _, t := range m.Tags {
+		if t.Key == ThrottlingTag {
+			m.throttleTag = t.Value
+		}
+	}
+	m.tcap = throttle.Capacity{ARN: m.arn(), Provisioned: m.BillingMode != "PAY_PER_REQUEST"}
+	if m.tcap.Provisioned {
+		m.tcap.Read, m.tcap.Write = m.ReadCapacity, m.WriteCapacity
+	} else if od := m.OnDemandThroughput; od != nil {
+		m.tcap.Read, m.tcap.Write = deref(od.MaxReadRequestUnits), deref(od.MaxWriteRequestUnits)
+	}
+	m.gsiCap = make(map[string]throttle.Capacity, len(m.GlobalSecondaryIndexes))
+	for _, ix := range m.GlobalSecondaryIndexes {
+		c := throttle.Capacity{ARN: m.arn() + "/index/" + ix.Name, Provisioned: m.tcap.Provisioned}
+		if c.Provisioned {
+			c.Read, c.Write = ix.ReadCapacity, ix.WriteCapacity
+		}
+		m.gsiCap[ix.Name] = c
+	}
+}
+
+func deref(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// hashOf is the partition hash a table or index storage key begins with.
+func hashOf(key []byte) uint64 {
+	if len(key) < attr.HashPrefixLen {
+		return 0
+	}
+	return binary.BigEndian.Uint64(key)
+}
+
+// Partitions returns the current partitions of table id's index ("" for
+// the table) as throttling models them, and false until a throttled
+// request has touched it.
+func (s *Service) Partitions(id, index string) (partition.Map, bool) {
+	return s.limiter.Partitions(id, index)
+}
+
+// throttleError is the exception a request on m throttled for reasons gets:
+// ProvisionedThroughputExceededException for a provisioned table,
+// ThrottlingException for an on-demand one, in the index's words when only
+// indexes were throttled.
+func throttleError(m *tableMeta, reasons []throttle.Reason) *Error {
+	index, max := true, false
+	for _, r := range reasons {
+		index = index && strings.HasPrefix(r.Reason, "Index")
+		max = max || strings.HasSuffix(r.Reason, "MaxOnDemandThroughputExceeded")
+	}
+	e := &Error{Code: ThrottlingException, ThrottlingReasons: reasons}
+	switch {
+	case m.tcap.Provisioned && index:
+		e.Code, e.Message = ProvisionedThroughputExceededException, msgProvisionedIndex
+	case m.tcap.Provisioned:
+		e.Code, e.Message = ProvisionedThroughputExceededException, msgProvisionedTable
+	case max:
+		e.Message = msgMaxOnDemand
+	case index:
+		e.Message = msgOnDemandIndex
+	default:
+		e.Message = msgOnDemandTable
+	}
+	return e
+}
+
+// throttleReason is a transaction's cancellation reason for an action
+// throttled on m.
+func throttleReason(m *tableMeta) CancellationReason {
+	if m.tcap.Provisioned {
+		return CancellationReason{Code: "ProvisionedThroughputExceeded", Message: msgProvisionedTable}
+	}
+	return CancellationReason{Code: "ThrottlingError", Message: msgOnDemandTable}
+}
+
+// admitWrite admits mutation mu, taking its write units times mult (2 in a
+// transaction) from the table's buckets and those of every global index it
+// changes; it returns the reasons when the write is throttled. The old
+// item is read to know the units and the index partitions, as DynamoDB
+// knows them before it writes.
+func (s *Service) admitWrite(mu *mutation, mult float64) ([]throttle.Reason, error) {
+	m := mu.meta
+	var old attr.Item
+	err := s.db.View(func(tx *store.Tx) error {
+		sp := tx.Space(m.ID)
+		if sp == nil {
+			return errNotFound("", "")
+		}
+		raw := sp.Get(mu.key)
+		if raw == nil {
+			return nil
+		}
+		var err error
+		old, err = attr.DecodeBinary(raw)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	next, err := mu.nextItem(old)
+	if err != nil {
+		next = nil // the write will fail; it still costs a unit
+	}
+	units := writeUnits(old.Size(), next.Size())
+	targets := []throttle.Target{{Cap: m.tcap, Hash: hashOf(mu.key), Key: mu.key, Units: units * mult}}
+	for _, d := range m.gsis {
+		c := d.Diff(mu.key, old, next)
+		u := indexWriteUnits(c)
+		if u == 0 {
+			continue
+		}
+		k := c.NewKey
+		if k == nil {
+			k = c.OldKey
+		}
+		targets = append(targets, throttle.Target{Index: d.Name, Cap: m.gsiCap[d.Name], Hash: hashOf(k), Key: k, Units: u * mult})
+	}
+	return s.limiter.Take(s.now(), m.ID, throttle.Write, targets), nil
+}
+
+// readTarget is the target of a read of m's index ("" or a local index: the
+// table) at storage key key.
+func (m *tableMeta) readTarget(index string, global bool, key []byte, units float64) throttle.Target {
+	if !global {
+		return throttle.Target{Cap: m.tcap, Hash: hashOf(key), Key: key, Units: units}
+	}
+	return throttle.Target{Index: index, Cap: m.gsiCap[index], Hash: hashOf(key), Key: key, Units: units}
+}
+
+// admitRead admits a read of t, taking its least cost (half a unit for an
+// eventually consistent read, one for a strong one); the caller adds the
+// rest with consumeRead once it knows the size read.
+func (s *Service) admitRead(m *tableMeta, t throttle.Target, consistent bool) []throttle.Reason {
+	t.Units = readUnits(0, consistent)
+	return s.limiter.Take(s.now(), m.ID, throttle.Read, []throttle.Target{t})
+}
+
+// consumeRead takes what a read of t cost beyond what admitRead took.
+func (s *Service) consumeRead(m *tableMeta, t throttle.Target, units float64, consistent bool) {
+	t.Units = units - readUnits(0, consistent)
+	s.limiter.Consume(s.now(), m.ID, throttle.Read, t)
+}

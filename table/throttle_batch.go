@@ -1,0 +1,179 @@
+package table
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/throttle"
+)
+
+// Throttling of the multi-item operations, as DynamoDB documents it: a batch
+// returns what throttling refused as UnprocessedItems or UnprocessedKeys and
+// fails only when it refused every item; a transaction is cancelled, with
+// a throttling reason on each refused action.
+
+// admitBatchWrite admits BatchWriteItem's mutations in order (muts were made
+// from items, table by table in name order) and returns the ones admitted,
+// and the requests of the others as UnprocessedItems. It fails with the
+// throttling exception when none is admitted.
+func (s *Service) admitBatchWrite(muts []mutation, items map[string][]WriteRequest) ([]mutation, map[string][]WriteRequest, error) {
+	if !slices.ContainsFunc(muts, func(mu mutation) bool { return s.throttling(mu.meta) }) {
+		return muts, nil, nil
+	}
+	var reqs []WriteRequest // in muts' order
+	for _, name := range slices.Sorted(maps.Keys(items)) {
+		reqs = append(reqs, items[name]...)
+	}
+	kept := muts[:0:0]
+	unprocessed := map[string][]WriteRequest{}
+	var first *tableMeta
+	var reasons []throttle.Reason
+	for i := range muts {
+		mu := &muts[i]
+		if !s.throttling(mu.meta) {
+			kept = append(kept, *mu)
+			continue
+		}
+		why, err := s.admitWrite(mu, 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		if why == nil {
+			kept = append(kept, *mu)
+			continue
+		}
+		if first == nil {
+			first = mu.meta
+		}
+		reasons = append(reasons, why...)
+		unprocessed[mu.meta.Name] = append(unprocessed[mu.meta.Name], reqs[i])
+	}
+	if len(kept) == 0 {
+		return nil, nil, throttleError(first, dedupe(reasons))
+	}
+	return kept, unprocessed, nil
+}
+
+// admitBatchGet admits each key of each table's part of a BatchGetItem,
+// taking its least cost, and moves the refused keys to out's
+// UnprocessedKeys. It fails with the throttling exception when none is
+// admitted.
+func (s *Service) admitBatchGet(reqs []batchGet, out *BatchGetItemOutput) error {
+	if !slices.ContainsFunc(reqs, func(bg batchGet) bool { return s.throttling(bg.meta) }) {
+		return nil
+	}
+	admitted := 0
+	var first *tableMeta
+	var reasons []throttle.Reason
+	for i := range reqs {
+		bg := &reqs[i]
+		if !s.throttling(bg.meta) {
+			admitted += len(bg.keys)
+			continue
+		}
+		consistent := bg.req.ConsistentRead != nil && *bg.req.ConsistentRead
+		var keys [][]byte
+		var kept, refused []attr.Item
+		for j, key := range bg.keys {
+			why := s.admitRead(bg.meta, bg.meta.readTarget("", false, key, 0), consistent)
+			if why == nil {
+				keys, kept = append(keys, key), append(kept, bg.req.Keys[j])
+				continue
+			}
+			if first == nil {
+				first = bg.meta
+			}
+			reasons = append(reasons, why...)
+			refused = append(refused, bg.req.Keys[j])
+		}
+		admitted += len(keys)
+		if refused != nil {
+			un := bg.req
+			un.Keys = refused
+			out.UnprocessedKeys[bg.name] = un
+		}
+		bg.keys, bg.req.Keys = keys, kept
+	}
+	if admitted == 0 {
+		return throttleError(first, dedupe(reasons))
+	}
+	return nil
+}
+
+// admitTransactWrite admits every action of a write transaction, at twice
+// its units; it returns the TransactionCanceledException when any is
+// throttled.
+func (s *Service) admitTransactWrite(acts []txWrite) error {
+	var reasons []CancellationReason
+	for i, a := range acts {
+		if !s.throttling(a.mu.meta) {
+			continue
+		}
+		why, err := s.admitWrite(a.mu, 2)
+		if err != nil {
+			return err
+		}
+		if why != nil {
+			reasons = throttledAt(reasons, len(acts), i, a.mu.meta)
+		}
+	}
+	if reasons != nil {
+		return Cancelled(reasons)
+	}
+	return nil
+}
+
+// admitTransactGet is admitTransactWrite for TransactGetItems: each read
+// takes two units (a transactional strongly consistent read) now and the
+// rest with consumeTransactGet.
+func (s *Service) admitTransactGet(gets []txGet) error {
+	var reasons []CancellationReason
+	for i, g := range gets {
+		if !s.throttling(g.meta) {
+			continue
+		}
+		t := g.meta.readTarget("", false, g.key, 2*readUnits(0, true))
+		if why := s.limiter.Take(s.now(), g.meta.ID, throttle.Read, []throttle.Target{t}); why != nil {
+			reasons = throttledAt(reasons, len(gets), i, g.meta)
+		}
+	}
+	if reasons != nil {
+		return Cancelled(reasons)
+	}
+	return nil
+}
+
+// consumeTransactGet takes what TransactGetItems' reads of items of the
+// given sizes cost beyond what admitTransactGet took.
+func (s *Service) consumeTransactGet(gets []txGet, sizes []int) {
+	for i, g := range gets {
+		if s.throttling(g.meta) {
+			t := g.meta.readTarget("", false, g.key, 2*(readUnits(sizes[i], true)-readUnits(0, true)))
+			s.limiter.Consume(s.now(), g.meta.ID, throttle.Read, t)
+		}
+	}
+}
+
+// throttledAt records in reasons (made for n actions, all None, on first
+// use) that action i on m was throttled.
+func throttledAt(reasons []CancellationReason, n, i int, m *tableMeta) []CancellationReason {
+	if reasons == nil {
+		reasons = make([]CancellationReason, n)
+		for j := range reasons {
+			reasons[j].Code = reasonNone
+		}
+	}
+	reasons[i] = throttleReason(m)
+	return reasons
+}
+
+func dedupe(rs []throttle.Reason) []throttle.Reason {
+	var out []throttle.Reason
+	for _, r := range rs {
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,193 @@
+package throttle
+
+import (
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+const arn = "arn:aws:dynamodb:us-east-1:000000000000:table/T"
+
+// run admits and consumes n requests of u units each on target t at now,
+// and returns how many were admitted and the reasons of the first refusal.
+func run(l *Limiter, now time.Time, op Op, t Target, n int, u float64) (int, []Reason) {
+	admitted := 0
+	var first []Reason
+	for range n {
+		t.Units = u
+		if why := l.Take(now, "id", op, []Target{t}); why != nil {
+			if first == nil {
+				first = why
+			}
+			continue
+		}
+		admitted++
+	}
+	return admitted, first
+}
+
+func reasons(rs []Reason) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Reason)
+	}
+	return out
+}
+
+func TestOnDemandHotKeyVersusSpread(t *testing.T) {
+	l := New(Options{Scale: 0.01}) // 10 WCU/s per partition, 40 per table
+	od := Capacity{ARN: arn}
+	got, why := run(l, t0, Write, Target{Cap: od, Hash: 42}, 15, 1)
+	if got != 10 || !slices.Equal(reasons(why), []string{"TableWriteKeyRangeThroughputExceeded"}) || why[0].Resource != arn {
+		t.Fatalf("hot key: admitted %d, reasons %+v; want 10, one TableWriteKeyRangeThroughputExceeded on %s", got, why, arn)
+	}
+	// A second later the partition has refilled.
+	if got, _ := run(l, t0.Add(time.Second), Write, Target{Cap: od, Hash: 42}, 10, 1); got != 10 {
+		t.Fatalf("after a second: admitted %d, want 10", got)
+	}
+	// Spread over the four partitions, the table's 40 units pass.
+	l = New(Options{Scale: 0.01})
+	total := 0
+	for q := range uint64(4) {
+		n, why := run(l, t0, Write, Target{Cap: od, Hash: q<<62 | 7}, 10, 1)
+		if why != nil {
+			t.Fatalf("partition %d throttled: %+v", q, why)
+		}
+		total += n
+	}
+	if total != 40 {
+		t.Fatalf("spread: admitted %d, want 40", total)
+	}
+	if m, ok := l.Partitions("id", ""); !ok || m.Len() != OnDemandPartitions {
+		t.Fatalf("partitions = %d, %v; want %d", m.Len(), ok, OnDemandPartitions)
+	}
+}
+
+func TestReadsAndWritesAreSeparate(t *testing.T) {
+	l := New(Options{Scale: 0.01})
+	tg := Target{Cap: Capacity{ARN: arn}, Hash: 1}
+	if n, _ := run(l, t0, Write, tg, 20, 1); n != 10 {
+		t.Fatalf("writes admitted %d, want 10", n)
+	}
+	if n, why := run(l, t0, Read, tg, 30, 1); n != 30 || why != nil {
+		t.Fatalf("reads admitted %d (%+v), want 30", n, why)
+	}
+	if n, why := run(l, t0, Read, tg, 1, 1); n != 0 || reasons(why)[0] != "TableReadKeyRangeThroughputExceeded" {
+		t.Fatalf("31st read: admitted %d, %+v", n, why)
+	}
+}
+
+func TestProvisionedBurstStartsEmpty(t *testing.T) {
+	l := New(Options{})
+	tg := Target{Cap: Capacity{ARN: arn, Provisioned: true, Read: 1, Write: 1}, Hash: 1}
+	tests := []struct {
+		advance time.Duration
+		want    int
+	}{
+		{0, 1},                    // one second's capacity, no burst credit yet
+		{10 * time.Second, 10},    // ten seconds saved
+		{time.Hour, BurstSeconds}, // at most 300 s saved
+	}
+	now := t0
+	for _, tc := range tests {
+		now = now.Add(tc.advance)
+		got, why := run(l, now, Write, tg, 2000, 1)
+		if got != tc.want || !slices.Equal(reasons(why), []string{"TableWriteProvisionedThroughputExceeded"}) {
+			t.Fatalf("after %v: admitted %d, %v; want %d, TableWriteProvisionedThroughputExceeded", tc.advance, got, reasons(why), tc.want)
+		}
+	}
+	// A capacity change empties the burst credit again.
+	now = now.Add(time.Minute)
+	tg.Cap.Write = 7
+	if got, _ := run(l, now, Write, tg, 100, 1); got != 7 {
+		t.Fatalf("after a capacity change: admitted %d, want 7 (one second, no credit)", got)
+	}
+}
+
+func TestIndexReasonsAndMaximum(t *testing.T) {
+	l := New(Options{})
+	ix := Target{Index: "byX", Cap: Capacity{ARN: arn + "/index/byX", Write: 3}, Hash: 9}
+	got, why := run(l, t0, Write, ix, 10, 1)
+	if got != 3 || !slices.Equal(reasons(why), []string{"IndexWriteMaxOnDemandThroughputExceeded"}) || why[0].Resource != arn+"/index/byX" {
+		t.Fatalf("admitted %d, %+v; want 3, IndexWriteMaxOnDemandThroughputExceeded on the index", got, why)
+	}
+	prov := Target{Index: "byY", Cap: Capacity{ARN: arn + "/index/byY", Provisioned: true, Read: 2, Write: 2}, Hash: 9}
+	if _, why := run(l, t0, Read, prov, 5, 1); !slices.Equal(reasons(why), []string{"IndexReadProvisionedThroughputExceeded"}) {
+		t.Fatalf("provisioned index: %v", reasons(why))
+	}
+}
+
+func TestOnDemandDoublesPreviousPeakAfterWindow(t *testing.T) {
+	l := New(Options{Scale: 0.001}) // initial 4 WRU/s; quota 40
+	r := newResource(t0, l, Capacity{ARN: arn})
+	r.consume(t0, l, Write, 0, 4)
+	if a, _ := r.allowance(t0.Add(time.Minute), l, Write); a != 4 {
+		t.Fatalf("allowance a minute after a peak of 4: %v, want 4 (the peak is too recent)", a)
+	}
+	if a, _ := r.allowance(t0.Add(PeakWindow), l, Write); a != 8 {
+		t.Fatalf("allowance 30 minutes after a peak of 4: %v, want 8", a)
+	}
+	r.consume(t0.Add(PeakWindow), l, Write, 0, 30)
+	a, limit := r.allowance(t0.Add(2*PeakWindow), l, Write)
+	if a != 40 || limit != limitAccount {
+		t.Fatalf("allowance after a peak of 30: %v (%q), want the quota 40 (%q)", a, limit, limitAccount)
+	}
+	r.growOnDemand(t0.Add(2*PeakWindow), l)
+	if r.parts.Len() != 40 {
+		t.Fatalf("partitions for 40 WRU at 1 per partition: %d, want 40", r.parts.Len())
+	}
+}
+
+func TestHotPartitionSplitsOnlyForManyKeys(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		keys  []uint64
+		split bool
+	}{
+		{"one key", []uint64{5}, false},
+		{"two keys", []uint64{5, 1 << 40}, true},
+	} {
+		l := New(Options{Scale: 0.01})
+		cap := Capacity{ARN: arn, Provisioned: true, Read: 1000, Write: 1}
+		l.Take(t0, "id", Read, []Target{{Cap: cap}})
+		before, _ := l.Partitions("id", "")
+		for s := 0; s <= int(HotSplitAfter/time.Second); s++ {
+			now := t0.Add(time.Duration(s) * time.Second)
+			for _, k := range tc.keys {
+				run(l, now, Read, Target{Cap: cap, Hash: k}, 40, 1)
+			}
+		}
+		m, _ := l.Partitions("id", "")
+		if got := m.Len() > before.Len(); got != tc.split {
+			t.Errorf("%s: %d partitions after %v of throttling; split %v, want %v", tc.name, m.Len(), HotSplitAfter, got, tc.split)
+		}
+	}
+}
+
+type recorder struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+func (r *recorder) Throttled(e Event) {
+	r.mu.Lock()
+	r.events = append(r.events, e)
+	r.mu.Unlock()
+}
+
+func TestObserverSeesThrottles(t *testing.T) {
+	rec := &recorder{}
+	l := New(Options{Scale: 0.01, Observer: rec})
+	tg := Target{Cap: Capacity{ARN: arn}, Hash: 1 << 63, Key: []byte("k")}
+	run(l, t0, Write, tg, 12, 1)
+	if len(rec.events) != 2 {
+		t.Fatalf("events %d, want 2", len(rec.events))
+	}
+	e := rec.events[0]
+	if e.Table != "id" || e.Partition != 2 || string(e.Key) != "k" || e.Op != Write || e.Reason != "TableWriteKeyRangeThroughputExceeded" {
+		t.Fatalf("event %+v", e)
+	}
+}
