@@ -347,6 +347,7 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameI
 	s.stopApplier(m.ID)
 	s.history.Drop(m.ID)
 	s.insights.Drop(m.ID)
+	s.limiter.Forget(m.ID)
 	if s.opts.TransientDelay > 0 {
 		s.deleted.add(region, m.Name, d, s.now().Add(s.opts.TransientDelay))
 	}

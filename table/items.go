@@ -146,7 +146,7 @@ func (s *Service) UpdateItem(ctx context.Context, region string, in *UpdateItemI
 // what the write did (omitted when empty).
 func (s *Service) writeOne(ctx context.Context, mu *mutation, rcc, icm string, returned func(written) attr.Item) (*WriteOutput, error) {
 	if s.throttling(mu.meta) {
-		reasons, err := s.admitWrite(mu, 1)
+		reasons, err := s.admitWrite(mu, 1, false)
 		if err != nil {
 			return nil, err
 		}

@@ -137,8 +137,9 @@ func throttleReason(m *tableMeta) CancellationReason {
 // transaction) from the table's buckets and those of every global index it
 // changes; it returns the reasons when the write is throttled. The old
 // item is read to know the units and the index partitions, as DynamoDB
-// knows them before it writes.
-func (s *Service) admitWrite(mu *mutation, mult float64) ([]throttle.Reason, error) {
+// knows them before it writes. A transaction's ConditionCheck (check)
+// costs what writing the item unchanged would.
+func (s *Service) admitWrite(mu *mutation, mult float64, check bool) ([]throttle.Reason, error) {
 	m := mu.meta
 	var old attr.Item
 	err := s.db.View(func(tx *store.Tx) error {
@@ -157,9 +158,11 @@ func (s *Service) admitWrite(mu *mutation, mult float64) ([]throttle.Reason, err
 	if err != nil {
 		return nil, err
 	}
-	next, err := mu.nextItem(old)
-	if err != nil {
-		next = nil // the write will fail; it still costs a unit
+	next := old
+	if !check {
+		if next, err = mu.nextItem(old); err != nil {
+			next = nil // the write will fail; it still costs a unit
+		}
 	}
 	units := writeUnits(old.Size(), next.Size())
 	targets := []throttle.Target{{Cap: m.tcap, Hash: hashOf(mu.key), Key: mu.key, Units: units * mult}}

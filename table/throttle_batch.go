@@ -35,7 +35,7 @@ func (s *Service) admitBatchWrite(muts []mutation, items map[string][]WriteReque
 			kept = append(kept, *mu)
 			continue
 		}
-		why, err := s.admitWrite(mu, 1)
+		why, err := s.admitWrite(mu, 1, false)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -110,7 +110,7 @@ func (s *Service) admitTransactWrite(acts []txWrite) error {
 		if !s.throttling(a.mu.meta) {
 			continue
 		}
-		why, err := s.admitWrite(a.mu, 2)
+		why, err := s.admitWrite(a.mu, 2, a.check)
 		if err != nil {
 			return err
 		}

@@ -120,6 +120,7 @@ type Reason struct {
 type Event struct {
 	Table     string // the table's ID, as the Limiter's callers name it
 	Index     string // "" for the table
+	Resource  string // the table's or index's ARN (Capacity.ARN)
 	Partition int
 	Hash      uint64
 	Key       []byte
@@ -181,7 +182,7 @@ func (l *Limiter) Take(now time.Time, table string, op Op, targets []Target) []R
 		why, p := r.admit(now, l, op, t.Hash)
 		for _, w := range why {
 			reasons = appendReason(reasons, Reason{Reason: kind(t.Index) + op.String() + w, Resource: t.Cap.ARN})
-			events = append(events, Event{Table: table, Index: t.Index, Partition: p, Hash: t.Hash, Key: t.Key, Op: op, Reason: kind(t.Index) + op.String() + w, Time: now})
+			events = append(events, Event{Table: table, Index: t.Index, Resource: t.Cap.ARN, Partition: p, Hash: t.Hash, Key: t.Key, Op: op, Reason: kind(t.Index) + op.String() + w, Time: now})
 		}
 	}
 	if reasons == nil {

@@ -191,3 +191,20 @@ func TestObserverSeesThrottles(t *testing.T) {
 		t.Fatalf("event %+v", e)
 	}
 }
+
+func TestTakeIsAllOrNothing(t *testing.T) {
+	l := New(Options{Scale: 0.01})
+	od := Capacity{ARN: arn}
+	ix := Capacity{ARN: arn + "/index/g"}
+	// Fill the index's partition.
+	run(l, t0, Write, Target{Index: "g", Cap: ix, Hash: 3}, 10, 1)
+	both := []Target{{Cap: od, Hash: 1, Units: 5}, {Index: "g", Cap: ix, Hash: 3, Units: 5}}
+	why := l.Take(t0, "id", Write, both)
+	if got, want := reasons(why), []string{"IndexWriteKeyRangeThroughputExceeded"}; !slices.Equal(got, want) || why[0].Resource != arn+"/index/g" {
+		t.Fatalf("reasons %+v, want %v on the index", why, want)
+	}
+	// Nothing was taken from the table: its partition still admits 10.
+	if got, _ := run(l, t0, Write, Target{Cap: od, Hash: 1}, 20, 1); got != 10 {
+		t.Fatalf("table partition admitted %d after a refused request, want 10", got)
+	}
+}

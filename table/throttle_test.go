@@ -1,0 +1,38 @@
+package table
+
+import (
+	"testing"
+
+	"github.com/ddblocal/ddblocal/throttle"
+)
+
+func TestThrottleError(t *testing.T) {
+	prov := &tableMeta{tcap: throttle.Capacity{Provisioned: true}}
+	od := &tableMeta{}
+	r := func(names ...string) []throttle.Reason {
+		var out []throttle.Reason
+		for _, n := range names {
+			out = append(out, throttle.Reason{Reason: n, Resource: "arn"})
+		}
+		return out
+	}
+	tests := []struct {
+		m       *tableMeta
+		reasons []throttle.Reason
+		code    Code
+		msg     string
+	}{
+		{prov, r("TableWriteKeyRangeThroughputExceeded"), ProvisionedThroughputExceededException, msgProvisionedTable},
+		{prov, r("TableReadProvisionedThroughputExceeded", "IndexReadProvisionedThroughputExceeded"), ProvisionedThroughputExceededException, msgProvisionedTable},
+		{prov, r("IndexWriteProvisionedThroughputExceeded"), ProvisionedThroughputExceededException, msgProvisionedIndex},
+		{od, r("TableWriteKeyRangeThroughputExceeded"), ThrottlingException, msgOnDemandTable},
+		{od, r("IndexWriteKeyRangeThroughputExceeded"), ThrottlingException, msgOnDemandIndex},
+		{od, r("TableReadMaxOnDemandThroughputExceeded"), ThrottlingException, msgMaxOnDemand},
+	}
+	for _, tc := range tests {
+		e := throttleError(tc.m, tc.reasons)
+		if e.Code != tc.code || e.Message != tc.msg || len(e.ThrottlingReasons) != len(tc.reasons) {
+			t.Errorf("throttleError(provisioned %v, %v) = %s %q, want %s %q", tc.m.tcap.Provisioned, tc.reasons, e.Code, e.Message, tc.code, tc.msg)
+		}
+	}
+}
