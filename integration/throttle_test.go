@@ -309,3 +309,76 @@ func TestThrottleOffByDefaultAndPerTableTag(t *testing.T) {
 		t.Fatalf("a table tagged ddblocal:throttling=on: %d of 15 throttled, want 5", got)
 	}
 }
+
+func TestThrottleOnDemandMaximum(t *testing.T) {
+	c, _ := throttleServer(t, 1)
+	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName:            aws.String("capped"),
+		BillingMode:          types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		OnDemandThroughput:   &types.OnDemandThroughput{MaxWriteRequestUnits: aws.Int64(3), MaxReadRequestUnits: aws.Int64(-1)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := tableARN(t, c, "capped")
+	got, err := countThrottled(t, 5, func(i int) error { return putPK(c, "capped", "k"+strconv.Itoa(i), nil) })
+	var te *types.ThrottlingException
+	if got != 2 || !errors.As(err, &te) {
+		t.Fatalf("5 writes under a maximum of 3 WRU/s: %d throttled (%v), want 2 ThrottlingExceptions", got, err)
+	}
+	if got, want := te.ErrorMessage(), "Throughput exceeds the maximum OnDemandThroughput configured on table or index"; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	if got, want := reasonsOf(te.ThrottlingReasons), []string{"TableWriteMaxOnDemandThroughputExceeded " + arn}; !slices.Equal(got, want) {
+		t.Errorf("reasons %v, want %v", got, want)
+	}
+}
+
+func TestWarmThroughputAndLimits(t *testing.T) {
+	c, _ := throttleServer(t, 0.01)
+	ctx := context.Background()
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("warm"),
+		BillingMode:          types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		WarmThroughput:       &types.WarmThroughput{ReadUnitsPerSecond: aws.Int64(20000), WriteUnitsPerSecond: aws.Int64(5000)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	createTable(t, c, "cold", false)
+	warm := func(name string) string {
+		out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+		if err != nil || out.Table.WarmThroughput == nil {
+			t.Fatalf("DescribeTable %s: %v, WarmThroughput missing", name, err)
+		}
+		w := out.Table.WarmThroughput
+		return fmt.Sprintf("%d/%d %s", aws.ToInt64(w.ReadUnitsPerSecond), aws.ToInt64(w.WriteUnitsPerSecond), w.Status)
+	}
+	if got, want := warm("cold"), "12000/4000 ACTIVE"; got != want {
+		t.Errorf("a new on-demand table's warm throughput %s, want %s", got, want)
+	}
+	if got, want := warm("warm"), "20000/5000 ACTIVE"; got != want {
+		t.Errorf("warm throughput %s, want %s", got, want)
+	}
+	// Warm throughput only rises: a lower value leaves it.
+	for _, w := range []int64{6000, 1000} {
+		if _, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("warm"),
+			WarmThroughput: &types.WarmThroughput{WriteUnitsPerSecond: aws.Int64(w)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := warm("warm"), "20000/6000 ACTIVE"; got != want {
+		t.Errorf("after raising to 6000 and asking for 1000: %s, want %s", got, want)
+	}
+	lim, err := c.DescribeLimits(ctx, &dynamodb.DescribeLimitsInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(aws.ToInt64(lim.TableMaxWriteCapacityUnits), aws.ToInt64(lim.AccountMaxReadCapacityUnits)); got != "400 800" {
+		t.Errorf("DescribeLimits at scale 0.01: table %s, want the quotas throttling enforces, 400 and 800", got)
+	}
+}

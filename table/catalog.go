@@ -33,6 +33,7 @@ type tableMeta struct {
 	ReadCapacity           int64
 	WriteCapacity          int64
 	OnDemandThroughput     *OnDemandThroughput
+	WarmRead, WarmWrite    int64 // WarmThroughput asked for (0: none)
 	Stream                 *StreamSpecification
 	StreamLabel            string
 	SSE                    *SSESpecification

@@ -26,6 +26,8 @@ type catalogRecord struct {
 	ReadCapacity           int64                     `json:"ReadCapacity,omitempty"`
 	WriteCapacity          int64                     `json:"WriteCapacity,omitempty"`
 	OnDemandThroughput     *recordOnDemand           `json:"OnDemandThroughput"`
+	WarmRead               int64                     `json:"WarmRead,omitempty"`
+	WarmWrite              int64                     `json:"WarmWrite,omitempty"`
 	Stream                 *recordStream             `json:"Stream,omitempty"`
 	StreamLabel            string                    `json:"StreamLabel,omitempty"`
 	SSE                    *recordSSE                `json:"SSE,omitempty"`
@@ -143,7 +145,8 @@ func encodeMeta(m *tableMeta) ([]byte, error) {
 		BillingMode:            m.BillingMode, ReadCapacity: m.ReadCapacity, WriteCapacity: m.WriteCapacity,
 		PayPerRequestSince: m.PayPerRequestSince,
 		OnDemandThroughput: (*recordOnDemand)(m.OnDemandThroughput),
-		Stream:             (*recordStream)(m.Stream), StreamLabel: m.StreamLabel,
+		WarmRead:           m.WarmRead, WarmWrite: m.WarmWrite,
+		Stream: (*recordStream)(m.Stream), StreamLabel: m.StreamLabel,
 		SSE: (*recordSSE)(m.SSE), TableClass: m.TableClass, DeletionProtection: m.DeletionProtection,
 		DeletingIndexes: convert(m.DeletingIndexes, func(d deletingIndex) recordDeletedIndex {
 			return recordDeletedIndex{recordIndex: indexRecord(d.indexMeta), Until: d.Until}
@@ -174,7 +177,8 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 		BillingMode:            r.BillingMode, ReadCapacity: r.ReadCapacity, WriteCapacity: r.WriteCapacity,
 		PayPerRequestSince: r.PayPerRequestSince,
 		OnDemandThroughput: (*OnDemandThroughput)(r.OnDemandThroughput),
-		Stream:             (*StreamSpecification)(r.Stream), StreamLabel: r.StreamLabel,
+		WarmRead:           r.WarmRead, WarmWrite: r.WarmWrite,
+		Stream: (*StreamSpecification)(r.Stream), StreamLabel: r.StreamLabel,
 		SSE: (*SSESpecification)(r.SSE), TableClass: r.TableClass, DeletionProtection: r.DeletionProtection,
 		DeletingIndexes: convert(r.DeletingIndexes, func(d recordDeletedIndex) deletingIndex {
 			return deletingIndex{indexMeta: d.recordIndex.meta(), Until: d.Until}

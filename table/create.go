@@ -163,6 +163,7 @@ func (s *Service) newTableMeta(region string, in *CreateTableInput) (*tableMeta,
 		TableClass:           in.TableClass,
 		Tags:                 in.Tags,
 	}
+	m.warm(in.WarmThroughput)
 	if in.DeletionProtectionEnabled != nil {
 		m.DeletionProtection = *in.DeletionProtectionEnabled
 	}

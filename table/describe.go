@@ -50,6 +50,7 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *TableDesc
 		TableId:                   m.ID,
 		DeletionProtectionEnabled: m.DeletionProtection,
 		OnDemandThroughput:        m.OnDemandThroughput,
+		WarmThroughput:            m.warmDescription(),
 	}
 	describeSummaries(d, m)
 	d.LocalSecondaryIndexes = describeLocalIndexes(m, stats)

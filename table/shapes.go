@@ -28,6 +28,20 @@ type OnDemandThroughput struct {
 	MaxWriteRequestUnits *int64 `json:",omitempty"`
 }
 
+// WarmThroughput asks a table to be ready for this many read and write
+// units per second at once (pre-warming); it is never lowered.
+type WarmThroughput struct {
+	ReadUnitsPerSecond  *int64 `json:",omitempty" ddb:"min=1"`
+	WriteUnitsPerSecond *int64 `json:",omitempty" ddb:"min=1"`
+}
+
+// TableWarmThroughputDescription reports a table's warm throughput.
+type TableWarmThroughputDescription struct {
+	ReadUnitsPerSecond  int64
+	WriteUnitsPerSecond int64
+	Status              string
+}
+
 // Projection says which attributes an index copies.
 type Projection struct {
 	ProjectionType   string   `json:",omitempty" ddb:"enum=ALL|KEYS_ONLY|INCLUDE"`
@@ -79,6 +93,7 @@ type CreateTableInput struct {
 	BillingMode               string                 `json:",omitempty" ddb:"enum=PROVISIONED|PAY_PER_REQUEST"`
 	ProvisionedThroughput     *ProvisionedThroughput `json:",omitempty"`
 	OnDemandThroughput        *OnDemandThroughput    `json:",omitempty"`
+	WarmThroughput            *WarmThroughput        `json:",omitempty"`
 	StreamSpecification       *StreamSpecification   `json:",omitempty"`
 	SSESpecification          *SSESpecification      `json:",omitempty"`
 	Tags                      []Tag                  `json:",omitempty" ddb:"len=1..50"`
@@ -189,16 +204,17 @@ type TableDescription struct {
 	ItemCount                 int64
 	TableArn                  string
 	TableId                   string
-	BillingModeSummary        *BillingModeSummary  `json:",omitempty"`
-	LocalSecondaryIndexes     []IndexDescription   `json:",omitempty"`
-	GlobalSecondaryIndexes    []IndexDescription   `json:",omitempty"`
-	StreamSpecification       *StreamSpecification `json:",omitempty"`
-	LatestStreamLabel         string               `json:",omitempty"`
-	LatestStreamArn           string               `json:",omitempty"`
-	SSEDescription            *SSEDescription      `json:",omitempty"`
-	TableClassSummary         *TableClassSummary   `json:",omitempty"`
-	OnDemandThroughput        *OnDemandThroughput  `json:",omitempty"`
-	RestoreSummary            *RestoreSummary      `json:",omitempty"`
+	BillingModeSummary        *BillingModeSummary             `json:",omitempty"`
+	LocalSecondaryIndexes     []IndexDescription              `json:",omitempty"`
+	GlobalSecondaryIndexes    []IndexDescription              `json:",omitempty"`
+	StreamSpecification       *StreamSpecification            `json:",omitempty"`
+	LatestStreamLabel         string                          `json:",omitempty"`
+	LatestStreamArn           string                          `json:",omitempty"`
+	SSEDescription            *SSEDescription                 `json:",omitempty"`
+	TableClassSummary         *TableClassSummary              `json:",omitempty"`
+	OnDemandThroughput        *OnDemandThroughput             `json:",omitempty"`
+	WarmThroughput            *TableWarmThroughputDescription `json:",omitempty"`
+	RestoreSummary            *RestoreSummary                 `json:",omitempty"`
 	DeletionProtectionEnabled bool
 }
 
@@ -234,6 +250,7 @@ type UpdateTableInput struct {
 	BillingMode                 string                       `json:",omitempty" ddb:"enum=PROVISIONED|PAY_PER_REQUEST"`
 	ProvisionedThroughput       *ProvisionedThroughput       `json:",omitempty"`
 	OnDemandThroughput          *OnDemandThroughput          `json:",omitempty"`
+	WarmThroughput              *WarmThroughput              `json:",omitempty"`
 	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate `json:",omitempty"`
 	StreamSpecification         *StreamSpecification         `json:",omitempty"`
 	SSESpecification            *SSESpecification            `json:",omitempty"`

@@ -60,7 +60,7 @@ func (m *tableMeta) deriveThrottling() {
 			m.throttleTag = t.Value
 		}
 	}
-	m.tcap = throttle.Capacity{ARN: m.arn(), Provisioned: m.BillingMode != "PAY_PER_REQUEST"}
+	m.tcap = throttle.Capacity{ARN: m.arn(), Provisioned: m.BillingMode != "PAY_PER_REQUEST", WarmRead: m.WarmRead, WarmWrite: m.WarmWrite}
 	if m.tcap.Provisioned {
 		m.tcap.Read, m.tcap.Write = m.ReadCapacity, m.WriteCapacity
 	} else if od := m.OnDemandThroughput; od != nil {
@@ -202,4 +202,29 @@ func (s *Service) admitRead(m *tableMeta, t throttle.Target, consistent bool) []
 func (s *Service) consumeRead(m *tableMeta, t throttle.Target, units float64, consistent bool) {
 	t.Units = units - readUnits(0, consistent)
 	s.limiter.Consume(s.now(), m.ID, throttle.Read, t)
+}
+
+// warm raises m's warm throughput to what w asks for; warm throughput is
+// never lowered, so a smaller value is ignored.
+func (m *tableMeta) warm(w *WarmThroughput) {
+	if w == nil {
+		return
+	}
+	m.WarmRead = max(m.WarmRead, deref(w.ReadUnitsPerSecond))
+	m.WarmWrite = max(m.WarmWrite, deref(w.WriteUnitsPerSecond))
+}
+
+// warmUnits is the read and write units per second m can serve at once:
+// what a new table's partitions serve (as for a new on-demand table), its
+// provisioned capacity, or the warm throughput asked for, whichever is most.
+func (m *tableMeta) warmUnits() (read, write int64) {
+	read = max(throttle.OnDemandReadUnits, m.ReadCapacity, m.WarmRead)
+	write = max(throttle.OnDemandWriteUnits, m.WriteCapacity, m.WarmWrite)
+	return read, write
+}
+
+// warmDescription is DescribeTable's WarmThroughput.
+func (m *tableMeta) warmDescription() *TableWarmThroughputDescription {
+	r, w := m.warmUnits()
+	return &TableWarmThroughputDescription{ReadUnitsPerSecond: r, WriteUnitsPerSecond: w, Status: "ACTIVE"}
 }

@@ -17,7 +17,8 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 		return nil, err
 	}
 	if in.BillingMode == "" && in.ProvisionedThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 && in.StreamSpecification == nil &&
-		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil {
+		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil &&
+		in.WarmThroughput == nil {
 		// DynamoDB's current wording (it lists members ddblocal does not take).
 		return nil, Errorf(ValidationException, "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
 	}
@@ -161,6 +162,7 @@ func (m *tableMeta) applyUpdate(in *UpdateTableInput) error {
 			ix.ReadCapacity, ix.WriteCapacity = m.ReadCapacity, m.WriteCapacity
 		}
 	}
+	m.warm(in.WarmThroughput)
 	if in.OnDemandThroughput != nil {
 		m.OnDemandThroughput = in.OnDemandThroughput
 	}

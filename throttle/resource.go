@@ -60,7 +60,7 @@ func (r *resource) reconfigure(now time.Time, l *Limiter, c Capacity) {
 			rate := float64(u)
 			r.table[op] = newBucket(rate, rate*BurstSeconds, rate, now)
 		}
-		r.grow(ceilDiv(float64(c.Read)/l.partitionRate(Read)+float64(c.Write)/l.partitionRate(Write), 1))
+		r.grow(max(ceilDiv(float64(c.Read)/l.partitionRate(Read)+float64(c.Write)/l.partitionRate(Write), 1), r.warmPartitions()))
 		return
 	}
 	for op := range r.table {
@@ -79,7 +79,7 @@ func (r *resource) allowance(now time.Time, l *Limiter, op Op) (float64, string)
 		initial, warm, max = OnDemandWriteUnits, r.cap.WarmWrite, r.cap.Write
 	}
 	a := initial * l.scale
-	a = maxf(a, float64(warm))
+	a = maxf(a, float64(warm)*l.scale)
 	a = maxf(a, 2*r.peak[op].before(now.Add(-PeakWindow)))
 	limit := ""
 	if q := TableQuotaUnits * l.scale; a >= q {
@@ -96,6 +96,11 @@ func maxf(a, b float64) float64 {
 		return b
 	}
 	return a
+}
+
+// warmPartitions is how many partitions the warm throughput asked for needs.
+func (r *resource) warmPartitions() int {
+	return max(ceilDiv(float64(r.cap.WarmRead), PartitionReadUnits), ceilDiv(float64(r.cap.WarmWrite), PartitionWriteUnits))
 }
 
 // growOnDemand refreshes an on-demand resource's table-level rates and

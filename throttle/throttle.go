@@ -30,10 +30,11 @@
 //     partition that throttles only one key value never splits: that cannot
 //     help.
 //
-// Every limit DynamoDB sets (not what the user configures: provisioned
-// capacity, on-demand maximums, warm throughput) is multiplied by
+// Every limit DynamoDB sets, and the warm throughput (which only says how
+// far DynamoDB's own limits start out raised), is multiplied by
 // Options.Scale, so a test can reach a limit at the few hundred requests per
-// second it can send.
+// second it can send; what the user sets as a limit (provisioned capacity,
+// on-demand maximums) is used as given.
 package throttle
 
 import (

@@ -192,6 +192,22 @@ func TestObserverSeesThrottles(t *testing.T) {
 	}
 }
 
+func TestWarmThroughputRaisesTheStart(t *testing.T) {
+	l := New(Options{Scale: 0.01})
+	warm := Capacity{ARN: arn, WarmWrite: 8000} // 80 WRU/s scaled, over 8 partitions
+	total := 0
+	for q := range uint64(8) {
+		n, _ := run(l, t0, Write, Target{Cap: warm, Hash: q << 61}, 20, 1)
+		total += n
+	}
+	if total != 80 {
+		t.Fatalf("a table warmed to 8000 WRU/s (scale 0.01) admitted %d writes in its first second, want 80", total)
+	}
+	if m, _ := l.Partitions("id", ""); m.Len() != 8 {
+		t.Fatalf("partitions %d, want 8", m.Len())
+	}
+}
+
 func TestTakeIsAllOrNothing(t *testing.T) {
 	l := New(Options{Scale: 0.01})
 	od := Capacity{ARN: arn}
