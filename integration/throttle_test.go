@@ -50,6 +50,20 @@ func tableARN(t *testing.T, c *dynamodb.Client, name string) string {
 	return aws.ToString(out.Table.TableArn)
 }
 
+// createProvisioned creates a PROVISIONED table pk S with units RCU and WCU.
+func createProvisioned(t *testing.T, c *dynamodb.Client, name string, units int64) {
+	t.Helper()
+	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName:             aws.String(name),
+		AttributeDefinitions:  []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(units), WriteCapacityUnits: aws.Int64(units)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func putPK(c *dynamodb.Client, tableName, pk string, extra map[string]types.AttributeValue) error {
 	item := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}}
 	for k, v := range extra {
@@ -120,15 +134,7 @@ func TestThrottleHotKeyOnDemand(t *testing.T) {
 
 func TestThrottleHotKeyProvisioned(t *testing.T) {
 	c, clk := throttleServer(t, 0.01)
-	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
-		TableName:             aws.String("prov"),
-		AttributeDefinitions:  []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
-		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1000), WriteCapacityUnits: aws.Int64(1000)},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	createProvisioned(t, c, "prov", 1000)
 	arn := tableARN(t, c, "prov")
 	got, err := countThrottled(t, 12, func(int) error { return putPK(c, "prov", "k", nil) })
 	var pe *types.ProvisionedThroughputExceededException
@@ -158,15 +164,7 @@ func TestThrottleHotKeyProvisioned(t *testing.T) {
 
 func TestThrottleProvisionedBurst(t *testing.T) {
 	c, clk := throttleServer(t, 1)
-	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
-		TableName:             aws.String("burst"),
-		AttributeDefinitions:  []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
-		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	createProvisioned(t, c, "burst", 1)
 	arn := tableARN(t, c, "burst")
 	for _, tc := range []struct {
 		idle time.Duration
