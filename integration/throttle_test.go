@@ -380,3 +380,27 @@ func TestWarmThroughputAndLimits(t *testing.T) {
 		t.Errorf("DescribeLimits at scale 0.01: table %s, want the quotas throttling enforces, 400 and 800", got)
 	}
 }
+
+func TestThrottleIndexOnDemandMaximum(t *testing.T) {
+	c, _ := throttleServer(t, 1)
+	g := gsiDef("byStatus", []string{"status"}, nil, types.ProjectionTypeKeysOnly)
+	g.OnDemandThroughput = &types.OnDemandThroughput{MaxWriteRequestUnits: aws.Int64(2), MaxReadRequestUnits: aws.Int64(-1)}
+	createIndexed(t, c, "capix", false, map[string]types.ScalarAttributeType{"status": types.ScalarAttributeTypeS}, []types.GlobalSecondaryIndex{g}, nil)
+	out, err := c.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String("capix")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := aws.ToString(out.Table.TableArn)
+	if od := out.Table.GlobalSecondaryIndexes[0].OnDemandThroughput; od == nil || aws.ToInt64(od.MaxWriteRequestUnits) != 2 {
+		t.Fatalf("DescribeTable's index OnDemandThroughput %+v, want MaxWriteRequestUnits 2", od)
+	}
+	open := map[string]types.AttributeValue{"status": &types.AttributeValueMemberS{Value: "open"}}
+	got, err := countThrottled(t, 4, func(i int) error { return putPK(c, "capix", "o"+strconv.Itoa(i), open) })
+	var te *types.ThrottlingException
+	if got != 2 || !errors.As(err, &te) {
+		t.Fatalf("4 writes under an index maximum of 2 WRU/s: %d throttled (%v), want 2 ThrottlingExceptions", got, err)
+	}
+	if got, want := reasonsOf(te.ThrottlingReasons), []string{"IndexWriteMaxOnDemandThroughputExceeded " + arn + "/index/byStatus"}; !slices.Equal(got, want) {
+		t.Errorf("reasons %v, want %v", got, want)
+	}
+}

@@ -71,6 +71,7 @@ type indexMeta struct {
 	Projection    Projection
 	ReadCapacity  int64
 	WriteCapacity int64
+	OnDemand      *OnDemandThroughput // a global index's maximums, nil when none
 	Created       int64
 }
 

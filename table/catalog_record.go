@@ -64,6 +64,7 @@ type (
 		Projection    recordProjection `json:"Projection"`
 		ReadCapacity  int64            `json:"ReadCapacity,omitempty"`
 		WriteCapacity int64            `json:"WriteCapacity,omitempty"`
+		OnDemand      *recordOnDemand  `json:"OnDemandThroughput,omitempty"`
 		Created       int64            `json:"Created"`
 	}
 	recordDeletedIndex struct {
@@ -196,10 +197,12 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 
 func indexRecord(ix indexMeta) recordIndex {
 	return recordIndex{Name: ix.Name, KeySchema: convert(ix.KeySchema, func(k KeySchemaElement) recordKey { return recordKey(k) }),
-		Projection: recordProjection(ix.Projection), ReadCapacity: ix.ReadCapacity, WriteCapacity: ix.WriteCapacity, Created: ix.Created}
+		Projection: recordProjection(ix.Projection), ReadCapacity: ix.ReadCapacity, WriteCapacity: ix.WriteCapacity,
+		OnDemand: (*recordOnDemand)(ix.OnDemand), Created: ix.Created}
 }
 
 func (r recordIndex) meta() indexMeta {
 	return indexMeta{Name: r.Name, KeySchema: convert(r.KeySchema, func(k recordKey) KeySchemaElement { return KeySchemaElement(k) }),
-		Projection: Projection(r.Projection), ReadCapacity: r.ReadCapacity, WriteCapacity: r.WriteCapacity, Created: r.Created}
+		Projection: Projection(r.Projection), ReadCapacity: r.ReadCapacity, WriteCapacity: r.WriteCapacity,
+		OnDemand: (*OnDemandThroughput)(r.OnDemand), Created: r.Created}
 }

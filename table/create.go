@@ -307,6 +307,7 @@ func (m *tableMeta) globalIndex(g *GlobalSecondaryIndex, created int64) (indexMe
 		if g.ProvisionedThroughput != nil {
 			return indexMeta{}, invalid("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", g.IndexName)
 		}
+		im.OnDemand = g.OnDemandThroughput
 		return im, nil
 	}
 	pt := g.ProvisionedThroughput

@@ -143,6 +143,7 @@ func (s *Service) describeGlobalIndexes(m *tableMeta, stats map[string]spaceStat
 			IndexSizeBytes: stats[ix.Name].bytes, ItemCount: stats[ix.Name].items,
 			IndexArn:              m.arn() + "/index/" + ix.Name,
 			ProvisionedThroughput: &ProvisionedThroughputDescription{ReadCapacityUnits: ix.ReadCapacity, WriteCapacityUnits: ix.WriteCapacity},
+			OnDemandThroughput:    ix.OnDemand,
 		}
 		if !s.indexReady(m, ix.Name) || (delay > 0 && now < ix.Created+delay) {
 			gd.IndexStatus = "CREATING"

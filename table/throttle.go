@@ -71,6 +71,8 @@ func (m *tableMeta) deriveThrottling() {
 		c := throttle.Capacity{ARN: m.arn() + "/index/" + ix.Name, Provisioned: m.tcap.Provisioned}
 		if c.Provisioned {
 			c.Read, c.Write = ix.ReadCapacity, ix.WriteCapacity
+		} else if od := ix.OnDemand; od != nil {
+			c.Read, c.Write = deref(od.MaxReadRequestUnits), deref(od.MaxWriteRequestUnits)
 		}
 		m.gsiCap[ix.Name] = c
 	}

@@ -241,6 +241,9 @@ func (m *tableMeta) applyIndexUpdates(in *UpdateTableInput) error {
 				}
 				ix.ReadCapacity, ix.WriteCapacity = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
 			}
+			if od := u.Update.OnDemandThroughput; od != nil {
+				ix.OnDemand = od
+			}
 		}
 	}
 	m.pruneAttributeDefinitions()
