@@ -272,7 +272,8 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 		if global {
 			name = t.index.Name
 		}
-		// A page is charged to the partition it starts in.
+		// A page is admitted by the partition it starts in; a Scan's
+		// units are then shared by the partitions it read (scanSpan).
 		target := t.meta.readTarget(name, global, ps.from, 0)
 		if reasons := s.admitRead(t.meta, target, consistent); reasons != nil {
 			return nil, throttleError(t.meta, reasons)
@@ -325,9 +326,29 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 	}
 	out := s.pageOutput(t, ps, pg, scratch, consistent, rcc)
 	if tt != nil {
-		s.consumeRead(t.meta, *tt, pageUnits(t, pg, consistent), consistent)
+		u := pageUnits(t, pg, consistent)
+		if ps.scan {
+			tt.Units = u - readUnits(0, consistent)
+			s.limiter.ConsumeSpan(s.now(), t.meta.ID, throttle.Read, *tt, scanEnd(t, ps, pg))
+		} else {
+			s.consumeRead(t.meta, *tt, u, consistent)
+		}
 	}
 	return out, nil
+}
+
+// scanEnd is the partition hash where Scan page pg stopped: its
+// LastEvaluatedKey's, else the end of the range it read.
+func scanEnd(t target, ps pageSpec, pg page) uint64 {
+	if pg.lastEvaluated != nil {
+		if k, err := t.startKey(pg.lastEvaluated); err == nil {
+			return hashOf(k)
+		}
+	}
+	if ps.to != nil {
+		return hashOf(ps.to) - 1 // ps.to is where the next segment starts
+	}
+	return ^uint64(0)
 }
 
 // pageUnits is what reading page pg of t costs: the same sum pageOutput's

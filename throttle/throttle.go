@@ -211,6 +211,30 @@ func (l *Limiter) Consume(now time.Time, table string, op Op, t Target) {
 	l.mu.Unlock()
 }
 
+// ConsumeSpan is Consume for a read that went through every partition from
+// the one owning t.Hash to the one owning last (a Scan page): the table
+// level takes t.Units, and each of those partitions an equal share.
+func (l *Limiter) ConsumeSpan(now time.Time, table string, op Op, t Target, last uint64) {
+	if t.Units <= 0 {
+		return
+	}
+	l.mu.Lock()
+	r := l.resource(now, table, t)
+	lo, hi := r.parts.Of(t.Hash), r.parts.Of(last)
+	if hi < lo {
+		lo, hi = hi, lo
+	}
+	r.table[op].take(now, t.Units)
+	share := t.Units / float64(hi-lo+1)
+	for p := lo; p <= hi; p++ {
+		r.pb[op][p].take(now, share)
+	}
+	if !r.cap.Provisioned {
+		r.peak[op].add(now, t.Units)
+	}
+	l.mu.Unlock()
+}
+
 // Partitions returns the current partitions of a table's index ("" for the
 // table), and false when the Limiter has not seen it yet.
 func (l *Limiter) Partitions(table, index string) (partition.Map, bool) {

@@ -208,6 +208,24 @@ func TestWarmThroughputRaisesTheStart(t *testing.T) {
 	}
 }
 
+func TestConsumeSpanSharesAcrossPartitions(t *testing.T) {
+	l := New(Options{Scale: 0.01}) // 4 partitions of 30 RCU
+	od := Capacity{ARN: arn}
+	// A 120-unit scan over the whole table leaves every partition empty...
+	l.ConsumeSpan(t0, "id", Read, Target{Cap: od, Hash: 0, Units: 120}, ^uint64(0))
+	for q := range uint64(4) {
+		if why := l.Take(t0, "id", Read, []Target{{Cap: od, Hash: q << 62}}); why == nil {
+			t.Fatalf("partition %d admitted a read after a scan took its share", q)
+		}
+	}
+	// ...while the same units taken in one partition leave the others full.
+	l = New(Options{Scale: 0.01})
+	l.ConsumeSpan(t0, "id", Read, Target{Cap: od, Hash: 0, Units: 30}, 5)
+	if why := l.Take(t0, "id", Read, []Target{{Cap: od, Hash: 3 << 62}}); why != nil {
+		t.Fatalf("an untouched partition refused a read: %v", why)
+	}
+}
+
 func TestTakeIsAllOrNothing(t *testing.T) {
 	l := New(Options{Scale: 0.01})
 	od := Capacity{ARN: arn}
