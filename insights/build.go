@@ -10,6 +10,8 @@ import (
 // Table is what the table layer tells a report about one table.
 type Table struct {
 	Name string
+	// Throttling says whether the throttle model is on for the table.
+	Throttling bool
 	// Indexes are the base table ("") first, then its indexes, each with a
 	// Sizer that was fed the index's entries.
 	Indexes []Index
@@ -44,7 +46,7 @@ func (r *Recorder) Report(tableID string, t Table) Report {
 	ts.mu.Unlock()
 	r.installMaps(ts, tableID)
 	now := r.opts.Now().Unix()
-	rep := Report{Table: t.Name, Throttling: r.opts.ThrottlingOn(tableID), Now: now,
+	rep := Report{Table: t.Name, Throttling: t.Throttling, Now: now,
 		BucketSeconds: r.opts.BucketSeconds, Indexes: []IndexReport{},
 		TopKeys:     TopKeys{ByUnits: []KeyReport{}, ByThrottles: []KeyReport{}},
 		Collections: []Collection{}, Warnings: []Warning{}}

@@ -123,7 +123,11 @@ func sameMap(a, b partition.Map) bool {
 
 // charge adds c to the partition that owns hash h, in the bucket of now.
 func (ix *indexStats) charge(r *Recorder, now int64, h uint64, c counts) {
-	p := ix.parts.Of(h)
+	ix.chargePartition(r, now, ix.parts.Of(h), c)
+}
+
+// chargePartition adds c to partition p, in the bucket of now.
+func (ix *indexStats) chargePartition(r *Recorder, now int64, p int, c counts) {
 	ix.totals[p].add(c)
 	n := r.bucket(now)
 	ring := ix.series[p]

@@ -176,3 +176,28 @@ func TestTopKeysRankPartitionAndWholeKeys(t *testing.T) {
 		t.Errorf("byThrottles = %+v, want b and b/1 with one throttle and their unit", th)
 	}
 }
+
+func TestScanPageSpreadsOverPartitionsRead(t *testing.T) {
+	r := New(Options{Now: newClock().now})
+	// A full-table Scan page read all four partitions; a segment's page
+	// read only the second; a Query page reads its key's partition.
+	r.Page("t1", "", PageRead{LastRead: ^uint64(0), Units: 8, Scanned: 40, Returned: 10, Scan: true})
+	r.Page("t1", "", PageRead{From: attr.AppendHashPrefix(nil, 1<<62), LastRead: 1<<62 + 5, Units: 1, Scanned: 3, Returned: 3, Scan: true})
+	q := key("a", "")
+	r.Page("t1", "", PageRead{From: q, LastRead: hashOf(q), Units: 3, Scanned: 6, Returned: 2})
+	rep := r.Report("t1", tableOf(r, "t1", false))
+	want := []float64{2, 3, 2, 2}
+	want[partition.Even(4).Of(hashOf(q))] += 3
+	for i, p := range rep.Indexes[0].Partitions {
+		if p.ReadUnits != want[i] {
+			t.Errorf("partition %d read units = %v, want %v", i, p.ReadUnits, want[i])
+		}
+	}
+	a := rep.Amplification
+	if a.ItemsRead != 49 || a.ItemsReturned != 15 || a.UnitsRead != 12 || a.UnitsPerReturnedItem != 12.0/15 || a.ScanReadShare != 0.75 {
+		t.Errorf("amplification = %+v", a)
+	}
+	if len(rep.TopKeys.ByUnits) != 1 || rep.TopKeys.ByUnits[0].PartitionKey.S != "a" || rep.TopKeys.ByUnits[0].ReadUnits != 3 {
+		t.Errorf("top keys = %+v, want only the queried key", rep.TopKeys.ByUnits)
+	}
+}

@@ -41,9 +41,6 @@ type Options struct {
 	// the Recorder's locks held, at most once per bucket per table and once
 	// per report. Nil means partition.Even(4) for everything.
 	Partitions func(tableID, index string) partition.Map
-	// ThrottlingOn reports whether the throttle model is on for a table;
-	// nil means never.
-	ThrottlingOn func(tableID string) bool
 	// BucketSeconds is the width of one time bucket of the series.
 	BucketSeconds int64
 	// Buckets is how many buckets of history each partition keeps.
@@ -69,9 +66,6 @@ func New(opts Options) *Recorder {
 	}
 	if opts.Partitions == nil {
 		opts.Partitions = func(string, string) partition.Map { return partition.Even(startingPartitions) }
-	}
-	if opts.ThrottlingOn == nil {
-		opts.ThrottlingOn = func(string) bool { return false }
 	}
 	if opts.BucketSeconds <= 0 {
 		opts.BucketSeconds = DefaultBucketSeconds
@@ -176,33 +170,51 @@ func (r *Recorder) Throttled(tableID, index string, key []byte, write bool) {
 	r.record(tableID, index, key, c, true)
 }
 
-// Page records one Query or Scan page: units read from the key range that
-// starts at from (nil: the start of the space), scanned items read and
-// returned items returned, and whether a filter ran. A Query page is also
-// charged to its partition and key; a Scan page to the partition it
-// started in (its units are not attributed to keys).
-func (r *Recorder) Page(tableID, index string, from []byte, units float64, scanned, returned int, scan, filtered bool) {
+// PageRead is one Query or Scan page, as Page records it.
+type PageRead struct {
+	// From is the start of the page's key range (nil: the start of the
+	// space); a Query's starts with its partition prefix.
+	From []byte
+	// LastRead is the partition hash of the last entry the page read.
+	LastRead uint64
+	Units    float64
+	// Scanned items were read, Returned were returned (after the filter).
+	Scanned, Returned int
+	Scan, Filtered    bool
+}
+
+// Page records one Query or Scan page. A Query page is charged to its
+// partition and partition key; a Scan page's units are spread evenly over
+// the partitions it read, from From's to LastRead's, and go to no key.
+func (r *Recorder) Page(tableID, index string, p PageRead) {
 	t := r.table(tableID)
 	now := r.opts.Now().Unix()
 	r.refreshMaps(t, tableID, now)
 	t.mu.Lock()
 	a := &t.amp
-	a.itemsRead += int64(scanned)
-	a.itemsReturned += int64(returned)
-	a.unitsRead += units
-	if scan {
-		a.scanUnits += units
+	a.itemsRead += int64(p.Scanned)
+	a.itemsReturned += int64(p.Returned)
+	a.unitsRead += p.Units
+	if p.Scan {
+		a.scanUnits += p.Units
 	} else {
-		a.queryUnits += units
+		a.queryUnits += p.Units
 	}
-	if filtered {
-		a.filteredRead += int64(scanned)
-		a.filteredReturned += int64(returned)
+	if p.Filtered {
+		a.filteredRead += int64(p.Scanned)
+		a.filteredReturned += int64(p.Returned)
 	}
 	ix := t.index(r, index)
-	ix.charge(r, now, hashOf(from), counts{readUnits: units})
-	if !scan && len(from) > attr.HashPrefixLen {
-		ix.pkUnits.add(hashOf(from), from, counts{readUnits: units})
+	first, last := ix.parts.Of(hashOf(p.From)), ix.parts.Of(p.LastRead)
+	if !p.Scan || last < first || p.Scanned == 0 {
+		last = first
+	}
+	share := p.Units / float64(last-first+1)
+	for part := first; part <= last; part++ {
+		ix.chargePartition(r, now, part, counts{readUnits: share})
+	}
+	if !p.Scan && len(p.From) > attr.HashPrefixLen {
+		ix.pkUnits.add(hashOf(p.From), p.From, counts{readUnits: p.Units})
 	}
 	t.mu.Unlock()
 }

@@ -70,18 +70,18 @@ func TestWarningRules(t *testing.T) {
 		}(), message: "Only 3 distinct partition key values hold the 120 items of the table: at most 3 partitions can share its load."},
 		{name: "filters discard", want: "filter-discards", stored: spread(5), apply: func(r *Recorder) {
 			for i := 0; i < 10; i++ {
-				r.Page("t", "", key("a", ""), 1, 20, 1, false, true)
+				r.Page("t", "", PageRead{From: key("a", ""), Units: 1, Scanned: 20, Returned: 1, Filtered: true})
 			}
 		}, message: "Filters discarded 95% of the items they read (190 of 200): every item read was paid for."},
 		{name: "filters keep most", stored: spread(5), apply: func(r *Recorder) {
-			r.Page("t", "", key("a", ""), 1, 200, 150, false, true)
+			r.Page("t", "", PageRead{From: key("a", ""), Units: 1, Scanned: 200, Returned: 150, Filtered: true})
 		}},
 		{name: "scan and query", want: "scan-and-query", stored: spread(5), apply: func(r *Recorder) {
-			r.Page("t", "", nil, 6, 100, 100, true, false)
-			r.Page("t", "", key("a", ""), 2, 3, 3, false, false)
+			r.Page("t", "", PageRead{LastRead: ^uint64(0), Units: 6, Scanned: 100, Returned: 100, Scan: true})
+			r.Page("t", "", PageRead{From: key("a", ""), Units: 2, Scanned: 3, Returned: 3})
 		}, message: "Scans consumed 75% of the read units of this table (6 of 8) while it also serves GetItem and Query reads (2 units)."},
 		{name: "scan only", stored: spread(5), apply: func(r *Recorder) {
-			r.Page("t", "", nil, 6, 100, 100, true, false)
+			r.Page("t", "", PageRead{LastRead: ^uint64(0), Units: 6, Scanned: 100, Returned: 100, Scan: true})
 		}},
 		{name: "collection near its limit", want: "collection-size", stored: []string{"big", "big", "big", "big", "big", "small"}, limit: 600,
 			message: `The item collection of partition key {"S":"big"} holds 500 bytes, 83% of the 600-byte limit of a table with local secondary indexes.`},

@@ -141,3 +141,58 @@ func TestInsightsUnknownTableAndList(t *testing.T) {
 		t.Fatalf("list: %d %s", code, body)
 	}
 }
+
+// TestInsightsAmplificationAndScans: a filter that keeps one item in ten
+// and a Scan beside Queries show in the amplification numbers and warnings.
+func TestInsightsAmplificationAndScans(t *testing.T) {
+	srv := startServer(t, table.Options{})
+	c := srv.client("us-east-1")
+	ctx := context.Background()
+	createTable(t, c, "Events", true)
+	for i := 0; i < 150; i++ {
+		kind := "noise"
+		if i%10 == 0 {
+			kind = "alert"
+		}
+		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Events"),
+			Item: map[string]types.AttributeValue{"pk": s(fmt.Sprint("dev#", i%3)), "sk": s(fmt.Sprintf("%04d", i)), "kind": s(kind)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for d := 0; d < 3; d++ {
+		out, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Events"),
+			KeyConditionExpression: aws.String("pk = :p"), FilterExpression: aws.String("kind = :k"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":p": s(fmt.Sprint("dev#", d)), ":k": s("alert")}})
+		if err != nil || out.ScannedCount != 50 || out.Count != 5 {
+			t.Fatalf("Query dev#%d: %v, %v", d, out, err)
+		}
+	}
+	if _, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Events")}); err != nil {
+		t.Fatal(err)
+	}
+	code, body := getInsights(t, srv, "?table=Events")
+	if code != http.StatusOK {
+		t.Fatalf("status %d: %s", code, body)
+	}
+	var rep insights.Report
+	if err := json.Unmarshal(body, &rep); err != nil {
+		t.Fatal(err)
+	}
+	a := rep.Amplification
+	if a.ItemsRead != 300 || a.ItemsReturned != 165 || a.ScanReadShare <= 0 || a.ScanReadShare >= 1 {
+		t.Errorf("amplification = %+v, want 300 read, 165 returned, a Scan share between 0 and 1", a)
+	}
+	kinds := map[string]string{}
+	for _, w := range rep.Warnings {
+		kinds[w.Kind] = w.Message
+	}
+	if want := "Filters discarded 90% of the items they read (135 of 150): every item read was paid for."; kinds["filter-discards"] != want {
+		t.Errorf("filter-discards = %q, want %q", kinds["filter-discards"], want)
+	}
+	if kinds["scan-and-query"] == "" || kinds["low-cardinality"] == "" {
+		t.Errorf("warnings = %v, want scan-and-query and low-cardinality (3 keys hold 150 items)", kinds)
+	}
+	if len(rep.Collections) != 3 || rep.Collections[0].Items != 50 {
+		t.Errorf("collections = %+v, want 3 of 50 items", rep.Collections)
+	}
+}

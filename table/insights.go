@@ -222,5 +222,6 @@ func (s *Service) observePage(t target, ps pageSpec, pg page, mt *meter) {
 		}
 		units += mt.tableUnits // items a local index read fetched from the table
 	}
-	s.insights.Page(t.meta.ID, name, ps.from, units, pg.scanned, pg.count, ps.scan, ps.filter != nil)
+	s.insights.Page(t.meta.ID, name, insights.PageRead{From: ps.from, LastRead: pg.lastRead, Units: units,
+		Scanned: pg.scanned, Returned: pg.count, Scan: ps.scan, Filtered: ps.filter != nil})
 }

@@ -2,6 +2,7 @@ package table
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 
 	"github.com/ddblocal/ddblocal/attr"
@@ -55,6 +56,9 @@ type page struct {
 	bytes         int   // bytes read from the space
 	fetched       []int // sizes of items fetched from the table
 	lastEvaluated attr.Item
+	// lastRead is the storage key prefix (partition hash) of the last
+	// entry read, for insights to charge a Scan page to its partitions.
+	lastRead uint64
 }
 
 // shownEntry is an entry an eventually consistent read sees that the current
@@ -194,6 +198,9 @@ func (r *pageReader) visit(k, v []byte) bool {
 	}
 	if r.hidden != nil && r.hidden[string(k)] {
 		return true
+	}
+	if len(k) >= attr.HashPrefixLen {
+		r.pg.lastRead = binary.BigEndian.Uint64(k)
 	}
 	e := lazyEntry{body: v, filtered: r.scratch}
 	var err error
