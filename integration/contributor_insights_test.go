@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,19 +13,6 @@ import (
 
 	"github.com/ddblocal/ddblocal/table"
 )
-
-// movable is a clock the test moves.
-type movable struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (m *movable) now() time.Time { m.mu.Lock(); defer m.mu.Unlock(); return m.t }
-func (m *movable) advance(d time.Duration) {
-	m.mu.Lock()
-	m.t = m.t.Add(d)
-	m.mu.Unlock()
-}
 
 // ciTable creates Orders (pk, sk) with the global index byUser (user) and
 // the local index byDate (pk, date).
@@ -58,9 +44,9 @@ func ciTable(t *testing.T, c *dynamodb.Client) {
 // through ENABLE, a mode change, DISABLE and deletion, with the statuses,
 // rule names, list pages and errors DynamoDB reports.
 func TestContributorInsightsLifecycle(t *testing.T) {
-	clk := &movable{t: time.Unix(1764633600, 0)}
+	clk := newFakeClock()
 	const settle = 5 * time.Second
-	srv := startServer(t, table.Options{Now: clk.now, TransientDelay: settle})
+	srv := startServer(t, table.Options{Now: clk.Now, TransientDelay: settle})
 	c := srv.client("us-east-1")
 	ctx := context.Background()
 	ciTable(t, c)
@@ -79,7 +65,7 @@ func TestContributorInsightsLifecycle(t *testing.T) {
 
 	_, err := update(nil, types.ContributorInsightsActionEnable, "")
 	wantAPIError(t, err, "ValidationException", "Table or Index is not in a valid state to update Key Access Insights: TableStatus must be ACTIVE to enable ContributorInsights.")
-	clk.advance(settle)
+	clk.Advance(settle)
 
 	d := describe(nil)
 	if d.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled || d.ContributorInsightsMode != "" || d.LastUpdateDateTime != nil || d.ContributorInsightsRuleList != nil {
@@ -89,11 +75,11 @@ func TestContributorInsightsLifecycle(t *testing.T) {
 	if err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling || out.ContributorInsightsMode != types.ContributorInsightsModeAccessedAndThrottledKeys || aws.ToString(out.TableName) != "Orders" {
 		t.Fatalf("ENABLE = %+v, %v; want ENABLING in ACCESSED_AND_THROTTLED_KEYS", out, err)
 	}
-	stamp := clk.now().UnixMilli()
+	stamp := clk.Now().UnixMilli()
 	if d := describe(nil); d.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling {
 		t.Fatalf("just enabled: %s, want ENABLING", d.ContributorInsightsStatus)
 	}
-	clk.advance(settle)
+	clk.Advance(settle)
 	d = describe(nil)
 	wantRules := func(kinds ...string) []string {
 		var out []string
@@ -114,7 +100,7 @@ func TestContributorInsightsLifecycle(t *testing.T) {
 	if out, err := update(nil, types.ContributorInsightsActionEnable, types.ContributorInsightsModeThrottledKeys); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling {
 		t.Fatalf("mode change = %+v, %v; want ENABLING", out, err)
 	}
-	clk.advance(settle)
+	clk.Advance(settle)
 	if d := describe(nil); d.ContributorInsightsMode != types.ContributorInsightsModeThrottledKeys || !slices.Equal(d.ContributorInsightsRuleList, wantRules("PKT-Orders", "SKT-Orders")) {
 		t.Fatalf("throttled keys only: %+v %v", d, d.ContributorInsightsRuleList)
 	}
@@ -123,7 +109,7 @@ func TestContributorInsightsLifecycle(t *testing.T) {
 	if out, err := update(gsi, types.ContributorInsightsActionEnable, ""); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling || aws.ToString(out.IndexName) != "byUser" {
 		t.Fatalf("index ENABLE = %+v, %v", out, err)
 	}
-	stamp = clk.now().UnixMilli()
+	stamp = clk.Now().UnixMilli()
 	if d := describe(gsi); aws.ToString(d.IndexName) != "byUser" || !slices.Equal(d.ContributorInsightsRuleList, wantRules("PKC-Orders-byUser", "PKT-Orders-byUser")) {
 		t.Fatalf("index: %+v %v", d, d.ContributorInsightsRuleList)
 	}
@@ -168,7 +154,7 @@ func TestContributorInsightsLifecycle(t *testing.T) {
 	if got, want := list(), "[Orders/ DISABLING Orders/byUser ENABLING]"; got != want {
 		t.Fatalf("list while disabling = %s, want %s", got, want)
 	}
-	clk.advance(settle)
+	clk.Advance(settle)
 	if got, want := list(), "[Orders/byUser ENABLED]"; got != want {
 		t.Fatalf("list after disabling = %s, want %s", got, want)
 	}
@@ -199,7 +185,7 @@ func TestContributorInsightsLifecycle(t *testing.T) {
 	if _, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("Orders")}); err != nil {
 		t.Fatal(err)
 	}
-	clk.advance(settle)
+	clk.Advance(settle)
 	if got := list(); got != "[]" {
 		t.Fatalf("list after DeleteTable = %s, want []", got)
 	}
