@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -197,7 +198,19 @@ func TestClusterBinaries(t *testing.T) {
 	if v, ok := got.Item["v"].(*types.AttributeValueMemberN); !ok || v.Value != "1" {
 		t.Fatalf("GetItem through 2 = %v, want v 1", got.Item)
 	}
-	p2.stopOK()
+	if resp, err := http.Get(p2.URL + "/_ddblocal/health"); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("health of 2 with etcd up: %v %v, want 200", resp, err)
+	}
+	c.Members[0].Stop()
+	if resp, err := http.Get(p2.URL + "/_ddblocal/health"); err != nil || resp.StatusCode == http.StatusOK {
+		t.Errorf("health of 2 with etcd down: %v %v, want an error status", resp, err)
+	}
+	// A front-end whose etcd is gone still stops promptly on SIGTERM.
+	if code, took := p2.stop(); code != 0 {
+		t.Errorf("SIGTERM with etcd down: exit %d after %s, want 0:\n%s", code, took, p2.log.String())
+	} else {
+		t.Logf("SIGTERM with etcd down: exited after %s", took.Round(time.Millisecond))
+	}
 
 	small, err := etcdtest.StartWith(t.TempDir(), 1, func(cfg *etcdtest.Config) { cfg.MaxTxnOps = 128 })
 	if err != nil {

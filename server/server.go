@@ -121,7 +121,7 @@ func Start(ctx context.Context, opts Options) (s *Server, err error) {
 	s.svc.RunOnMove(s.clock)
 	s.triggers = streams.NewTriggers(s.svc, log)
 	cfg := api.Config{Addr: s.addr, Logger: log, CORSOrigins: opts.CORSOrigins,
-		Ready: func() error { return nil }, Settle: s.svc.Settle, Insights: s.svc}
+		Ready: db.Ready, Settle: s.svc.Settle, Insights: s.svc}
 	inj := faults.New()
 	s.faults = inj
 	handler := func(cfg api.Config) http.Handler {
@@ -195,6 +195,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		err = nil
 	}
 	s.triggers.Close()
+	s.db.Interrupt() // cluster mode: background work need not wait for etcd
 	s.svc.Close()
 	if cerr := s.db.Close(); err == nil {
 		err = cerr

@@ -39,14 +39,18 @@ var errConflict = errors.New("store: optimistic transaction conflict")
 // bounding a response to 64 × 400 KB items.
 const etcdPage = 64
 
-// etcdTimeout bounds each etcd request.
-const etcdTimeout = 15 * time.Second
+// etcdTimeout bounds each etcd request: well beyond a leader election
+// (about a second with etcd's defaults), well within an SDK's patience.
+const etcdTimeout = 5 * time.Second
 
 // etcdEngine is an engine over an etcd client.
 type etcdEngine struct {
 	cli    *clientv3.Client
 	prefix string
 	leases leaseCache
+	// ctx bounds every request of a transaction; DB.Interrupt cancels it.
+	ctx       context.Context
+	interrupt context.CancelFunc
 	// closeClient: Close also closes cli (Open made it).
 	closeClient bool
 }
@@ -113,7 +117,7 @@ func (t *etcdTxn) fetch(from, to string, limit int64, desc bool) ([]kv, bool) {
 	if t.rev != 0 {
 		opts = append(opts, clientv3.WithRev(t.rev))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), etcdTimeout)
+	ctx, cancel := context.WithTimeout(t.e.ctx, etcdTimeout)
 	defer cancel()
 	resp, err := t.e.cli.Get(ctx, from, opts...)
 	if err != nil {
@@ -285,7 +289,7 @@ func (t *etcdTxn) commit() error {
 			ops = append(ops, clientv3.OpPut(k, string(*v)))
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), etcdTimeout)
+	ctx, cancel := context.WithTimeout(t.e.ctx, etcdTimeout)
 	defer cancel()
 	resp, err := t.e.cli.Txn(ctx).If(cmps...).Then(ops...).Commit()
 	if err != nil {

@@ -87,7 +87,8 @@ func openEtcd(o EtcdOptions) (*DB, error) {
 		}
 		return nil, err
 	}
-	return newDB(&etcdEngine{cli: cli, prefix: prefix, closeClient: own}), nil
+	ctx, interrupt := context.WithCancel(context.Background())
+	return newDB(&etcdEngine{cli: cli, prefix: prefix, closeClient: own, ctx: ctx, interrupt: interrupt}), nil
 }
 
 // checkEtcdLimits probes the cluster, within timeout, with requests that
@@ -230,5 +231,31 @@ func (db *DB) UpdateAlone(ctx context.Context, fn func(tx *Tx) error) error {
 			return err
 		}
 		backoff(attempt)
+	}
+}
+
+// Ready reports whether the store can serve: over etcd, whether the cluster
+// answers a linearizable read (it has a leader and a quorum) within two
+// seconds; an in-process store is always ready.
+func (db *DB) Ready() error {
+	e, ok := db.eng.(*etcdEngine)
+	if !ok {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if _, err := e.cli.Get(ctx, e.prefix+"probe", clientv3.WithCountOnly()); err != nil {
+		return fmt.Errorf("etcd: %w", err)
+	}
+	return nil
+}
+
+// Interrupt makes the store's requests in flight, and those to come, fail
+// at once rather than wait for an etcd that may not answer: call it when
+// shutting down, once no request needs an answer, before waiting for
+// background work. Over an in-process engine it does nothing.
+func (db *DB) Interrupt() {
+	if e, ok := db.eng.(*etcdEngine); ok {
+		e.interrupt()
 	}
 }

@@ -112,16 +112,26 @@ func (o *Ownership) campaign(ctx context.Context, cli *clientv3.Client, name str
 // term is one session: it campaigns, holds the work while the session
 // lives, and resigns when ctx ends.
 func (o *Ownership) term(ctx context.Context, cli *clientv3.Client, name string) error {
-	// Not ctx: Close revokes the lease with the session's context, which
-	// must still be live then, so the next owner need not wait for it.
+	// Not ctx: the session must outlive it, so that resign below can
+	// still revoke the lease.
 	s, err := concurrency.NewSession(cli, concurrency.WithTTL(ownerTTL))
 	if err != nil {
 		return err
 	}
-	defer s.Close()
+	defer resign(cli, s)
 	el := concurrency.NewElection(s, name)
-	if err := el.Campaign(ctx, ""); err != nil {
-		return err
+	// Campaign, when ctx ends, resigns with the client's own context, which
+	// waits for an etcd that may be down: wait for it only while ctx lives.
+	// The abandoned call returns once etcd answers or the client closes.
+	won := make(chan error, 1)
+	go func() { won <- el.Campaign(ctx, "") }()
+	select {
+	case err := <-won:
+		if err != nil {
+			return err
+		}
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	o.mu.Lock()
 	o.key, o.rev = el.Key(), el.Rev()
@@ -136,4 +146,14 @@ func (o *Ownership) term(ctx context.Context, cli *clientv3.Client, name string)
 	o.key, o.rev = "", 0
 	o.mu.Unlock()
 	return nil
+}
+
+// resign ends session s and revokes its lease at once, so that the next
+// owner need not wait for it to expire; when etcd does not answer within a
+// second the lease expires by itself (ownerTTL).
+func resign(cli *clientv3.Client, s *concurrency.Session) {
+	s.Orphan()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_, _ = cli.Revoke(ctx, s.Lease())
 }

@@ -129,9 +129,12 @@ func (s *Service) Close() {
 	for _, a := range all {
 		a.Close()
 	}
+	// Concurrently: each may wait a second for etcd to revoke its lease.
+	var wg sync.WaitGroup
 	for _, o := range owners {
-		o.Close()
+		wg.Go(o.Close)
 	}
+	wg.Wait()
 }
 
 // notifyWrite tells table m's applier that write w committed, if w appended

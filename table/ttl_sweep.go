@@ -43,6 +43,9 @@ func (s *Service) startSweeper() {
 			if err := s.sweepTTL(s.bg); err != nil && s.bg.Err() == nil && !errors.Is(err, store.ErrClosed) && s.opts.Logger != nil {
 				s.opts.Logger.Error("ttl: sweeping expired items", "err", err)
 			}
+			if s.bg.Err() != nil {
+				return // closing: a slow store (etcd down) must not hold Close twice
+			}
 			if err := s.dropDeletedStreams(s.bg, s.now().UnixNano()); err != nil && s.bg.Err() == nil && !errors.Is(err, store.ErrClosed) && s.opts.Logger != nil {
 				s.opts.Logger.Error("streams: dropping deleted tables' expired streams", "err", err)
 			}
