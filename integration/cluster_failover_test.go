@@ -150,10 +150,11 @@ func TestClusterFailover(t *testing.T) {
 	}
 
 	progress("writes through both front-ends", acksA, acksB)
-	leader := slices.IndexFunc(c.Members, (*etcdtest.Member).IsLeader)
-	if leader < 0 {
-		t.Fatal("no etcd leader")
-	}
+	leader := -1
+	waitFor(t, "an etcd leader", func() bool {
+		leader = slices.IndexFunc(c.Members, (*etcdtest.Member).IsLeader)
+		return leader >= 0
+	})
 	c.Members[leader].Stop()
 	t.Logf("stopped etcd leader %s at %d+%d acknowledged writes", c.Members[leader].Name, acksA.count(), acksB.count())
 	progress("writes after the etcd leader stopped", acksA, acksB)
