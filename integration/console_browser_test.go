@@ -24,7 +24,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/ddblocal/ddblocal/auth"
+	"github.com/ddblocal/ddblocal/clock"
 	ddbserver "github.com/ddblocal/ddblocal/server"
+	"github.com/ddblocal/ddblocal/table"
 )
 
 // browserWait bounds each wait for the page; the whole test takes a few
@@ -240,6 +242,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	browser := startBrowser(t, chromiumPath(t))
 	t.Run("NoCredentials", func(t *testing.T) { consoleWithoutCredentials(browser, t) })
 	t.Run("Credentials", func(t *testing.T) { consoleWithCredentials(browser, t) })
+	t.Run("Throttled", func(t *testing.T) { consoleThrottled(browser, t) })
 }
 
 // cells returns the text of each cell of the item browser's result rows
@@ -431,5 +434,25 @@ func consoleWithCredentials(browser context.Context, t *testing.T) {
 	p.waitFor("the first Scan", `document.getElementById("stat-count").textContent === "20"`)
 	p.runQuery(map[string]string{"q-mode": "Query", "q-pk": "c3"}, 5, 5)
 	consoleHeatMap(p, "")
+	p.noPageErrors()
+}
+
+// consoleThrottled shows a hot key's throttles. The server throttles every
+// table at 1% of DynamoDB's limits on a frozen clock, so a partition takes
+// 10 writes of one key and throttles the next ones; the console's heat map
+// marks that partition's cell and lists the key first by throttles.
+func consoleThrottled(browser context.Context, t *testing.T) {
+	clk := clock.Manual(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	s, c := startConsoleServer(t, ddbserver.Options{Clock: clk, Table: table.Options{Throttling: true, CapacityScale: 0.01}}, "local", "local")
+	createTable(t, c, "Hot", false)
+	if n, _ := countThrottled(t, 15, func(int) error { return putPK(c, "Hot", "k", nil) }); n == 0 {
+		t.Fatal("15 writes of one key at 1% capacity: none throttled")
+	}
+	p := openConsole(browser, t, s.URL())
+	entry := `#tables button[data-table="Hot"]`
+	p.waitFor("the table list", `document.querySelector('`+entry+`')`)
+	p.click(entry)
+	p.waitFor("a throttled heat map cell", `document.querySelector("#heatmap .cell.throttled")`)
+	p.waitFor("k first by throttles", `(document.querySelector("#top-throttles li code") || {}).textContent === "k"`)
 	p.noPageErrors()
 }
