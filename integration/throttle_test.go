@@ -2,8 +2,10 @@ package integration
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddblocal/ddblocal/clock"
+	"github.com/ddblocal/ddblocal/insights"
 	"github.com/ddblocal/ddblocal/table"
 )
 
@@ -402,5 +405,36 @@ func TestThrottleIndexOnDemandMaximum(t *testing.T) {
 	}
 	if got, want := reasonsOf(te.ThrottlingReasons), []string{"IndexWriteMaxOnDemandThroughputExceeded " + arn + "/index/byStatus"}; !slices.Equal(got, want) {
 		t.Errorf("reasons %v, want %v", got, want)
+	}
+}
+
+// TestThrottleEventsReachInsights: the throttled writes of a hot key show in
+// GET /_ddblocal/insights, against the key and its partition.
+func TestThrottleEventsReachInsights(t *testing.T) {
+	clk := clock.Manual(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	srv := startServer(t, table.Options{Throttling: true, CapacityScale: 0.01, Now: clk.Now})
+	c := srv.client("us-east-1")
+	createTable(t, c, "hotins", false)
+	if got, _ := countThrottled(t, 15, func(int) error { return putPK(c, "hotins", "k", nil) }); got != 5 {
+		t.Fatalf("%d of 15 throttled, want 5", got)
+	}
+	code, body := getInsights(t, srv, "?table=hotins")
+	var rep insights.Report
+	if err := json.Unmarshal(body, &rep); code != http.StatusOK || err != nil {
+		t.Fatalf("insights: %d %v %s", code, err, body)
+	}
+	if !rep.Throttling || len(rep.TopKeys.ByThrottles) == 0 {
+		t.Fatalf("report throttling %v, top keys by throttles %+v; want throttling on and the hot key", rep.Throttling, rep.TopKeys.ByThrottles)
+	}
+	top := rep.TopKeys.ByThrottles[0]
+	if top.PartitionKey == nil || top.PartitionKey.S != "k" || top.Throttles != 5 {
+		t.Fatalf("top throttled key %+v, want k with 5 throttles", top)
+	}
+	var throttles float64
+	for _, p := range rep.Indexes[0].Partitions {
+		throttles += p.WriteThrottles
+	}
+	if throttles != 5 || len(rep.Indexes[0].Partitions) != 4 {
+		t.Fatalf("partitions %d with %v write throttles, want 4 with 5", len(rep.Indexes[0].Partitions), throttles)
 	}
 }
