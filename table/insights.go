@@ -75,7 +75,7 @@ func (s *Service) Insights(ctx context.Context, region, name string) (*insights.
 	if err != nil {
 		return nil, err
 	}
-	t := insights.Table{Name: m.Name}
+	t := insights.Table{Name: m.Name, Throttling: s.throttling(m)}
 	t.Indexes = append(t.Indexes, insights.Index{Name: "", Sizer: s.insights.Sizer(m.ID, ""),
 		Decode: m.decodeKey, HasSort: m.schema.SK != ""})
 	for _, d := range indexDefs(m) {
