@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -436,5 +437,34 @@ func TestThrottleEventsReachInsights(t *testing.T) {
 	}
 	if throttles != 5 || len(rep.Indexes[0].Partitions) != 4 {
 		t.Fatalf("partitions %d with %v write throttles, want 4 with 5", len(rep.Indexes[0].Partitions), throttles)
+	}
+}
+
+// A partition whose data passes 10 GB (times the scale) splits, so one
+// large item collection raises the table's partition count.
+func TestThrottleLargePartitionSplits(t *testing.T) {
+	clk := clock.Manual(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	// 10 GB × 1e-5 ≈ 107 KB per partition.
+	srv := startServer(t, table.Options{Throttling: true, CapacityScale: 1e-5, Now: clk.Now})
+	c := srv.client("us-east-1")
+	createTable(t, c, "big", false)
+	partitions := func() int {
+		t.Helper()
+		code, body := getInsights(t, srv, "?table=big")
+		var rep insights.Report
+		if err := json.Unmarshal(body, &rep); code != http.StatusOK || err != nil {
+			t.Fatalf("insights: %d %v %s", code, err, body)
+		}
+		return len(rep.Indexes[0].Partitions)
+	}
+	pad := map[string]types.AttributeValue{"pad": &types.AttributeValueMemberS{Value: strings.Repeat("x", 390_000)}}
+	// One put only: its 381 write units raise the on-demand peak, and the
+	// next request's allowance would split partitions for throughput too.
+	if err := putPK(c, "big", "a", pad); err != nil {
+		t.Fatal(err)
+	}
+	if got := partitions(); got != 6 {
+		// 390 KB in one partition halves twice to fit 107 KB.
+		t.Fatalf("%d partitions after one 390 KB item, want 6 (4 + 2 splits)", got)
 	}
 }

@@ -160,25 +160,36 @@ func (s *Service) admitWrite(mu *mutation, mult float64, check bool) ([]throttle
 	if err != nil {
 		return nil, err
 	}
-	next := old
+	next, failing := old, false
 	if !check {
 		if next, err = mu.nextItem(old); err != nil {
-			next = nil // the write will fail; it still costs a unit
+			next, failing = nil, true // the write will fail; it still costs a unit
 		}
 	}
 	units := writeUnits(old.Size(), next.Size())
-	targets := []throttle.Target{{Cap: m.tcap, Hash: hashOf(mu.key), Key: mu.key, Units: units * mult}}
+	grow := func(from, to int) int64 { // bytes for the size split rule
+		if failing {
+			return 0
+		}
+		return int64(to - from)
+	}
+	targets := []throttle.Target{{Cap: m.tcap, Hash: hashOf(mu.key), Key: mu.key, Units: units * mult, Bytes: grow(old.Size(), next.Size())}}
 	for _, d := range m.gsis {
 		c := d.Diff(mu.key, old, next)
 		u := indexWriteUnits(c)
 		if u == 0 {
 			continue
 		}
-		k := c.NewKey
-		if k == nil {
+		// A moved entry is counted where it lands: the old partition's
+		// share is left (an estimate, erring towards splitting).
+		k, b := c.NewKey, grow(c.OldSize, c.NewSize)
+		switch {
+		case k == nil:
 			k = c.OldKey
+		case string(c.OldKey) != string(c.NewKey):
+			b = grow(0, c.NewSize)
 		}
-		targets = append(targets, throttle.Target{Index: d.Name, Cap: m.gsiCap[d.Name], Hash: hashOf(k), Key: k, Units: u * mult})
+		targets = append(targets, throttle.Target{Index: d.Name, Cap: m.gsiCap[d.Name], Hash: hashOf(k), Key: k, Units: u * mult, Bytes: b})
 	}
 	return s.limiter.Take(s.now(), m.ID, throttle.Write, targets), nil
 }

@@ -23,6 +23,7 @@ type resource struct {
 	parts partition.Map
 	pb    [2][]bucket // per partition, read and write
 	hot   []hotness   // per partition
+	size  []int64     // per partition, bytes written (the size split rule)
 }
 
 // hotness is a partition's current run of throttling, for the split rule.
@@ -40,6 +41,7 @@ func newResource(now time.Time, l *Limiter, c Capacity) *resource {
 		r.pb[op] = []bucket{newBucket(rate, rate, rate, now)}
 	}
 	r.hot = make([]hotness, 1)
+	r.size = make([]int64, 1)
 	r.reconfigure(now, l, c)
 	return r
 }
@@ -145,7 +147,24 @@ func (r *resource) split(i int) bool {
 	}
 	r.hot = insertAfter(r.hot, i)
 	r.hot[i], r.hot[i+1] = hotness{}, hotness{}
+	r.size = insertAfter(r.size, i)
+	r.size[i] /= 2
+	r.size[i+1] -= r.size[i]
 	return true
+}
+
+// resize adds b bytes to the partition owning hash and splits it while it
+// is larger than PartitionSplitBytes (scaled).
+func (r *resource) resize(l *Limiter, hash uint64, b int64) {
+	if b == 0 {
+		return
+	}
+	p := r.parts.Of(hash)
+	r.size[p] = max(r.size[p]+b, 0)
+	limit := int64(PartitionSplitBytes * l.scale)
+	for r.size[p] > limit && r.parts.Len() < maxPartitions && r.split(p) {
+		p = r.parts.Of(hash)
+	}
 }
 
 // insertAfter returns s with a copy of s[i] inserted after it.

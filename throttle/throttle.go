@@ -28,7 +28,11 @@
 //     apart, for HotSplitAfter) splits in two, halving its hash range: the
 //     halves inherit its tokens, so a split never grants a burst. A
 //     partition that throttles only one key value never splits: that cannot
-//     help.
+//     help. A partition whose data passes PartitionSplitBytes (10 GB)
+//     splits in two as well; the size is counted from the writes the
+//     Limiter admits (since the server started or the table was first
+//     throttled), and a split gives each half half of it, an estimate since
+//     the hash range is halved, not the data.
 //
 // Every limit DynamoDB sets, and the warm throughput (which only says how
 // far DynamoDB's own limits start out raised), is multiplied by
@@ -60,6 +64,8 @@ const (
 	BurstSeconds      = 300
 	PeakWindow        = 30 * time.Minute
 	HotSplitAfter     = 10 * time.Second
+	// PartitionSplitBytes is the size past which a partition splits.
+	PartitionSplitBytes = 10 << 30
 	// maxPartitions bounds the partitions of one table or index, so that a
 	// tiny scale cannot make millions of buckets.
 	maxPartitions = 4096
@@ -109,6 +115,9 @@ type Target struct {
 	// Units is what Take takes from the target's buckets when the request
 	// is admitted.
 	Units float64
+	// Bytes is how much an admitted write grows (negative: shrinks) the
+	// data of the partition owning Hash, for the size split rule.
+	Bytes int64
 }
 
 // Reason is one entry of an exception's ThrottlingReasons.
@@ -189,6 +198,7 @@ func (l *Limiter) Take(now time.Time, table string, op Op, targets []Target) []R
 	if reasons == nil {
 		for i, t := range targets {
 			rs[i].consume(now, l, op, t.Hash, t.Units)
+			rs[i].resize(l, t.Hash, t.Bytes)
 		}
 	}
 	l.mu.Unlock()

@@ -242,3 +242,48 @@ func TestTakeIsAllOrNothing(t *testing.T) {
 		t.Fatalf("table partition admitted %d after a refused request, want 10", got)
 	}
 }
+
+func TestLargePartitionSplits(t *testing.T) {
+	const gb = int64(1) << 30
+	for _, tc := range []struct {
+		name   string
+		writes []int64 // bytes per admitted write, one second apart
+		splits int
+	}{
+		{"under 10 GB", []int64{6 * gb, 3 * gb}, 0},
+		{"exactly 10 GB", []int64{10 * gb}, 0},
+		{"past 10 GB", []int64{6 * gb, 5 * gb}, 1},
+		{"shrunk first", []int64{9 * gb, -5 * gb, 5 * gb}, 0},
+		{"three times the limit at once", []int64{30 * gb}, 2},
+	} {
+		l := New(Options{})
+		cap := Capacity{ARN: arn, Provisioned: true, Read: 1, Write: 1}
+		l.Take(t0, "id", Write, []Target{{Cap: cap}})
+		before, _ := l.Partitions("id", "")
+		for i, b := range tc.writes {
+			now := t0.Add(time.Duration(i+1) * time.Second)
+			if r := l.Take(now, "id", Write, []Target{{Cap: cap, Hash: 7, Units: 1, Bytes: b}}); r != nil {
+				t.Fatalf("%s: write %d throttled: %v", tc.name, i, r)
+			}
+		}
+		m, _ := l.Partitions("id", "")
+		if got := m.Len() - before.Len(); got != tc.splits {
+			t.Errorf("%s: %d splits, want %d", tc.name, got, tc.splits)
+		}
+	}
+}
+
+func TestThrottledWriteDoesNotGrowPartition(t *testing.T) {
+	l := New(Options{})
+	cap := Capacity{ARN: arn, Provisioned: true, Read: 1, Write: 1}
+	if r := l.Take(t0, "id", Write, []Target{{Cap: cap, Hash: 7, Units: 5}}); r != nil {
+		t.Fatalf("first write throttled: %v", r)
+	}
+	// The bucket is in debt now: this write is refused and must not count.
+	if r := l.Take(t0, "id", Write, []Target{{Cap: cap, Hash: 7, Units: 1, Bytes: 11 << 30}}); r == nil {
+		t.Fatal("second write admitted; want it throttled")
+	}
+	if m, _ := l.Partitions("id", ""); m.Len() != 1 {
+		t.Fatalf("%d partitions after a refused 11 GB write, want 1", m.Len())
+	}
+}
