@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,7 +16,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddblocal/ddblocal/clock"
 	"github.com/ddblocal/ddblocal/insights"
 	"github.com/ddblocal/ddblocal/table"
 )
@@ -196,48 +194,5 @@ func TestInsightsAmplificationAndScans(t *testing.T) {
 	}
 	if len(rep.Collections) != 3 || rep.Collections[0].Items != 50 {
 		t.Errorf("collections = %+v, want 3 of 50 items", rep.Collections)
-	}
-}
-
-// TestInsightsThrottledHotKey: with throttling on, the key the model
-// throttles comes first by throttles, and its partition counts them.
-func TestInsightsThrottledHotKey(t *testing.T) {
-	clk := clock.Manual(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-	srv := startServer(t, table.Options{Throttling: true, CapacityScale: 0.01, Now: clk.Now}) // 10 writes/s a partition
-	c := srv.client("us-east-1")
-	ctx := context.Background()
-	createTable(t, c, "Hot", false)
-	throttled := 0
-	for i := 0; i < 15; i++ {
-		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Hot"), Item: map[string]types.AttributeValue{"pk": s("k")}})
-		var te *types.ThrottlingException
-		switch {
-		case errors.As(err, &te):
-			throttled++
-		case err != nil:
-			t.Fatal(err)
-		}
-	}
-	if throttled != 5 {
-		t.Fatalf("%d of 15 writes throttled, want 5", throttled)
-	}
-	code, body := getInsights(t, srv, "?table=Hot")
-	if code != http.StatusOK {
-		t.Fatalf("status %d: %s", code, body)
-	}
-	var rep insights.Report
-	if err := json.Unmarshal(body, &rep); err != nil {
-		t.Fatal(err)
-	}
-	if !rep.Throttling {
-		t.Error("throttling = false, want true")
-	}
-	th := rep.TopKeys.ByThrottles
-	if len(th) != 1 || th[0].PartitionKey == nil || th[0].PartitionKey.S != "k" || th[0].Throttles != 5 || th[0].WriteUnits != 10 {
-		t.Fatalf("byThrottles = %+v, want k with 5 throttles and its 10 units", th)
-	}
-	p := rep.Indexes[0].Partitions[th[0].Partition]
-	if p.WriteThrottles != 5 || p.WriteUnits != 10 {
-		t.Errorf("partition %d: %v write units, %v write throttles; want 10 and 5", th[0].Partition, p.WriteUnits, p.WriteThrottles)
 	}
 }

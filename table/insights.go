@@ -104,7 +104,6 @@ func (s *Service) Insights(ctx context.Context, region, name string) (*insights.
 		return nil, err
 	}
 	rep := s.insights.Report(m.ID, t)
-	rep.Throttling = s.throttling(m)
 	return &rep, nil
 }
 
