@@ -13,7 +13,8 @@ import (
 
 // Resource-based policies are stored with their table (a table's under "",
 // a stream's under its label), returned with a revision id, and dropped with
-// the table. They are not enforced: that comes with request signing.
+// the table. With Options.Policies set they are enforced on verified
+// callers (authorize, scope.go).
 
 // resourcePolicy is one stored policy document.
 type resourcePolicy struct {
