@@ -77,7 +77,7 @@ func (b *builder) operand(e Expr) (string, error) {
 // every other count.
 func (b *builder) call(fn string, args []Expr) (string, error) {
 	if len(args) == 0 {
-		return "", semErr(-1, "Incorrect number of operands for operator or function; operator or function: %s, number of operands: 0", fn)
+		return "", noOperands(-1, fn)
 	}
 	parts := make([]string, len(args))
 	for i, a := range args {
@@ -238,4 +238,9 @@ func (b *builder) is(e *Is) (string, error) {
 	}
 	s = "attribute_type(" + path + ", " + b.value(attr.String(t)) + ")"
 	return negate(s, e.Negated), nil
+}
+
+// noOperands is the error of a function called without arguments.
+func noOperands(at int, fn string) error {
+	return semErr(at, "Incorrect number of operands for operator or function; operator or function: %s, number of operands: 0", fn)
 }

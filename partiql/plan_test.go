@@ -143,6 +143,8 @@ func TestPlanErrors(t *testing.T) {
 		{`UPDATE t SET s = set_add(s, 'x') WHERE pk = 'a' AND sk = 'b'`, "The second argument to SET_ADD must be a value with type SET", nil},
 		{`UPDATE t SET s = set_delete(s) WHERE pk = 'a' AND sk = 'b'`, "SET_DELETE must have exactly two arguments", nil},
 		{`UPDATE t SET s = upper(s) WHERE pk = 'a' AND sk = 'b'`, "Unrecognized function: upper", nil},
+		{`UPDATE t SET l = list_append() WHERE pk = 'a' AND sk = 'b'`, "Incorrect number of operands for operator or function; operator or function: list_append, number of operands: 0", nil},
+		{`DELETE FROM t WHERE pk = 'a' AND sk = 'b' AND begins_with()`, "Incorrect number of operands for operator or function; operator or function: begins_with, number of operands: 0", nil},
 		{`EXISTS(SELECT * FROM t."byG" WHERE g = 'a' AND x = 1)`, "Operations on indices are not supported in transactions", nil},
 	} {
 		st, _, err := parse(tc.stmt)

@@ -274,7 +274,7 @@ func (b *builder) setValue(e Expr) (string, error) {
 			return "", semErr(e.At, "Unrecognized function: %s", e.Name)
 		}
 		if len(e.Args) == 0 {
-			return "", semErr(e.At, "Incorrect number of operands for operator or function; operator or function: %s, number of operands: 0", e.Name)
+			return "", noOperands(e.At, e.Name)
 		}
 		parts := make([]string, len(e.Args))
 		for i, a := range e.Args {
