@@ -19,10 +19,8 @@ const faultsPath = "/_ddblocal/faults"
 
 // Messages of injected failures, as DynamoDB words them.
 const (
-	msgConflict    = "Transaction is ongoing for the item"
-	msgProvisioned = "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
-	msgThrottling  = "Rate of requests exceeds the allowed throughput."
-	msgThrottled   = "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html."
+	msgConflict   = "Transaction is ongoing for the item"
+	msgThrottling = "Rate of requests exceeds the allowed throughput."
 )
 
 // WithFaults returns a copy of ops in which every handler first consults
@@ -105,8 +103,8 @@ func faulty(h Handler, inj *faults.Injector) Handler {
 // matching members fail with, by kind.
 var injectedReasons = map[faults.Kind]table.CancellationReason{
 	faults.TransactionConflict:           {Code: "TransactionConflict", Message: msgConflict},
-	faults.ProvisionedThroughputExceeded: {Code: "ProvisionedThroughputExceeded", Message: msgProvisioned},
-	faults.ThrottlingException:           {Code: "ThrottlingError", Message: msgThrottled},
+	faults.ProvisionedThroughputExceeded: table.ThrottledReason(true),
+	faults.ThrottlingException:           table.ThrottledReason(false),
 	faults.InternalServerError:           {Code: "InternalServerError", Message: internalMessage},
 }
 
@@ -170,7 +168,7 @@ func injectedError(op string, k faults.Kind, hit []bool) error {
 	case faults.TransactionConflict:
 		return &table.Error{Code: table.TransactionConflictException, Message: msgConflict}
 	case faults.ProvisionedThroughputExceeded:
-		return &table.Error{Code: table.ProvisionedThroughputExceededException, Message: msgProvisioned}
+		return &table.Error{Code: table.ProvisionedThroughputExceededException, Message: table.ThrottledReason(true).Message}
 	default:
 		return &table.Error{Code: table.ThrottlingException, Message: msgThrottling}
 	}

@@ -103,6 +103,10 @@ func TestFaultRoutes(t *testing.T) {
 	}
 }
 
+// msgProvisionedWant is DynamoDB's wording for a provisioned table's
+// throttled request, which injected faults share with real throttling.
+const msgProvisionedWant = "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
+
 func TestFaultInjection(t *testing.T) {
 	const put = `{"TableName":"T","Item":{"pk":{"S":"a"},"x":{"N":"1"}}}`
 	const tx = `{"TransactItems":[{"Put":{"TableName":"T","Item":{"pk":{"S":"b"}}}},{"Delete":{"TableName":"T","Key":{"pk":{"S":"a"}}}}]}`
@@ -122,7 +126,10 @@ func TestFaultInjection(t *testing.T) {
 		{"throttled transaction", `{"operation":"TransactWriteItems","error":"ThrottlingException"}`, "TransactWriteItems", tx,
 			400, prefixDynamo + "TransactionCanceledException", "Transaction cancelled, please refer cancellation reasons for specific reasons [ThrottlingError, ThrottlingError]", ""},
 		{"provisioned", `{"operation":"PutItem","error":"ProvisionedThroughputExceeded"}`, "PutItem", put,
-			400, prefixDynamo + "ProvisionedThroughputExceededException", msgProvisioned, ""},
+			400, prefixDynamo + "ProvisionedThroughputExceededException", msgProvisionedWant, ""},
+		{"provisioned in a transaction", `{"operation":"TransactWriteItems","table":"T","key":{"pk":{"S":"a"}},"error":"ProvisionedThroughputExceeded"}`, "TransactWriteItems", tx,
+			400, prefixDynamo + "TransactionCanceledException", "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ProvisionedThroughputExceeded]",
+			`[{"Code":"None"},{"Code":"ProvisionedThroughputExceeded","Message":"` + msgProvisionedWant + `"}]`},
 		{"throttling", `{"operation":"PutItem","error":"ThrottlingException"}`, "PutItem", put,
 			400, prefixAvail + "ThrottlingException", msgThrottling, ""},
 		{"internal", `{"operation":"PutItem","error":"InternalServerError"}`, "PutItem", put,

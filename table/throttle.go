@@ -129,7 +129,14 @@ func throttleError(m *tableMeta, reasons []throttle.Reason) *Error {
 // throttleReason is a transaction's cancellation reason for an action
 // throttled on m.
 func throttleReason(m *tableMeta) CancellationReason {
-	if m.tcap.Provisioned {
+	return ThrottledReason(m.tcap.Provisioned)
+}
+
+// ThrottledReason is the cancellation reason of a transaction action (or
+// the error of a batched statement) throttled on a provisioned table or an
+// on-demand one; fault injection fails members with the same words.
+func ThrottledReason(provisioned bool) CancellationReason {
+	if provisioned {
 		return CancellationReason{Code: "ProvisionedThroughputExceeded", Message: msgProvisionedTable}
 	}
 	return CancellationReason{Code: "ThrottlingError", Message: msgOnDemandTable}
