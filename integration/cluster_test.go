@@ -51,8 +51,8 @@ func startFrontEndWith(t testing.TB, endpoints []string, prefix string, opts tab
 }
 
 // createGSITable creates table name (pk S, sk S) with global index "byG"
-// on g S.
-func createGSITable(t testing.TB, c *dynamodb.Client, name string) {
+// on g S (ALL), tagged tags.
+func createGSITable(t testing.TB, c *dynamodb.Client, name string, tags ...types.Tag) {
 	t.Helper()
 	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
 		TableName:   aws.String(name),
@@ -71,6 +71,7 @@ func createGSITable(t testing.TB, c *dynamodb.Client, name string) {
 			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
 		}},
+		Tags: tags,
 	})
 	if err != nil {
 		t.Fatalf("CreateTable %s: %v", name, err)

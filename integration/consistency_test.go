@@ -29,33 +29,6 @@ func (c *fakeClock) Now() time.Time          { return time.Unix(0, c.ns.Load()) 
 func (c *fakeClock) Advance(d time.Duration) { c.ns.Add(int64(d)) }
 func lagOf(d time.Duration) consistency.Lag  { return consistency.Lag{Min: d, Max: d} }
 
-// createLagTable creates pk S + sk S with a GSI "byG" on g (ALL) and extra tags.
-func createLagTable(t *testing.T, c *dynamodb.Client, name string, tags ...types.Tag) {
-	t.Helper()
-	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
-		TableName:   aws.String(name),
-		BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS},
-		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
-		},
-		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-			IndexName:  aws.String("byG"),
-			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
-		}},
-		Tags: tags,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // views is what every kind of read returns for item (pk=p, sk=s) right now:
 // its attribute v, or "" when the read does not see the item.
 type views struct {
@@ -128,7 +101,7 @@ func TestEventualConsistency(t *testing.T) {
 			clock := newFakeClock()
 			srv := startServer(t, table.Options{Now: clock.Now, EventualLag: lagOf(lag)})
 			c := srv.client("us-east-1")
-			createLagTable(t, c, "Lagged")
+			createGSITable(t, c, "Lagged")
 			put := func(v string) {
 				t.Helper()
 				if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Lagged"),
@@ -178,9 +151,9 @@ func TestLagTags(t *testing.T) {
 	clock := newFakeClock()
 	srv := startServer(t, table.Options{Now: clock.Now})
 	c := srv.client("us-east-1")
-	createLagTable(t, c, "Tagged", types.Tag{Key: aws.String(consistency.EventualLagTag), Value: aws.String("750ms")})
-	createLagTable(t, c, "GSIOnly", types.Tag{Key: aws.String(consistency.GSILagTag), Value: aws.String("1s")})
-	createLagTable(t, c, "Fresh")
+	createGSITable(t, c, "Tagged", types.Tag{Key: aws.String(consistency.EventualLagTag), Value: aws.String("750ms")})
+	createGSITable(t, c, "GSIOnly", types.Tag{Key: aws.String(consistency.GSILagTag), Value: aws.String("1s")})
+	createGSITable(t, c, "Fresh")
 	for _, name := range []string{"Tagged", "GSIOnly", "Fresh"} {
 		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(name),
 			Item: map[string]types.AttributeValue{"pk": s("p"), "sk": s("s"), "g": s("G"), "v": s("x")}}); err != nil {
@@ -215,7 +188,7 @@ func TestSettle(t *testing.T) {
 	clock := newFakeClock()
 	srv := startServer(t, table.Options{Now: clock.Now, EventualLag: lagOf(time.Hour)})
 	c := srv.client("us-east-1")
-	createLagTable(t, c, "Settled")
+	createGSITable(t, c, "Settled")
 	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Settled"),
 		Item: map[string]types.AttributeValue{"pk": s("p"), "sk": s("s"), "g": s("G"), "v": s("x")}}); err != nil {
 		t.Fatal(err)
@@ -241,7 +214,7 @@ func TestRandomLagReproducible(t *testing.T) {
 		clock := newFakeClock()
 		srv := startServer(t, table.Options{Now: clock.Now, EventualLag: consistency.Lag{Max: time.Second}, Seed: 7})
 		c := srv.client("us-east-1")
-		createLagTable(t, c, "Chaos")
+		createGSITable(t, c, "Chaos")
 		var seen []views
 		for i := 0; i < 10; i++ {
 			clock.Advance(300 * time.Millisecond)

@@ -19,7 +19,7 @@ func TestGSIDeletingStatus(t *testing.T) {
 	clock := newFakeClock()
 	srv := startServer(t, table.Options{Now: clock.Now, TransientDelay: 2 * time.Second})
 	c := srv.client("us-east-1")
-	createLagTable(t, c, "Dropping")
+	createGSITable(t, c, "Dropping")
 	clock.Advance(3 * time.Second) // past CREATING
 	_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("Dropping"),
 		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Delete: &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String("byG")}}}})
