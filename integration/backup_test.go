@@ -316,3 +316,42 @@ func TestBackupInUse(t *testing.T) {
 		t.Errorf("restored table after the delay: got %+v, %v; want ACTIVE without RestoreSummary", dt, err)
 	}
 }
+
+// TestSystemBackupsSameMillisecond: two tables with point-in-time recovery
+// deleted in the same millisecond each leave their own SYSTEM backup (a
+// system backup's id has no random part to tell them apart).
+func TestSystemBackupsSameMillisecond(t *testing.T) {
+	ctx := context.Background()
+	clock := newFakeClock()
+	srv := startServer(t, table.Options{Now: clock.Now})
+	c := srv.client("us-east-1")
+	for _, name := range []string{"Aaa", "Bbb"} {
+		createTable(t, c, name, false)
+		putOrder(t, c, name, "x", "1", "open")
+		enablePITR(t, c, name, 0)
+	}
+	for _, name := range []string{"Aaa", "Bbb"} {
+		if _, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+			t.Fatalf("DeleteTable %s: %v", name, err)
+		}
+	}
+	sys, err := c.ListBackups(ctx, &dynamodb.ListBackupsInput{BackupType: types.BackupTypeFilterSystem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range sys.BackupSummaries {
+		got = append(got, aws.ToString(b.BackupName))
+	}
+	if want := []string{"Aaa$DeletedTableBackup", "Bbb$DeletedTableBackup"}; !slices.Equal(got, want) {
+		t.Fatalf("SYSTEM backups: got %v, want %v", got, want)
+	}
+	for _, b := range sys.BackupSummaries {
+		if _, err := c.RestoreTableFromBackup(ctx, &dynamodb.RestoreTableFromBackupInput{BackupArn: b.BackupArn, TargetTableName: b.TableName}); err != nil {
+			t.Fatalf("restore %s: %v", aws.ToString(b.TableName), err)
+		}
+		if getPK(t, c, aws.ToString(b.TableName), "o") == nil {
+			t.Errorf("restored %s: item o/x missing", aws.ToString(b.TableName))
+		}
+	}
+}

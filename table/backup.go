@@ -219,6 +219,13 @@ func (s *Service) deletedTableBackup(tx *store.Tx, m *tableMeta) error {
 	now := s.now()
 	b := &backupMeta{ID: newBackupID(now, true), Name: m.Name + "$DeletedTableBackup", Type: "SYSTEM",
 		Created: now.UnixNano(), Expiry: now.Add(systemBackupLife).UnixNano()}
+	// A system id has no random part: another table deleted in the same
+	// millisecond took it, so take the next free millisecond (ids stay in
+	// creation order for ListBackups).
+	for t := now; tx.Space(backupDataSpace(m.Region, b.ID)) != nil; {
+		t = t.Add(time.Millisecond)
+		b.ID = newBackupID(t, true)
+	}
 	return takeBackup(tx, m, b)
 }
 
