@@ -35,6 +35,10 @@ var tiers = []struct {
 	{"api", []string{"api"}, false},
 	{"front", []string{"partiql", "auth", "console"}, false},
 	{"service", []string{"table"}, false},
+	// ddb is DynamoDB's API model (shapes, error codes); access the
+	// scopes, ARNs, callers and policy contract.
+	{"model", []string{"ddb"}, false},
+	{"rules", []string{"access"}, false},
 	// transfer and fixtures are the export/import formats and sample data
 	// of the subcommands.
 	{"domain", []string{"gsi", "index", "lsi", "expressions", "consistency", "faults", "streams", "throttle", "insights", "transfer", "fixtures"}, true},

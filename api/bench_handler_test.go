@@ -17,7 +17,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/auth"
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // getItemBody is a GetItem request as the SDKs send it.
@@ -26,13 +26,13 @@ const getItemBody = `{"TableName":"bench","Key":{"pk":{"S":"p0042"},"sk":{"S":"s
 // stubGetItemOps serves GetItem from a canned item of about 200 bytes, so
 // that a benchmark measures the HTTP layer, decode and encode but no store.
 func stubGetItemOps() map[string]Handler {
-	out := &table.GetItemOutput{Item: attr.Item{
+	out := &ddb.GetItemOutput{Item: attr.Item{
 		"pk":  attr.String("p0042"),
 		"sk":  attr.String("s0017"),
 		"val": attr.String(strings.Repeat("v", 200)),
 	}}
 	return map[string]Handler{
-		"GetItem": Op(func(context.Context, string, *table.GetItemInput) (*table.GetItemOutput, error) {
+		"GetItem": Op(func(context.Context, string, *ddb.GetItemInput) (*ddb.GetItemOutput, error) {
 			return out, nil
 		}),
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // maxBodyBytes caps a request body, on the wire and after decompression:
@@ -20,7 +20,7 @@ import (
 const maxBodyBytes = 16 << 20
 
 // errTooLarge is the answer to a body over maxBodyBytes.
-func errTooLarge() *table.Error {
+func errTooLarge() *ddb.Error {
 	return apiErr(codeEntityTooLarge, "Request Entity Too Large")
 }
 
@@ -135,7 +135,7 @@ func decompress(rc io.ReadCloser, enc string) ([]byte, error) {
 	defer rc.Close()
 	b, err := readCapped(rc, -1)
 	if err != nil {
-		var te *table.Error
+		var te *ddb.Error
 		if errors.As(err, &te) {
 			return nil, err
 		}
@@ -144,8 +144,8 @@ func decompress(rc io.ReadCloser, enc string) ([]byte, error) {
 	return b, nil
 }
 
-func badEncoding(enc string) *table.Error {
+func badEncoding(enc string) *ddb.Error {
 	return errSerializationf("Request body is not valid " + enc + " data")
 }
 
-func errSerializationf(msg string) *table.Error { return apiErr(codeSerialization, msg) }
+func errSerializationf(msg string) *ddb.Error { return apiErr(codeSerialization, msg) }

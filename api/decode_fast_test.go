@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // decodeBodies covers what SDKs send and what they never do (case
@@ -34,13 +34,13 @@ var decodeBodies = []string{
 
 // decodeTargets are the request types decoded most often.
 var decodeTargets = []func() any{
-	func() any { return new(table.GetItemInput) },
-	func() any { return new(table.PutItemInput) },
-	func() any { return new(table.QueryInput) },
-	func() any { return new(table.ScanInput) },
-	func() any { return new(table.BatchWriteItemInput) },
-	func() any { return new(table.BatchGetItemInput) },
-	func() any { return new(table.UpdateItemInput) },
+	func() any { return new(ddb.GetItemInput) },
+	func() any { return new(ddb.PutItemInput) },
+	func() any { return new(ddb.QueryInput) },
+	func() any { return new(ddb.ScanInput) },
+	func() any { return new(ddb.BatchWriteItemInput) },
+	func() any { return new(ddb.BatchGetItemInput) },
+	func() any { return new(ddb.UpdateItemInput) },
 }
 
 // checkSameDecode decodes body into a fresh target by the fast path and by
@@ -74,12 +74,12 @@ func TestFastDecodeTakesFastPath(t *testing.T) {
 		target any
 		want   bool
 	}{
-		{`{"TableName":"t","Key":{"pk":{"S":"a"}}}`, new(table.GetItemInput), true},
-		{`{"TableName":"t","Item":{"pk":{"S":"a"}},"ExpressionAttributeValues":{":v":{"N":"1"}}}`, new(table.PutItemInput), true},
-		{`{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"a"},"n":{"N":"1"}}}}]}}`, new(table.BatchWriteItemInput), true},
-		{`{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"a"},"b":{"B":"AQ=="}}}}]}}`, new(table.BatchWriteItemInput), true},
-		{`{"tablename":"t"}`, new(table.GetItemInput), false},
-		{`{"TableName":"t\u0041"}`, new(table.GetItemInput), false},
+		{`{"TableName":"t","Key":{"pk":{"S":"a"}}}`, new(ddb.GetItemInput), true},
+		{`{"TableName":"t","Item":{"pk":{"S":"a"}},"ExpressionAttributeValues":{":v":{"N":"1"}}}`, new(ddb.PutItemInput), true},
+		{`{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"a"},"n":{"N":"1"}}}}]}}`, new(ddb.BatchWriteItemInput), true},
+		{`{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"a"},"b":{"B":"AQ=="}}}}]}}`, new(ddb.BatchWriteItemInput), true},
+		{`{"tablename":"t"}`, new(ddb.GetItemInput), false},
+		{`{"TableName":"t\u0041"}`, new(ddb.GetItemInput), false},
 	} {
 		if got := fd.decode([]byte(tc.body), tc.target); got != tc.want {
 			t.Errorf("decode(%s) = %v, want %v", tc.body, got, tc.want)
@@ -109,7 +109,7 @@ func BenchmarkDecodePutItem(b *testing.B) {
 		var fd fastDecoder
 		b.ReportAllocs()
 		for b.Loop() {
-			var in table.PutItemInput
+			var in ddb.PutItemInput
 			if !fd.decode(body, &in) {
 				b.Fatal("fast path refused")
 			}
@@ -118,7 +118,7 @@ func BenchmarkDecodePutItem(b *testing.B) {
 	b.Run("encoding_json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			var in table.PutItemInput
+			var in ddb.PutItemInput
 			if err := unmarshal(body, &in); err != nil {
 				b.Fatal(err)
 			}
@@ -141,7 +141,7 @@ func BenchmarkDecodeBatchWrite25(b *testing.B) {
 		var fd fastDecoder
 		b.ReportAllocs()
 		for b.Loop() {
-			var in table.BatchWriteItemInput
+			var in ddb.BatchWriteItemInput
 			if !fd.decode(body, &in) {
 				b.Fatal("fast path refused")
 			}
@@ -150,7 +150,7 @@ func BenchmarkDecodeBatchWrite25(b *testing.B) {
 	b.Run("encoding_json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			var in table.BatchWriteItemInput
+			var in ddb.BatchWriteItemInput
 			if err := unmarshal(body, &in); err != nil {
 				b.Fatal(err)
 			}

@@ -5,16 +5,16 @@ import (
 	"strconv"
 
 	"github.com/ddblocal/ddblocal/attr"
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // The read results carry their items already rendered as DynamoDB JSON
-// (table.ReadOutput.RenderedItems, table.GetItemOutput.RenderedItem), which
+// (ddb.ReadOutput.RenderedItems, ddb.GetItemOutput.RenderedItem), which
 // these plans write in the items' place. The output is what encoding/json
 // writes for the struct with the items decoded.
 var (
-	readOutputType    = reflect.TypeFor[table.ReadOutput]()
-	getItemOutputType = reflect.TypeFor[table.GetItemOutput]()
+	readOutputType    = reflect.TypeFor[ddb.ReadOutput]()
+	getItemOutputType = reflect.TypeFor[ddb.GetItemOutput]()
 )
 
 // pointerTo returns a pointer to v's T: v's own when it is addressable (the
@@ -29,7 +29,7 @@ func pointerTo[T any](v reflect.Value) *T {
 
 // encodeReadOutput writes a Query or Scan page.
 func encodeReadOutput(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
-	o := pointerTo[table.ReadOutput](v)
+	o := pointerTo[ddb.ReadOutput](v)
 	dst = append(dst, '{')
 	switch {
 	case o.Items != nil:
@@ -75,7 +75,7 @@ func appendItemList(dst []byte, items []attr.Item) []byte {
 
 // encodeGetItemOutput writes GetItem's result.
 func encodeGetItemOutput(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
-	o := pointerTo[table.GetItemOutput](v)
+	o := pointerTo[ddb.GetItemOutput](v)
 	dst = append(dst, '{')
 	switch {
 	case len(o.Item) > 0:

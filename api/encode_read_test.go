@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/ddblocal/ddblocal/attr"
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // plainReadOutput has ReadOutput's wire members: what encoding/json writes
@@ -14,14 +14,14 @@ type plainReadOutput struct {
 	Items            *[]attr.Item `json:",omitempty"`
 	Count            int
 	ScannedCount     int
-	LastEvaluatedKey attr.Item               `json:",omitempty"`
-	ConsumedCapacity *table.ConsumedCapacity `json:",omitempty"`
+	LastEvaluatedKey attr.Item             `json:",omitempty"`
+	ConsumedCapacity *ddb.ConsumedCapacity `json:",omitempty"`
 }
 
 // plainGetItemOutput is GetItemOutput's wire members.
 type plainGetItemOutput struct {
-	Item             attr.Item               `json:",omitempty"`
-	ConsumedCapacity *table.ConsumedCapacity `json:",omitempty"`
+	Item             attr.Item             `json:",omitempty"`
+	ConsumedCapacity *ddb.ConsumedCapacity `json:",omitempty"`
 }
 
 // renderItems renders items as table's reads do: transcoded from their
@@ -58,23 +58,23 @@ func TestEncodeReadOutput(t *testing.T) {
 		{"pk": attr.String("a<&>\u2028"), "n": {T: attr.TypeN, S: "1.5"}, "m": attr.Map(map[string]attr.Value{"z": attr.Null(), "a": attr.Bool(true)})},
 		{"pk": attr.String("b")},
 	}
-	cc := &table.ConsumedCapacity{TableName: "T", CapacityUnits: 2.5, Table: &table.Capacity{CapacityUnits: 2.5}}
+	cc := &ddb.ConsumedCapacity{TableName: "T", CapacityUnits: 2.5, Table: &ddb.Capacity{CapacityUnits: 2.5}}
 	empty := []attr.Item{}
 	var nilItems []attr.Item
 	lek := attr.Item{"pk": attr.String("k")}
 	for _, tc := range []struct {
 		name string
-		out  table.ReadOutput
+		out  ddb.ReadOutput
 		want plainReadOutput
 	}{
-		{"items", table.ReadOutput{Items: &items, Count: 2, ScannedCount: 3, LastEvaluatedKey: lek, ConsumedCapacity: cc},
+		{"items", ddb.ReadOutput{Items: &items, Count: 2, ScannedCount: 3, LastEvaluatedKey: lek, ConsumedCapacity: cc},
 			plainReadOutput{Items: &items, Count: 2, ScannedCount: 3, LastEvaluatedKey: lek, ConsumedCapacity: cc}},
-		{"rendered items", table.ReadOutput{RenderedItems: renderItems(t, items...), Count: 2, ScannedCount: 3, LastEvaluatedKey: lek, ConsumedCapacity: cc},
+		{"rendered items", ddb.ReadOutput{RenderedItems: renderItems(t, items...), Count: 2, ScannedCount: 3, LastEvaluatedKey: lek, ConsumedCapacity: cc},
 			plainReadOutput{Items: &items, Count: 2, ScannedCount: 3, LastEvaluatedKey: lek, ConsumedCapacity: cc}},
-		{"rendered empty", table.ReadOutput{RenderedItems: renderItems(t), ScannedCount: 1},
+		{"rendered empty", ddb.ReadOutput{RenderedItems: renderItems(t), ScannedCount: 1},
 			plainReadOutput{Items: &empty, ScannedCount: 1}},
-		{"nil slice", table.ReadOutput{Items: &nilItems}, plainReadOutput{Items: &nilItems}},
-		{"count only", table.ReadOutput{Count: 4, LastEvaluatedKey: attr.Item{}}, plainReadOutput{Count: 4, LastEvaluatedKey: attr.Item{}}},
+		{"nil slice", ddb.ReadOutput{Items: &nilItems}, plainReadOutput{Items: &nilItems}},
+		{"count only", ddb.ReadOutput{Count: 4, LastEvaluatedKey: attr.Item{}}, plainReadOutput{Count: 4, LastEvaluatedKey: attr.Item{}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			encodeBoth(t, tc.out, stdJSON(t, tc.want))
@@ -89,18 +89,18 @@ func TestEncodeGetItemOutput(t *testing.T) {
 		"l": attr.List([]attr.Value{attr.String("x"), attr.StringSet("q", "p")}),
 	}
 	raw := attr.ItemJSON(renderItems(t, item))
-	cc := &table.ConsumedCapacity{TableName: "T", CapacityUnits: 0.5, Table: &table.Capacity{CapacityUnits: 0.5}}
+	cc := &ddb.ConsumedCapacity{TableName: "T", CapacityUnits: 0.5, Table: &ddb.Capacity{CapacityUnits: 0.5}}
 	for _, tc := range []struct {
 		name string
-		out  table.GetItemOutput
+		out  ddb.GetItemOutput
 		want plainGetItemOutput
 	}{
-		{"item", table.GetItemOutput{Item: item, ConsumedCapacity: cc}, plainGetItemOutput{Item: item, ConsumedCapacity: cc}},
-		{"rendered item", table.GetItemOutput{RenderedItem: raw}, plainGetItemOutput{Item: item}},
-		{"rendered item and capacity", table.GetItemOutput{RenderedItem: raw, ConsumedCapacity: cc}, plainGetItemOutput{Item: item, ConsumedCapacity: cc}},
-		{"absent", table.GetItemOutput{}, plainGetItemOutput{}},
-		{"absent with capacity", table.GetItemOutput{ConsumedCapacity: cc}, plainGetItemOutput{ConsumedCapacity: cc}},
-		{"empty projection", table.GetItemOutput{Item: attr.Item{}}, plainGetItemOutput{Item: attr.Item{}}},
+		{"item", ddb.GetItemOutput{Item: item, ConsumedCapacity: cc}, plainGetItemOutput{Item: item, ConsumedCapacity: cc}},
+		{"rendered item", ddb.GetItemOutput{RenderedItem: raw}, plainGetItemOutput{Item: item}},
+		{"rendered item and capacity", ddb.GetItemOutput{RenderedItem: raw, ConsumedCapacity: cc}, plainGetItemOutput{Item: item, ConsumedCapacity: cc}},
+		{"absent", ddb.GetItemOutput{}, plainGetItemOutput{}},
+		{"absent with capacity", ddb.GetItemOutput{ConsumedCapacity: cc}, plainGetItemOutput{ConsumedCapacity: cc}},
+		{"empty projection", ddb.GetItemOutput{Item: attr.Item{}}, plainGetItemOutput{Item: attr.Item{}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			encodeBoth(t, tc.out, stdJSON(t, tc.want))

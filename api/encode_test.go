@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/ddblocal/ddblocal/attr"
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // stdJSON is what encoding/json writes for v with HTML escaping off, the
@@ -66,21 +66,21 @@ func TestEncoderMatchesEncodingJSON(t *testing.T) {
 		"bs":   {T: attr.TypeBS, BS: [][]byte{{1}, {2}}},
 	}
 	items := []attr.Item{item, {"pk": attr.String("only")}}
-	cc := &table.ConsumedCapacity{TableName: "t", CapacityUnits: 0.5}
+	cc := &ddb.ConsumedCapacity{TableName: "t", CapacityUnits: 0.5}
 	for _, tc := range []struct {
 		name string
 		v    any
 	}{
 		{"nil", nil},
-		{"get empty", &table.GetItemOutput{}},
-		{"get item", &table.GetItemOutput{Item: item, ConsumedCapacity: cc}},
-		{"read", &table.ReadOutput{Items: &items, Count: 2, ScannedCount: 7, LastEvaluatedKey: attr.Item{"pk": attr.String("k")}}},
-		{"read empty items", &table.ReadOutput{Items: &[]attr.Item{}}},
-		{"read count only", &table.ReadOutput{Count: 3}},
-		{"batch get", &table.BatchGetItemOutput{Responses: map[string][]attr.Item{"b": items, "a": nil}}},
-		{"write", &table.WriteOutput{Attributes: item}},
-		{"list tables", &table.ListTablesOutput{TableNames: []string{"a", "b"}}},
-		{"list tables nil", &table.ListTablesOutput{}},
+		{"get empty", &ddb.GetItemOutput{}},
+		{"get item", &ddb.GetItemOutput{Item: item, ConsumedCapacity: cc}},
+		{"read", &ddb.ReadOutput{Items: &items, Count: 2, ScannedCount: 7, LastEvaluatedKey: attr.Item{"pk": attr.String("k")}}},
+		{"read empty items", &ddb.ReadOutput{Items: &[]attr.Item{}}},
+		{"read count only", &ddb.ReadOutput{Count: 3}},
+		{"batch get", &ddb.BatchGetItemOutput{Responses: map[string][]attr.Item{"b": items, "a": nil}}},
+		{"write", &ddb.WriteOutput{Attributes: item}},
+		{"list tables", &ddb.ListTablesOutput{TableNames: []string{"a", "b"}}},
+		{"list tables nil", &ddb.ListTablesOutput{}},
 		{"value", attr.String("v")},
 		{"recursive", &recursive{Name: "a", Next: &recursive{Name: "b"}}},
 		{"tagged", tagged{A: "x", Skip: "no", Dash: "d", F32: 1.1, F64: 1e21, U: 7, Bytes: []byte("hi"), Any: map[string]any{"k": []any{1.5, "s", nil}}, Arr: [2]int{1, 2}}},
@@ -115,7 +115,7 @@ func TestEncoderUnsupportedValue(t *testing.T) {
 }
 
 // benchReadOutput is a Query page of 100 ~250-byte items.
-func benchReadOutput() *table.ReadOutput {
+func benchReadOutput() *ddb.ReadOutput {
 	items := make([]attr.Item, 100)
 	for i := range items {
 		items[i] = attr.Item{
@@ -125,7 +125,7 @@ func benchReadOutput() *table.ReadOutput {
 			"n":  {T: attr.TypeN, S: "12345"},
 		}
 	}
-	return &table.ReadOutput{Items: &items, Count: 100, ScannedCount: 100}
+	return &ddb.ReadOutput{Items: &items, Count: 100, ScannedCount: 100}
 }
 
 func BenchmarkEncodeReadOutput(b *testing.B) {
@@ -153,7 +153,7 @@ func BenchmarkEncodeReadOutput(b *testing.B) {
 }
 
 func BenchmarkEncodeGetItemOutput(b *testing.B) {
-	out := &table.GetItemOutput{Item: (*benchReadOutput().Items)[0]}
+	out := &ddb.GetItemOutput{Item: (*benchReadOutput().Items)[0]}
 	b.Run("encoder", func(b *testing.B) {
 		var e encoder
 		buf := make([]byte, 0, 4<<10)

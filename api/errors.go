@@ -8,7 +8,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/auth"
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // Wire type prefixes, as the real service sends them in `__type`.
@@ -19,11 +19,11 @@ const (
 	prefixAvail    = "com.amazon.coral.availability#"
 )
 
-// Error codes that only the HTTP layer raises (the service's own are table.Code).
+// Error codes that only the HTTP layer raises (the service's own are ddb.Code).
 const (
-	codeSerialization    table.Code = "SerializationException"
-	codeUnknownOperation table.Code = "UnknownOperationException"
-	codeEntityTooLarge   table.Code = "RequestEntityTooLargeException"
+	codeSerialization    ddb.Code = "SerializationException"
+	codeUnknownOperation ddb.Code = "UnknownOperationException"
+	codeEntityTooLarge   ddb.Code = "RequestEntityTooLargeException"
 )
 
 // wireKind says how one error code is put on the wire.
@@ -38,23 +38,23 @@ type wireKind struct {
 // wireKinds is THE table from error code to wire prefix and HTTP status.
 // Codes not listed use prefixDynamo and 400. Every client error is a 400 so
 // that SDKs retrying on 5xx never retry a bad request.
-var wireKinds = map[table.Code]wireKind{
-	table.ValidationException:                   {prefixValidate, http.StatusBadRequest, false},
-	table.TransactionCanceledException:          {prefixDynamo, http.StatusBadRequest, true},
-	table.InternalServerError:                   {prefixDynamo, http.StatusInternalServerError, false},
-	table.ThrottlingException:                   {prefixAvail, http.StatusBadRequest, false},
-	table.AccessDeniedException:                 {prefixService, http.StatusBadRequest, false},
-	codeSerialization:                           {prefixService, http.StatusBadRequest, true},
-	codeUnknownOperation:                        {prefixService, http.StatusBadRequest, false},
-	table.Code(auth.MissingAuthenticationToken): {prefixService, http.StatusBadRequest, false},
-	table.Code(auth.IncompleteSignature):        {prefixService, http.StatusBadRequest, false},
-	table.Code(auth.UnrecognizedClient):         {prefixService, http.StatusBadRequest, false},
-	table.Code(auth.InvalidSignature):           {prefixService, http.StatusBadRequest, false},
-	codeEntityTooLarge:                          {prefixService, http.StatusRequestEntityTooLarge, false},
+var wireKinds = map[ddb.Code]wireKind{
+	ddb.ValidationException:                   {prefixValidate, http.StatusBadRequest, false},
+	ddb.TransactionCanceledException:          {prefixDynamo, http.StatusBadRequest, true},
+	ddb.InternalServerError:                   {prefixDynamo, http.StatusInternalServerError, false},
+	ddb.ThrottlingException:                   {prefixAvail, http.StatusBadRequest, false},
+	ddb.AccessDeniedException:                 {prefixService, http.StatusBadRequest, false},
+	codeSerialization:                         {prefixService, http.StatusBadRequest, true},
+	codeUnknownOperation:                      {prefixService, http.StatusBadRequest, false},
+	ddb.Code(auth.MissingAuthenticationToken): {prefixService, http.StatusBadRequest, false},
+	ddb.Code(auth.IncompleteSignature):        {prefixService, http.StatusBadRequest, false},
+	ddb.Code(auth.UnrecognizedClient):         {prefixService, http.StatusBadRequest, false},
+	ddb.Code(auth.InvalidSignature):           {prefixService, http.StatusBadRequest, false},
+	codeEntityTooLarge:                        {prefixService, http.StatusRequestEntityTooLarge, false},
 }
 
 // kindOf returns the wire prefix and status of code c.
-func kindOf(c table.Code) wireKind {
+func kindOf(c ddb.Code) wireKind {
 	if k, ok := wireKinds[c]; ok {
 		return k
 	}
@@ -68,16 +68,16 @@ const internalMessage = "Internal server error"
 // errorBody is the JSON error document. Exactly one of the two message
 // members is set, per wireKind.capital.
 type errorBody struct {
-	Type                string                     `json:"__type"`
-	LowerMessage        *string                    `json:"message,omitempty"`
-	Message             *string                    `json:"Message,omitempty"`
-	Item                attr.Item                  `json:"Item,omitempty"`
-	CancellationReasons []table.CancellationReason `json:"CancellationReasons,omitempty"`
+	Type                string                   `json:"__type"`
+	LowerMessage        *string                  `json:"message,omitempty"`
+	Message             *string                  `json:"Message,omitempty"`
+	Item                attr.Item                `json:"Item,omitempty"`
+	CancellationReasons []ddb.CancellationReason `json:"CancellationReasons,omitempty"`
 	// ThrottlingReasons is ProvisionedThroughputExceededException's (and
 	// RequestLimitExceeded's) member; ThrottlingException spells it
 	// throttlingReasons, as DynamoDB's API model does.
-	ThrottlingReasons      []table.ThrottlingReason `json:"ThrottlingReasons,omitempty"`
-	LowerThrottlingReasons []table.ThrottlingReason `json:"throttlingReasons,omitempty"`
+	ThrottlingReasons      []ddb.ThrottlingReason `json:"ThrottlingReasons,omitempty"`
+	LowerThrottlingReasons []ddb.ThrottlingReason `json:"throttlingReasons,omitempty"`
 }
 
 // errorResponse converts any error from decoding or a handler into its
@@ -93,11 +93,11 @@ func errorResponse(ctx context.Context, log *slog.Logger, requestID string, err 
 		}
 		log.LogAttrs(ctx, level, "internal error",
 			slog.String("requestId", requestID), slog.Any("error", err))
-		te = &table.Error{Code: table.InternalServerError, Message: internalMessage}
+		te = &ddb.Error{Code: ddb.InternalServerError, Message: internalMessage}
 	}
 	k := kindOf(te.Code)
 	body := errorBody{Type: k.prefix + string(te.Code), Item: te.Item, CancellationReasons: te.CancellationReasons}
-	if te.Code == table.ThrottlingException {
+	if te.Code == ddb.ThrottlingException {
 		body.LowerThrottlingReasons = te.ThrottlingReasons
 	} else {
 		body.ThrottlingReasons = te.ThrottlingReasons
@@ -116,27 +116,27 @@ func errorResponse(ctx context.Context, log *slog.Logger, requestID string, err 
 
 // classify returns err as a DynamoDB error, or nil if it is none of the
 // kinds DynamoDB reports (an internal failure).
-func classify(err error) *table.Error {
-	var te *table.Error
+func classify(err error) *ddb.Error {
+	var te *ddb.Error
 	if errors.As(err, &te) {
 		return te
 	}
 	var ve *attr.Error
 	if errors.As(err, &ve) {
-		return &table.Error{Code: table.ValidationException, Message: ve.Msg}
+		return &ddb.Error{Code: ddb.ValidationException, Message: ve.Msg}
 	}
 	var ae *auth.Error
 	if errors.As(err, &ae) {
-		return &table.Error{Code: table.Code(ae.Code), Message: ae.Message}
+		return &ddb.Error{Code: ddb.Code(ae.Code), Message: ae.Message}
 	}
 	var se *attr.SerializationError
 	if errors.As(err, &se) {
-		return &table.Error{Code: codeSerialization, Message: se.Msg}
+		return &ddb.Error{Code: codeSerialization, Message: se.Msg}
 	}
 	return nil
 }
 
-// apiErr returns a *table.Error with one of the HTTP layer's own codes.
-func apiErr(c table.Code, msg string) *table.Error {
-	return &table.Error{Code: c, Message: msg}
+// apiErr returns a *ddb.Error with one of the HTTP layer's own codes.
+func apiErr(c ddb.Code, msg string) *ddb.Error {
+	return &ddb.Error{Code: c, Message: msg}
 }

@@ -8,9 +8,9 @@ import (
 	"slices"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/faults"
 	"github.com/ddblocal/ddblocal/partiql"
-	"github.com/ddblocal/ddblocal/table"
 )
 
 // faultsPath is where fault rules are managed (see package faults for the
@@ -101,10 +101,10 @@ func faulty(h Handler, inj *faults.Injector) Handler {
 
 // injectedReasons are the reasons a transaction's or a statement batch's
 // matching members fail with, by kind.
-var injectedReasons = map[faults.Kind]table.CancellationReason{
+var injectedReasons = map[faults.Kind]ddb.CancellationReason{
 	faults.TransactionConflict:           {Code: "TransactionConflict", Message: msgConflict},
-	faults.ProvisionedThroughputExceeded: table.ThrottledReason(true),
-	faults.ThrottlingException:           table.ThrottledReason(false),
+	faults.ProvisionedThroughputExceeded: ddb.ThrottledReason(true),
+	faults.ThrottlingException:           ddb.ThrottledReason(false),
 	faults.InternalServerError:           {Code: "InternalServerError", Message: internalMessage},
 }
 
@@ -151,26 +151,26 @@ func failStatements(ctx context.Context, h Handler, r *Request, k faults.Kind, h
 // matched; other operations get the exception itself.
 func injectedError(op string, k faults.Kind, hit []bool) error {
 	if k == faults.InternalServerError {
-		return &table.Error{Code: table.InternalServerError, Message: internalMessage}
+		return &ddb.Error{Code: ddb.InternalServerError, Message: internalMessage}
 	}
 	if op == "TransactWriteItems" || op == "TransactGetItems" || op == "ExecuteTransaction" {
 		reason := injectedReasons[k]
-		reasons := make([]table.CancellationReason, len(hit))
+		reasons := make([]ddb.CancellationReason, len(hit))
 		for i, h := range hit {
-			reasons[i] = table.CancellationReason{Code: "None"}
+			reasons[i] = ddb.CancellationReason{Code: "None"}
 			if h {
 				reasons[i] = reason
 			}
 		}
-		return table.Cancelled(reasons)
+		return ddb.Cancelled(reasons)
 	}
 	switch k {
 	case faults.TransactionConflict:
-		return &table.Error{Code: table.TransactionConflictException, Message: msgConflict}
+		return &ddb.Error{Code: ddb.TransactionConflictException, Message: msgConflict}
 	case faults.ProvisionedThroughputExceeded:
-		return &table.Error{Code: table.ProvisionedThroughputExceededException, Message: table.ThrottledReason(true).Message}
+		return &ddb.Error{Code: ddb.ProvisionedThroughputExceededException, Message: ddb.ThrottledReason(true).Message}
 	default:
-		return &table.Error{Code: table.ThrottlingException, Message: msgThrottling}
+		return &ddb.Error{Code: ddb.ThrottlingException, Message: msgThrottling}
 	}
 }
 
@@ -180,11 +180,11 @@ func injectedError(op string, k faults.Kind, hit []bool) error {
 // probe.targets lists them.
 func unprocessed(ctx context.Context, h Handler, r *Request, rule faults.Rule, targets []faults.Target, hit []bool) (any, error) {
 	if r.Operation == "BatchWriteItem" {
-		var in table.BatchWriteItemInput
+		var in ddb.BatchWriteItemInput
 		if err := r.Decode(&in); err != nil {
 			return nil, err
 		}
-		keep, skip := map[string][]table.WriteRequest{}, map[string][]table.WriteRequest{}
+		keep, skip := map[string][]ddb.WriteRequest{}, map[string][]ddb.WriteRequest{}
 		i := 0
 		for _, name := range slices.Sorted(maps.Keys(in.RequestItems)) {
 			for _, wr := range in.RequestItems[name] {
@@ -196,14 +196,14 @@ func unprocessed(ctx context.Context, h Handler, r *Request, rule faults.Rule, t
 				i++
 			}
 		}
-		out := &table.BatchWriteItemOutput{UnprocessedItems: map[string][]table.WriteRequest{}}
+		out := &ddb.BatchWriteItemOutput{UnprocessedItems: map[string][]ddb.WriteRequest{}}
 		if len(keep) > 0 {
 			in.RequestItems = keep
 			res, err := callWith(ctx, h, r, &in)
 			if err != nil {
 				return nil, err
 			}
-			if o, ok := res.(*table.BatchWriteItemOutput); ok {
+			if o, ok := res.(*ddb.BatchWriteItemOutput); ok {
 				out = o
 			}
 		}
@@ -212,11 +212,11 @@ func unprocessed(ctx context.Context, h Handler, r *Request, rule faults.Rule, t
 		}
 		return out, nil
 	}
-	var in table.BatchGetItemInput
+	var in ddb.BatchGetItemInput
 	if err := r.Decode(&in); err != nil {
 		return nil, err
 	}
-	keep, skip := map[string]table.KeysAndAttributes{}, map[string]table.KeysAndAttributes{}
+	keep, skip := map[string]ddb.KeysAndAttributes{}, map[string]ddb.KeysAndAttributes{}
 	i := 0
 	for _, name := range slices.Sorted(maps.Keys(in.RequestItems)) {
 		ka := in.RequestItems[name]
@@ -237,14 +237,14 @@ func unprocessed(ctx context.Context, h Handler, r *Request, rule faults.Rule, t
 			skip[name] = s
 		}
 	}
-	out := &table.BatchGetItemOutput{Responses: map[string][]attr.Item{}, UnprocessedKeys: map[string]table.KeysAndAttributes{}}
+	out := &ddb.BatchGetItemOutput{Responses: map[string][]attr.Item{}, UnprocessedKeys: map[string]ddb.KeysAndAttributes{}}
 	if len(keep) > 0 {
 		in.RequestItems = keep
 		res, err := callWith(ctx, h, r, &in)
 		if err != nil {
 			return nil, err
 		}
-		if o, ok := res.(*table.BatchGetItemOutput); ok {
+		if o, ok := res.(*ddb.BatchGetItemOutput); ok {
 			out = o
 		}
 	}
@@ -327,7 +327,7 @@ func (p *probe) targets(op string) []faults.Target {
 	case op == "BatchWriteItem":
 		var ts []faults.Target
 		for _, name := range slices.Sorted(maps.Keys(p.RequestItems)) {
-			var reqs []table.WriteRequest
+			var reqs []ddb.WriteRequest
 			_ = json.Unmarshal(p.RequestItems[name], &reqs)
 			for _, wr := range reqs {
 				t := faults.Target{Table: name}
@@ -344,7 +344,7 @@ func (p *probe) targets(op string) []faults.Target {
 	case op == "BatchGetItem":
 		var ts []faults.Target
 		for _, name := range slices.Sorted(maps.Keys(p.RequestItems)) {
-			var ka table.KeysAndAttributes
+			var ka ddb.KeysAndAttributes
 			_ = json.Unmarshal(p.RequestItems[name], &ka)
 			for _, k := range ka.Keys {
 				ts = append(ts, faults.Target{Table: name, Item: k})

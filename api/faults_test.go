@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/faults"
-	"github.com/ddblocal/ddblocal/table"
 )
 
 // faultServer serves fake item operations behind the fault injector. The
@@ -30,7 +30,7 @@ func newFaultServer(t *testing.T) *faultServer {
 	ops := map[string]Handler{
 		"PutItem":            ok,
 		"TransactWriteItems": ok,
-		"BatchWriteItem": Op(func(_ context.Context, _ string, in *table.BatchWriteItemInput) (*table.BatchWriteItemOutput, error) {
+		"BatchWriteItem": Op(func(_ context.Context, _ string, in *ddb.BatchWriteItemInput) (*ddb.BatchWriteItemOutput, error) {
 			fs.mu.Lock()
 			defer fs.mu.Unlock()
 			for name, reqs := range in.RequestItems {
@@ -39,7 +39,7 @@ func newFaultServer(t *testing.T) *faultServer {
 					fs.received = append(fs.received, name+":"+pk.S)
 				}
 			}
-			return &table.BatchWriteItemOutput{UnprocessedItems: map[string][]table.WriteRequest{}}, nil
+			return &ddb.BatchWriteItemOutput{UnprocessedItems: map[string][]ddb.WriteRequest{}}, nil
 		}),
 	}
 	inj := faults.New()

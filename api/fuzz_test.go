@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // FuzzDecode checks that Decode+validate never panics and only ever fails
@@ -25,8 +25,8 @@ func FuzzDecode(f *testing.F) {
 		if err == nil {
 			return
 		}
-		var te *table.Error
-		if !errors.As(err, &te) || (te.Code != table.ValidationException && te.Code != codeSerialization) {
+		var te *ddb.Error
+		if !errors.As(err, &te) || (te.Code != ddb.ValidationException && te.Code != codeSerialization) {
 			t.Fatalf("Decode(%q) = %#v, want nil, a ValidationException or a SerializationException", body, err)
 		}
 	})

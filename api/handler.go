@@ -14,8 +14,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/ddblocal/ddblocal/access"
 	"github.com/ddblocal/ddblocal/console"
-	"github.com/ddblocal/ddblocal/table"
 )
 
 // targetPrefix starts every X-Amz-Target of the DynamoDB 2012-08-10 API.
@@ -133,7 +133,7 @@ func (s *server) call(x *exchange, r *http.Request) (any, error) {
 		// Resource-based policies judge verified callers.
 		// The streams API's actions are dynamodb:DescribeStream and so on.
 		action := strings.TrimPrefix(op, streamsPrefix)
-		ctx = table.WithCaller(ctx, table.Caller{Account: id.Account, AccessKey: id.AccessKey, Operation: action})
+		ctx = access.WithCaller(ctx, access.Caller{Account: id.Account, AccessKey: id.AccessKey, Operation: action})
 	}
 	return h(ctx, &x.req)
 }

@@ -19,7 +19,7 @@ import (
 	"testing"
 
 	"github.com/ddblocal/ddblocal/attr"
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 const testAuth = "AWS4-HMAC-SHA256 Credential=AKID/20250101/us-west-2/dynamodb/aws4_request, SignedHeaders=host;x-amz-date;x-amz-target, Signature=abc"
@@ -55,21 +55,21 @@ func testOps() map[string]Handler {
 func failure(name string) error {
 	switch name {
 	case "rnf":
-		return table.Errorf(table.ResourceNotFoundException, "Requested resource not found")
+		return ddb.Errorf(ddb.ResourceNotFoundException, "Requested resource not found")
 	case "ccf":
-		return &table.Error{Code: table.ConditionalCheckFailedException, Message: "The conditional request failed",
+		return &ddb.Error{Code: ddb.ConditionalCheckFailedException, Message: "The conditional request failed",
 			Item: attr.Item{"pk": attr.String("a")}}
 	case "tx":
-		return &table.Error{Code: table.TransactionCanceledException,
+		return &ddb.Error{Code: ddb.TransactionCanceledException,
 			Message: "Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None]",
-			CancellationReasons: []table.CancellationReason{
+			CancellationReasons: []ddb.CancellationReason{
 				{Code: "ConditionalCheckFailed", Message: "The conditional request failed"}, {Code: "None"}}}
 	case "throttle":
-		return table.Errorf(table.ThrottlingException, "Rate of requests exceeds the allowed throughput.")
+		return ddb.Errorf(ddb.ThrottlingException, "Rate of requests exceeds the allowed throughput.")
 	case "internal":
 		return errors.New("disk on fire")
 	case "wrapped":
-		return errors.Join(errors.New("context"), table.Errorf(table.ResourceInUseException, "in use"))
+		return errors.Join(errors.New("context"), ddb.Errorf(ddb.ResourceInUseException, "in use"))
 	case "attrval":
 		return &attr.Error{Msg: "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"}
 	case "attrser":

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/ddblocal/ddblocal/access"
 	"github.com/ddblocal/ddblocal/auth"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/insights"
 	"github.com/ddblocal/ddblocal/table"
 )
@@ -17,7 +19,7 @@ const insightsPath = "/_ddblocal/insights"
 // InsightsSource is what GET /_ddblocal/insights reads: *table.Service.
 type InsightsSource interface {
 	Insights(ctx context.Context, scope, name string) (*insights.Report, error)
-	ListTables(ctx context.Context, scope string, in *table.ListTablesInput) (*table.ListTablesOutput, error)
+	ListTables(ctx context.Context, scope string, in *ddb.ListTablesInput) (*ddb.ListTablesOutput, error)
 }
 
 // insightsTables is GET /_ddblocal/insights without a table.
@@ -41,9 +43,9 @@ func (s *server) serveInsights(w http.ResponseWriter, r *http.Request) {
 	}
 	var ctx context.Context = &x.ctx
 	if s.cfg.Verifier != nil {
-		ctx = table.WithCaller(ctx, table.Caller{Account: id.Account, AccessKey: id.AccessKey, Operation: "DescribeTable"})
+		ctx = access.WithCaller(ctx, access.Caller{Account: id.Account, AccessKey: id.AccessKey, Operation: "DescribeTable"})
 	}
-	scope := table.Scope(id.Account, id.Region)
+	scope := access.Scope(id.Account, id.Region)
 	var out any
 	if name := r.URL.Query().Get("table"); name != "" {
 		out, err = s.cfg.Insights.Insights(ctx, scope, name)
@@ -82,7 +84,7 @@ func (s *server) insightsCaller(r *http.Request) (auth.Identity, error) {
 // insightsTableNames lists every table of scope, all pages.
 func (s *server) insightsTableNames(ctx context.Context, scope string) (insightsTables, error) {
 	out := insightsTables{Tables: []string{}}
-	in := &table.ListTablesInput{}
+	in := &ddb.ListTablesInput{}
 	for {
 		page, err := s.cfg.Insights.ListTables(ctx, scope, in)
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 func TestIDGen(t *testing.T) {
@@ -156,7 +156,7 @@ func TestReadCapped(t *testing.T) {
 			}
 			b, err := readCapped(rd, tc.hint)
 			if tc.tooBig {
-				var te *table.Error
+				var te *ddb.Error
 				if !errors.As(err, &te) || te.Code != codeEntityTooLarge {
 					t.Errorf("got %d bytes, %v; want Request Entity Too Large", len(b), err)
 				}

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/ddblocal/ddblocal/attr"
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // enveloped sends a value nested past DynamoDB's limit in h's request inside
@@ -17,7 +17,7 @@ func enveloped(h Handler) Handler {
 		out, err := h(ctx, r)
 		var ae *attr.Error
 		if errors.Is(err, attr.ErrNesting) && errors.As(err, &ae) {
-			return nil, table.Errorf(table.ValidationException, "1 validation error detected: %s", ae.Msg)
+			return nil, ddb.Errorf(ddb.ValidationException, "1 validation error detected: %s", ae.Msg)
 		}
 		return out, err
 	}

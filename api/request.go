@@ -4,7 +4,7 @@ import (
 	"context"
 	"reflect"
 
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/access"
 )
 
 // Request is one decoded DynamoDB call.
@@ -21,7 +21,7 @@ type Request struct {
 
 // Decode unmarshals Body into v (a pointer to a JSON-tagged struct) and then
 // validates it against its `ddb` struct tags, returning errors exactly as
-// DynamoDB would: a *table.Error with code SerializationException for
+// DynamoDB would: a *ddb.Error with code SerializationException for
 // malformed JSON or a member of the wrong JSON type, ValidationException
 // (all failed constraints in one message) for constraint failures, and
 // attr's own errors unchanged for malformed attribute values. An empty Body
@@ -61,14 +61,14 @@ type Handler func(ctx context.Context, r *Request) (any, error)
 
 // Op adapts a typed service method into a Handler: it decodes and validates
 // the request into a new In, calls fn with the request's scope (its
-// account and region, see table.Scope), and returns fn's result.
+// account and region, see access.Scope), and returns fn's result.
 func Op[In, Out any](fn func(ctx context.Context, region string, in *In) (*Out, error)) Handler {
 	return func(ctx context.Context, r *Request) (any, error) {
 		in := new(In)
 		if err := r.Decode(in); err != nil {
 			return nil, err
 		}
-		out, err := fn(ctx, table.Scope(r.Account, r.Region), in)
+		out, err := fn(ctx, access.Scope(r.Account, r.Region), in)
 		if err != nil {
 			return nil, err
 		}

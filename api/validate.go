@@ -8,7 +8,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // validator checks decoded requests against their `ddb` struct tags, the
@@ -68,9 +68,9 @@ func (vd *validator) validate(v any) error {
 	case 0:
 		return nil
 	case 1:
-		return table.Errorf(table.ValidationException, "1 validation error detected: %s", c.msgs[0])
+		return ddb.Errorf(ddb.ValidationException, "1 validation error detected: %s", c.msgs[0])
 	default:
-		return table.Errorf(table.ValidationException, "%d validation errors detected: %s", n, strings.Join(c.msgs, "; "))
+		return ddb.Errorf(ddb.ValidationException, "%d validation errors detected: %s", n, strings.Join(c.msgs, "; "))
 	}
 }
 

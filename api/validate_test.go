@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 type vKey struct {
@@ -89,8 +89,8 @@ func TestValidate(t *testing.T) {
 			if got := errText(err); got != tt.want {
 				t.Errorf("Decode(%s)\n got: %s\nwant: %s", tt.body, got, tt.want)
 			}
-			var te *table.Error
-			if err != nil && (!errors.As(err, &te) || te.Code != table.ValidationException) {
+			var te *ddb.Error
+			if err != nil && (!errors.As(err, &te) || te.Code != ddb.ValidationException) {
 				t.Errorf("Decode(%s) error %#v, want a ValidationException", tt.body, err)
 			}
 		})
@@ -116,7 +116,7 @@ func TestDecodeSerialization(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var in vIn
 			err := (&Request{Body: []byte(tt.body)}).Decode(&in)
-			var te *table.Error
+			var te *ddb.Error
 			if !errors.As(err, &te) || te.Code != codeSerialization {
 				t.Fatalf("Decode(%s) = %v, want a SerializationException", tt.body, err)
 			}
@@ -166,7 +166,7 @@ func errText(err error) string {
 	if err == nil {
 		return ""
 	}
-	var te *table.Error
+	var te *ddb.Error
 	if errors.As(err, &te) {
 		return te.Message
 	}

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/access"
 )
 
 // Effect is what a resource-based policy says about one request.
@@ -214,16 +214,16 @@ func glob(p, s string) bool {
 }
 
 // TablePolicy is ParsePolicy in the form table.Options.Policies takes.
-func TablePolicy(doc string) table.Policy { return tablePolicy{ParsePolicy(doc)} }
+func TablePolicy(doc string) access.Policy { return tablePolicy{ParsePolicy(doc)} }
 
 type tablePolicy struct{ p *Policy }
 
-func (t tablePolicy) Evaluate(c table.Caller, resource string) table.PolicyEffect {
+func (t tablePolicy) Evaluate(c access.Caller, resource string) access.PolicyEffect {
 	switch t.p.Evaluate(PolicyRequest{Account: c.Account, AccessKey: c.AccessKey, Action: c.Action(), Resource: resource}) {
 	case Allowed:
-		return table.PolicyAllowed
+		return access.PolicyAllowed
 	case Denied:
-		return table.PolicyDenied
+		return access.PolicyDenied
 	}
-	return table.PolicyNoStatement
+	return access.PolicyNoStatement
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/ddblocal/ddblocal/attr"
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // Messages of the statement batches.
@@ -15,18 +15,18 @@ const (
 )
 
 // batchCodes are the codes a statement's failure has in a batch response.
-var batchCodes = map[table.Code]string{
-	table.ValidationException:                      "ValidationError",
-	table.ConditionalCheckFailedException:          "ConditionalCheckFailed",
-	DuplicateItemException:                         "DuplicateItem",
-	table.ResourceNotFoundException:                "ResourceNotFound",
-	table.ItemCollectionSizeLimitExceededException: "ItemCollectionSizeLimitExceeded",
-	table.ProvisionedThroughputExceededException:   "ProvisionedThroughputExceeded",
-	table.TransactionConflictException:             "TransactionConflict",
-	table.ThrottlingException:                      "ThrottlingError",
-	table.RequestLimitExceeded:                     "RequestLimitExceeded",
-	table.AccessDeniedException:                    "AccessDenied",
-	table.InternalServerError:                      "InternalServerError",
+var batchCodes = map[ddb.Code]string{
+	ddb.ValidationException:                      "ValidationError",
+	ddb.ConditionalCheckFailedException:          "ConditionalCheckFailed",
+	DuplicateItemException:                       "DuplicateItem",
+	ddb.ResourceNotFoundException:                "ResourceNotFound",
+	ddb.ItemCollectionSizeLimitExceededException: "ItemCollectionSizeLimitExceeded",
+	ddb.ProvisionedThroughputExceededException:   "ProvisionedThroughputExceeded",
+	ddb.TransactionConflictException:             "TransactionConflict",
+	ddb.ThrottlingException:                      "ThrottlingError",
+	ddb.RequestLimitExceeded:                     "RequestLimitExceeded",
+	ddb.AccessDeniedException:                    "AccessDenied",
+	ddb.InternalServerError:                      "InternalServerError",
 }
 
 // isRead reports whether a statement text is a read, and whether it parsed.
@@ -54,13 +54,13 @@ func (s *Service) BatchExecuteStatement(ctx context.Context, region string, in *
 		}
 	}
 	if reads > 0 && writes > 0 {
-		return nil, table.Errorf(table.ValidationException, msgBatchMixed)
+		return nil, ddb.Errorf(ddb.ValidationException, msgBatchMixed)
 	}
 	out := &BatchExecuteStatementOutput{Responses: make([]BatchStatementResponse, len(in.Statements))}
-	var caps []*table.ConsumedCapacity
+	var caps []*ddb.ConsumedCapacity
 	for i, st := range in.Statements {
 		resp, cc, err := s.batchOne(ctx, region, st, in.ReturnConsumedCapacity)
-		var te *table.Error
+		var te *ddb.Error
 		switch {
 		case errors.As(err, &te) && batchCodes[te.Code] != "":
 			resp.Error = &BatchStatementError{Code: batchCodes[te.Code], Message: te.Message, Item: te.Item}
@@ -76,7 +76,7 @@ func (s *Service) BatchExecuteStatement(ctx context.Context, region string, in *
 }
 
 // batchOne runs one statement of a batch.
-func (s *Service) batchOne(ctx context.Context, region string, st BatchStatementRequest, rcc string) (BatchStatementResponse, *table.ConsumedCapacity, error) {
+func (s *Service) batchOne(ctx context.Context, region string, st BatchStatementRequest, rcc string) (BatchStatementResponse, *ddb.ConsumedCapacity, error) {
 	var resp BatchStatementResponse
 	p, err := s.prepare(ctx, region, st.Statement, st.Parameters)
 	if err != nil {

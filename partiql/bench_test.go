@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/table"
 )
@@ -22,15 +23,15 @@ func benchTables(b *testing.B) (*table.Service, *Service) {
 	ts := table.New(db, table.Options{})
 	b.Cleanup(func() { ts.Close(); db.Close() })
 	ctx := context.Background()
-	_, err = ts.CreateTable(ctx, "r", &table.CreateTableInput{TableName: "T", BillingMode: "PAY_PER_REQUEST",
-		AttributeDefinitions: []table.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "sk", AttributeType: "S"}},
-		KeySchema:            []table.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}, {AttributeName: "sk", KeyType: "RANGE"}}})
+	_, err = ts.CreateTable(ctx, "r", &ddb.CreateTableInput{TableName: "T", BillingMode: "PAY_PER_REQUEST",
+		AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "sk", AttributeType: "S"}},
+		KeySchema:            []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}, {AttributeName: "sk", KeyType: "RANGE"}}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	for i := 0; i < 100; i++ {
 		item := attr.Item{"pk": attr.String("p"), "sk": attr.String(fmt.Sprintf("s%03d", i)), "v": attr.String(strings.Repeat("v", 200))}
-		if _, err := ts.PutItem(ctx, "r", &table.PutItemInput{TableName: "T", Item: item}); err != nil {
+		if _, err := ts.PutItem(ctx, "r", &ddb.PutItemInput{TableName: "T", Item: item}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -52,7 +53,7 @@ func BenchmarkStatementGet(b *testing.B) {
 
 func BenchmarkDirectGet(b *testing.B) {
 	ts, _ := benchTables(b)
-	in := &table.GetItemInput{TableName: "T", Key: attr.Item{"pk": attr.String("p"), "sk": attr.String("s042")}}
+	in := &ddb.GetItemInput{TableName: "T", Key: attr.Item{"pk": attr.String("p"), "sk": attr.String("s042")}}
 	for b.Loop() {
 		out, err := ts.GetItem(context.Background(), "r", in)
 		if err != nil {
@@ -81,7 +82,7 @@ func BenchmarkDirectQuery(b *testing.B) {
 	ts, _ := benchTables(b)
 	kc := "pk = :p"
 	for b.Loop() {
-		in := &table.QueryInput{TableName: "T", KeyConditionExpression: &kc}
+		in := &ddb.QueryInput{TableName: "T", KeyConditionExpression: &kc}
 		in.ExpressionAttributeValues = map[string]attr.Value{":p": attr.String("p")}
 		out, err := ts.Query(context.Background(), "r", in)
 		if err != nil {

@@ -1,10 +1,12 @@
 package partiql
 
-import "github.com/ddblocal/ddblocal/table"
+import (
+	"github.com/ddblocal/ddblocal/ddb"
+)
 
 // addCapacity adds b's units to a (either may be nil) and returns the sum:
 // what one statement that ran as several reads consumed in all.
-func addCapacity(a, b *table.ConsumedCapacity) *table.ConsumedCapacity {
+func addCapacity(a, b *ddb.ConsumedCapacity) *ddb.ConsumedCapacity {
 	if b == nil {
 		return a
 	}
@@ -21,7 +23,7 @@ func addCapacity(a, b *table.ConsumedCapacity) *table.ConsumedCapacity {
 	a.WriteCapacityUnits = addFloat(a.WriteCapacityUnits, b.WriteCapacityUnits)
 	if b.Table != nil {
 		if a.Table == nil {
-			a.Table = &table.Capacity{}
+			a.Table = &ddb.Capacity{}
 		}
 		a.Table.CapacityUnits += b.Table.CapacityUnits
 		a.Table.ReadCapacityUnits = addFloat(a.Table.ReadCapacityUnits, b.Table.ReadCapacityUnits)
@@ -51,7 +53,7 @@ func addFloat(a, b *float64) *float64 {
 	return &v
 }
 
-func copyUnits(c *table.Capacity) *table.Capacity {
+func copyUnits(c *ddb.Capacity) *ddb.Capacity {
 	if c == nil {
 		return nil
 	}
@@ -60,12 +62,12 @@ func copyUnits(c *table.Capacity) *table.Capacity {
 	return &out
 }
 
-func addIndexUnits(a, b map[string]table.Capacity) map[string]table.Capacity {
+func addIndexUnits(a, b map[string]ddb.Capacity) map[string]ddb.Capacity {
 	if len(b) == 0 {
 		return a
 	}
 	if a == nil {
-		a = map[string]table.Capacity{}
+		a = map[string]ddb.Capacity{}
 	}
 	for name, c := range b {
 		sum := a[name]
@@ -78,8 +80,8 @@ func addIndexUnits(a, b map[string]table.Capacity) map[string]table.Capacity {
 }
 
 // perTable merges capacities by table, in the order tables first appear.
-func perTable(list []*table.ConsumedCapacity) []*table.ConsumedCapacity {
-	var out []*table.ConsumedCapacity
+func perTable(list []*ddb.ConsumedCapacity) []*ddb.ConsumedCapacity {
+	var out []*ddb.ConsumedCapacity
 	at := map[string]int{}
 	for _, c := range list {
 		if c == nil {

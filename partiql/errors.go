@@ -12,7 +12,7 @@ package partiql
 import (
 	"fmt"
 
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // Error is a statement DynamoDB refuses, in DynamoDB's words, with the byte
@@ -56,13 +56,13 @@ func semErr(pos int, format string, args ...any) *Error {
 }
 
 // DuplicateItemException is the code of an INSERT whose key already exists.
-const DuplicateItemException table.Code = "DuplicateItemException"
+const DuplicateItemException ddb.Code = "DuplicateItemException"
 
-// validation converts err to the *table.Error the api layer sends: an *Error
+// validation converts err to the *ddb.Error the api layer sends: an *Error
 // becomes a ValidationException; anything else is returned unchanged.
 func validation(err error) error {
 	if e, ok := err.(*Error); ok {
-		return &table.Error{Code: table.ValidationException, Message: e.Msg}
+		return &ddb.Error{Code: ddb.ValidationException, Message: e.Msg}
 	}
 	return err
 }

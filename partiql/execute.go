@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/ddblocal/ddblocal/attr"
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // ExecuteStatement runs one statement: a SELECT as the GetItem, Query(s) or
@@ -86,7 +86,7 @@ func (s *Service) runSelect(ctx context.Context, region string, plan *readPlan, 
 // page adds a read's items and capacity to out, and when the read stopped
 // before its end (Limit, 1 MB) a NextToken for next and, as DynamoDB
 // documents, the key of the item it stopped at as LastEvaluatedKey.
-func page(out *ExecuteStatementOutput, r *table.ReadOutput, req *request, next pageToken) error {
+func page(out *ExecuteStatementOutput, r *ddb.ReadOutput, req *request, next pageToken) error {
 	defer r.Release()
 	items, err := r.ItemList()
 	if err != nil {
@@ -104,7 +104,7 @@ func page(out *ExecuteStatementOutput, r *table.ReadOutput, req *request, next p
 
 // runQueries runs the Queries of a plan in order from tok, within limit
 // items evaluated, stopping at the first that has more to read.
-func (s *Service) runQueries(ctx context.Context, region string, qs []*table.QueryInput, tok pageToken, req *request, limit *int32, out *ExecuteStatementOutput) (*ExecuteStatementOutput, error) {
+func (s *Service) runQueries(ctx context.Context, region string, qs []*ddb.QueryInput, tok pageToken, req *request, limit *int32, out *ExecuteStatementOutput) (*ExecuteStatementOutput, error) {
 	if tok.I >= len(qs) {
 		return nil, validation(semErr(-1, "Invalid NextToken"))
 	}
@@ -144,7 +144,7 @@ func (s *Service) runQueries(ctx context.Context, region string, qs []*table.Que
 }
 
 // isCode reports whether err is a DynamoDB error with code c.
-func isCode(err error, c table.Code) bool {
-	var te *table.Error
+func isCode(err error, c ddb.Code) bool {
+	var te *ddb.Error
 	return errors.As(err, &te) && te.Code == c
 }

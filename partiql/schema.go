@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // keys are the key attributes of a table or index: its partition
@@ -29,7 +29,7 @@ type indexKeys struct {
 	global bool
 }
 
-func keysOf(ks []table.KeySchemaElement) keys {
+func keysOf(ks []ddb.KeySchemaElement) keys {
 	var k keys
 	sorts := 0
 	for _, e := range ks {
@@ -54,22 +54,19 @@ func (k keys) all() []string {
 	return append(append([]string(nil), k.part...), k.sort)
 }
 
-// msgNotFound is what an item operation on a missing table answers.
-const msgNotFound = "Requested resource not found"
-
 // schema describes the table a statement names.
 func (s *Service) schema(ctx context.Context, region, name string) (*schema, error) {
-	out, err := s.tables.DescribeTable(ctx, region, &table.TableNameInput{TableName: name})
+	out, err := s.tables.DescribeTable(ctx, region, &ddb.TableNameInput{TableName: name})
 	if err != nil {
-		var te *table.Error
-		if errors.As(err, &te) && te.Code == table.ResourceNotFoundException {
-			return nil, table.Errorf(table.ResourceNotFoundException, msgNotFound)
+		var te *ddb.Error
+		if errors.As(err, &te) && te.Code == ddb.ResourceNotFoundException {
+			return nil, ddb.NotFound("")
 		}
 		return nil, err
 	}
 	d := out.Table
 	if d.TableStatus == "DELETING" {
-		return nil, table.Errorf(table.ResourceNotFoundException, msgNotFound)
+		return nil, ddb.NotFound("")
 	}
 	sc := &schema{table: d.TableName, key: keysOf(d.KeySchema), indexes: map[string]indexKeys{}}
 	for _, ix := range d.LocalSecondaryIndexes {

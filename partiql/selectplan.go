@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/ddblocal/ddblocal/attr"
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // readPlan is how a SELECT runs, decided as DynamoDB decides it: a WHERE
@@ -15,9 +15,9 @@ import (
 // condition when there is one; anything else is a Scan. Exactly one of
 // get, queries and scan is set.
 type readPlan struct {
-	get     *table.GetItemInput
-	queries []*table.QueryInput
-	scan    *table.ScanInput
+	get     *ddb.GetItemInput
+	queries []*ddb.QueryInput
+	scan    *ddb.ScanInput
 }
 
 // selectKeys is a SELECT's WHERE split by role.
@@ -118,7 +118,7 @@ func isFullKey(sel *Select, sk selectKeys, k keys) bool {
 
 // planKeyGet plans a SELECT that must read one item by its whole key and
 // nothing else, as batches and transactions require; msg is their refusal.
-func planKeyGet(sel *Select, sc *schema, bind *binder, consistent *bool, rcc, msg string) (*table.GetItemInput, error) {
+func planKeyGet(sel *Select, sc *schema, bind *binder, consistent *bool, rcc, msg string) (*ddb.GetItemInput, error) {
 	sk := splitKeys(sel.Where, sc.key)
 	if !isFullKey(sel, sk, sc.key) || len(sk.residual) > 0 {
 		return nil, semErr(sel.At, "%s", msg)
@@ -194,7 +194,7 @@ func (b *builder) projection(sel *Select) *string {
 // planScan plans a SELECT whose WHERE does not fix a partition.
 func planScan(sel *Select, sc *schema, bind *binder, index *string, consistent *bool, rcc string) (*readPlan, error) {
 	b := newBuilder(bind)
-	in := &table.ScanInput{TableName: sc.table, IndexName: index, ConsistentRead: consistent, ReturnConsumedCapacity: rcc}
+	in := &ddb.ScanInput{TableName: sc.table, IndexName: index, ConsistentRead: consistent, ReturnConsumedCapacity: rcc}
 	in.ProjectionExpression = b.projection(sel)
 	if sel.Where != nil {
 		f, err := b.cond(sel.Where)
@@ -228,13 +228,13 @@ func fullKey(sk selectKeys, k keys, bind *binder) (attr.Item, error) {
 }
 
 // planGet plans a SELECT of one item by its whole key.
-func planGet(sel *Select, sc *schema, bind *binder, sk selectKeys, consistent *bool, rcc string) (*table.GetItemInput, error) {
+func planGet(sel *Select, sc *schema, bind *binder, sk selectKeys, consistent *bool, rcc string) (*ddb.GetItemInput, error) {
 	key, err := fullKey(sk, sc.key, bind)
 	if err != nil {
 		return nil, err
 	}
 	b := newBuilder(bind)
-	in := &table.GetItemInput{TableName: sc.table, Key: key, ConsistentRead: consistent, ReturnConsumedCapacity: rcc}
+	in := &ddb.GetItemInput{TableName: sc.table, Key: key, ConsistentRead: consistent, ReturnConsumedCapacity: rcc}
 	in.ProjectionExpression = b.projection(sel)
 	in.ExpressionAttributeNames = b.names
 	return in, nil
@@ -261,7 +261,7 @@ func planQueries(sel *Select, sc *schema, bind *binder, index *string, sk select
 			conds = append(conds, s)
 		}
 		kc := strings.Join(conds, " AND ")
-		in := &table.QueryInput{TableName: sc.table, IndexName: index, ConsistentRead: consistent,
+		in := &ddb.QueryInput{TableName: sc.table, IndexName: index, ConsistentRead: consistent,
 			ReturnConsumedCapacity: rcc, KeyConditionExpression: &kc, ScanIndexForward: &forward}
 		in.ProjectionExpression = b.projection(sel)
 		if len(sk.residual) > 0 {

@@ -4,21 +4,21 @@ import (
 	"context"
 
 	"github.com/ddblocal/ddblocal/attr"
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // Tables is what statements run on: the table package's operations
 // (*table.Service implements it).
 type Tables interface {
-	DescribeTable(ctx context.Context, region string, in *table.TableNameInput) (*table.DescribeTableOutput, error)
-	GetItem(ctx context.Context, region string, in *table.GetItemInput) (*table.GetItemOutput, error)
-	Query(ctx context.Context, region string, in *table.QueryInput) (*table.ReadOutput, error)
-	Scan(ctx context.Context, region string, in *table.ScanInput) (*table.ReadOutput, error)
-	PutItem(ctx context.Context, region string, in *table.PutItemInput) (*table.WriteOutput, error)
-	UpdateItem(ctx context.Context, region string, in *table.UpdateItemInput) (*table.WriteOutput, error)
-	DeleteItem(ctx context.Context, region string, in *table.DeleteItemInput) (*table.WriteOutput, error)
-	TransactWriteItems(ctx context.Context, region string, in *table.TransactWriteItemsInput) (*table.TransactWriteItemsOutput, error)
-	TransactGetItems(ctx context.Context, region string, in *table.TransactGetItemsInput) (*table.TransactGetItemsOutput, error)
+	DescribeTable(ctx context.Context, region string, in *ddb.TableNameInput) (*ddb.DescribeTableOutput, error)
+	GetItem(ctx context.Context, region string, in *ddb.GetItemInput) (*ddb.GetItemOutput, error)
+	Query(ctx context.Context, region string, in *ddb.QueryInput) (*ddb.ReadOutput, error)
+	Scan(ctx context.Context, region string, in *ddb.ScanInput) (*ddb.ReadOutput, error)
+	PutItem(ctx context.Context, region string, in *ddb.PutItemInput) (*ddb.WriteOutput, error)
+	UpdateItem(ctx context.Context, region string, in *ddb.UpdateItemInput) (*ddb.WriteOutput, error)
+	DeleteItem(ctx context.Context, region string, in *ddb.DeleteItemInput) (*ddb.WriteOutput, error)
+	TransactWriteItems(ctx context.Context, region string, in *ddb.TransactWriteItemsInput) (*ddb.TransactWriteItemsOutput, error)
+	TransactGetItems(ctx context.Context, region string, in *ddb.TransactGetItemsInput) (*ddb.TransactGetItemsOutput, error)
 }
 
 // Service runs PartiQL statements on Tables. It keeps no state of its own

@@ -2,7 +2,7 @@ package partiql
 
 import (
 	"github.com/ddblocal/ddblocal/attr"
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // ExecuteStatementInput is ExecuteStatement's request.
@@ -20,9 +20,9 @@ type ExecuteStatementInput struct {
 // present (empty for a write without RETURNING).
 type ExecuteStatementOutput struct {
 	Items            []attr.Item
-	NextToken        *string                 `json:",omitempty"`
-	ConsumedCapacity *table.ConsumedCapacity `json:",omitempty"`
-	LastEvaluatedKey attr.Item               `json:",omitempty"`
+	NextToken        *string               `json:",omitempty"`
+	ConsumedCapacity *ddb.ConsumedCapacity `json:",omitempty"`
+	LastEvaluatedKey attr.Item             `json:",omitempty"`
 }
 
 // BatchStatementRequest is one statement of a BatchExecuteStatement.
@@ -56,7 +56,7 @@ type BatchStatementResponse struct {
 // BatchExecuteStatementOutput is BatchExecuteStatement's response.
 type BatchExecuteStatementOutput struct {
 	Responses        []BatchStatementResponse
-	ConsumedCapacity []*table.ConsumedCapacity `json:",omitempty"`
+	ConsumedCapacity []*ddb.ConsumedCapacity `json:",omitempty"`
 }
 
 // ParameterizedStatement is one statement of an ExecuteTransaction.
@@ -76,6 +76,6 @@ type ExecuteTransactionInput struct {
 // ExecuteTransactionOutput is ExecuteTransaction's response: one entry per
 // statement for a read transaction, none for a write transaction.
 type ExecuteTransactionOutput struct {
-	Responses        []table.ItemResponse      `json:",omitempty"`
-	ConsumedCapacity []*table.ConsumedCapacity `json:",omitempty"`
+	Responses        []ddb.ItemResponse      `json:",omitempty"`
+	ConsumedCapacity []*ddb.ConsumedCapacity `json:",omitempty"`
 }

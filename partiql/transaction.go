@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // Messages of ExecuteTransaction.
@@ -18,9 +18,9 @@ const (
 // inStatement names the statement a validation error is about, as
 // ExecuteTransaction does; other errors are returned unchanged.
 func inStatement(i int, err error) error {
-	var te *table.Error
-	if errors.As(validation(err), &te) && te.Code == table.ValidationException {
-		return table.Errorf(table.ValidationException, "Validation failed in TransactStatements[%d]: %s", i, te.Message)
+	var te *ddb.Error
+	if errors.As(validation(err), &te) && te.Code == ddb.ValidationException {
+		return ddb.Errorf(ddb.ValidationException, "Validation failed in TransactStatements[%d]: %s", i, te.Message)
 	}
 	return err
 }
@@ -49,12 +49,12 @@ func (s *Service) ExecuteTransaction(ctx context.Context, region string, in *Exe
 	case len(preps):
 		return s.readTransaction(ctx, region, preps, in.ReturnConsumedCapacity)
 	}
-	return nil, table.Errorf(table.ValidationException, msgTxMixed)
+	return nil, ddb.Errorf(ddb.ValidationException, msgTxMixed)
 }
 
 // readTransaction runs SELECTs as one TransactGetItems.
 func (s *Service) readTransaction(ctx context.Context, region string, preps []*prepared, rcc string) (*ExecuteTransactionOutput, error) {
-	tin := &table.TransactGetItemsInput{ReturnConsumedCapacity: rcc}
+	tin := &ddb.TransactGetItemsInput{ReturnConsumedCapacity: rcc}
 	for i, p := range preps {
 		sel := p.stmt.(*Select)
 		if sel.Index != "" {
@@ -64,7 +64,7 @@ func (s *Service) readTransaction(ctx context.Context, region string, preps []*p
 		if err != nil {
 			return nil, inStatement(i, err)
 		}
-		tin.TransactItems = append(tin.TransactItems, table.TransactGetItem{Get: &table.TransactGet{
+		tin.TransactItems = append(tin.TransactItems, ddb.TransactGetItem{Get: &ddb.TransactGet{
 			TableName: get.TableName, Key: get.Key, ProjectionExpression: get.ProjectionExpression,
 			ExpressionAttributeNames: get.ExpressionAttributeNames}})
 	}
@@ -77,7 +77,7 @@ func (s *Service) readTransaction(ctx context.Context, region string, preps []*p
 
 // writeTransaction runs INSERT, UPDATE, DELETE and EXISTS as one TransactWriteItems.
 func (s *Service) writeTransaction(ctx context.Context, region string, preps []*prepared, in *ExecuteTransactionInput) (*ExecuteTransactionOutput, error) {
-	tin := &table.TransactWriteItemsInput{ClientRequestToken: in.ClientRequestToken, ReturnConsumedCapacity: in.ReturnConsumedCapacity}
+	tin := &ddb.TransactWriteItemsInput{ClientRequestToken: in.ClientRequestToken, ReturnConsumedCapacity: in.ReturnConsumedCapacity}
 	inserts := make([]bool, len(preps))
 	for i, p := range preps {
 		w, err := planWrite(p, in.TransactStatements[i].ReturnValuesOnConditionCheckFailure)
@@ -100,21 +100,21 @@ func (s *Service) writeTransaction(ctx context.Context, region string, preps []*
 // duplicateReasons rewrites a cancellation: an INSERT whose condition (a
 // new key) failed was cancelled for a duplicate item.
 func duplicateReasons(err error, inserts []bool) error {
-	var te *table.Error
-	if !errors.As(err, &te) || te.Code != table.TransactionCanceledException || len(te.CancellationReasons) != len(inserts) {
+	var te *ddb.Error
+	if !errors.As(err, &te) || te.Code != ddb.TransactionCanceledException || len(te.CancellationReasons) != len(inserts) {
 		return err
 	}
-	reasons := append([]table.CancellationReason(nil), te.CancellationReasons...)
+	reasons := append([]ddb.CancellationReason(nil), te.CancellationReasons...)
 	for i, r := range reasons {
 		if inserts[i] && r.Code == "ConditionalCheckFailed" {
-			reasons[i] = table.CancellationReason{Code: "DuplicateItem", Message: msgDuplicate}
+			reasons[i] = ddb.CancellationReason{Code: "DuplicateItem", Message: msgDuplicate}
 		}
 	}
-	return table.Cancelled(reasons)
+	return ddb.Cancelled(reasons)
 }
 
 // transactItem is the write plan as one TransactWriteItems action.
-func (w *writePlan) transactItem() table.TransactWriteItem {
+func (w *writePlan) transactItem() ddb.TransactWriteItem {
 	var cond *string
 	if w.cond != nil && *w.cond != "" {
 		cond = w.cond
@@ -125,19 +125,19 @@ func (w *writePlan) transactItem() table.TransactWriteItem {
 	}
 	switch w.kind {
 	case writePut:
-		a := &table.TransactPut{TableName: w.table, Item: w.item, ConditionExpression: cond, ReturnValuesOnConditionCheckFailure: w.rvccf}
+		a := &ddb.TransactPut{TableName: w.table, Item: w.item, ConditionExpression: cond, ReturnValuesOnConditionCheckFailure: w.rvccf}
 		a.ExpressionAttributeNames, a.ExpressionAttributeValues = names, values
-		return table.TransactWriteItem{Put: a}
+		return ddb.TransactWriteItem{Put: a}
 	case writeUpdate:
-		a := &table.TransactUpdate{TableName: w.table, Key: w.key, UpdateExpression: w.update, ConditionExpression: cond, ReturnValuesOnConditionCheckFailure: w.rvccf}
+		a := &ddb.TransactUpdate{TableName: w.table, Key: w.key, UpdateExpression: w.update, ConditionExpression: cond, ReturnValuesOnConditionCheckFailure: w.rvccf}
 		a.ExpressionAttributeNames, a.ExpressionAttributeValues = names, values
-		return table.TransactWriteItem{Update: a}
+		return ddb.TransactWriteItem{Update: a}
 	case writeDelete:
-		a := &table.TransactDelete{TableName: w.table, Key: w.key, ConditionExpression: cond, ReturnValuesOnConditionCheckFailure: w.rvccf}
+		a := &ddb.TransactDelete{TableName: w.table, Key: w.key, ConditionExpression: cond, ReturnValuesOnConditionCheckFailure: w.rvccf}
 		a.ExpressionAttributeNames, a.ExpressionAttributeValues = names, values
-		return table.TransactWriteItem{Delete: a}
+		return ddb.TransactWriteItem{Delete: a}
 	}
-	a := &table.ConditionCheck{TableName: w.table, Key: w.key, ConditionExpression: cond, ReturnValuesOnConditionCheckFailure: w.rvccf}
+	a := &ddb.ConditionCheck{TableName: w.table, Key: w.key, ConditionExpression: cond, ReturnValuesOnConditionCheckFailure: w.rvccf}
 	a.ExpressionAttributeNames, a.ExpressionAttributeValues = names, values
-	return table.TransactWriteItem{ConditionCheck: a}
+	return ddb.TransactWriteItem{ConditionCheck: a}
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/ddblocal/ddblocal/attr"
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // writeKind is the operation a write statement compiles to.
@@ -299,29 +299,29 @@ func (b *builder) setValue(e Expr) (string, error) {
 }
 
 // runWrite runs a write plan as its single-item operation.
-func (s *Service) runWrite(ctx context.Context, region string, w *writePlan, rcc string) (*table.WriteOutput, error) {
+func (s *Service) runWrite(ctx context.Context, region string, w *writePlan, rcc string) (*ddb.WriteOutput, error) {
 	var cond *string
 	if w.cond != nil && *w.cond != "" {
 		cond = w.cond
 	}
-	var out *table.WriteOutput
+	var out *ddb.WriteOutput
 	var err error
 	switch w.kind {
 	case writePut:
-		in := &table.PutItemInput{TableName: w.table, Item: w.item}
+		in := &ddb.PutItemInput{TableName: w.table, Item: w.item}
 		in.ConditionExpression, in.ReturnConsumedCapacity, in.ReturnValuesOnConditionCheckFailure = cond, rcc, w.rvccf
 		in.ExpressionAttributeNames, in.ExpressionAttributeValues = w.names, w.values
 		out, err = s.tables.PutItem(ctx, region, in)
-		if isCode(err, table.ConditionalCheckFailedException) {
-			return nil, table.Errorf(DuplicateItemException, msgDuplicate)
+		if isCode(err, ddb.ConditionalCheckFailedException) {
+			return nil, ddb.Errorf(DuplicateItemException, msgDuplicate)
 		}
 	case writeUpdate:
-		in := &table.UpdateItemInput{TableName: w.table, Key: w.key, UpdateExpression: w.update}
+		in := &ddb.UpdateItemInput{TableName: w.table, Key: w.key, UpdateExpression: w.update}
 		in.ConditionExpression, in.ReturnConsumedCapacity, in.ReturnValuesOnConditionCheckFailure = cond, rcc, w.rvccf
 		in.ExpressionAttributeNames, in.ExpressionAttributeValues, in.ReturnValues = w.names, w.values, w.rv
 		out, err = s.tables.UpdateItem(ctx, region, in)
 	case writeDelete:
-		in := &table.DeleteItemInput{TableName: w.table, Key: w.key}
+		in := &ddb.DeleteItemInput{TableName: w.table, Key: w.key}
 		in.ConditionExpression, in.ReturnConsumedCapacity, in.ReturnValuesOnConditionCheckFailure = cond, rcc, w.rvccf
 		in.ExpressionAttributeNames, in.ExpressionAttributeValues, in.ReturnValues = w.names, w.values, w.rv
 		if cond == nil {

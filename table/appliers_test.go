@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/gsi"
 )
 
@@ -13,12 +14,12 @@ import (
 // "byG" on attribute g.
 func createGSITable(t *testing.T, s *Service, name string) {
 	t.Helper()
-	_, err := s.CreateTable(context.Background(), "r", &CreateTableInput{
+	_, err := s.CreateTable(context.Background(), "r", &ddb.CreateTableInput{
 		TableName: name, BillingMode: "PAY_PER_REQUEST",
-		AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "g", AttributeType: "S"}},
-		KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
-		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{IndexName: "byG",
-			KeySchema: []KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}}, Projection: &Projection{ProjectionType: "ALL"}}},
+		AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "g", AttributeType: "S"}},
+		KeySchema:            []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
+		GlobalSecondaryIndexes: []ddb.GlobalSecondaryIndex{{IndexName: "byG",
+			KeySchema: []ddb.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}}, Projection: &ddb.Projection{ProjectionType: "ALL"}}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -44,20 +45,20 @@ func TestAppliersOnlyForLoggedTables(t *testing.T) {
 	createGSITable(t, s, "G")
 	for _, name := range []string{"A", "B", "G"} {
 		item := attr.Item{"pk": sv("k"), "g": sv("x")}
-		if _, err := s.PutItem(ctx, "r", &PutItemInput{TableName: name, Item: item}); err != nil {
+		if _, err := s.PutItem(ctx, "r", &ddb.PutItemInput{TableName: name, Item: item}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.UpdateItem(ctx, "r", &UpdateItemInput{TableName: name, Key: keyOfPK("k"),
-			UpdateExpression: ptr("SET v = :v"), writeParams: writeParams{exprParams: values(":v", sv("1"))}}); err != nil {
+		if _, err := s.UpdateItem(ctx, "r", &ddb.UpdateItemInput{TableName: name, Key: keyOfPK("k"),
+			UpdateExpression: ptr("SET v = :v"), WriteParams: ddb.WriteParams{ExprParams: values(":v", sv("1"))}}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.BatchWriteItem(ctx, "r", &BatchWriteItemInput{RequestItems: map[string][]WriteRequest{
-			name: {{DeleteRequest: &DeleteRequest{Key: keyOfPK("k")}}}}}); err != nil {
+		if _, err := s.BatchWriteItem(ctx, "r", &ddb.BatchWriteItemInput{RequestItems: map[string][]ddb.WriteRequest{
+			name: {{DeleteRequest: &ddb.DeleteRequest{Key: keyOfPK("k")}}}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.Query(ctx, "r", &QueryInput{TableName: "G", IndexName: ptr("byG"), KeyConditionExpression: ptr("g = :g"),
-		exprParams: values(":g", sv("x"))}); err != nil {
+	if _, err := s.Query(ctx, "r", &ddb.QueryInput{TableName: "G", IndexName: ptr("byG"), KeyConditionExpression: ptr("g = :g"),
+		ExprParams: values(":g", sv("x"))}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Settle(ctx); err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -74,12 +75,12 @@ func parseBackupARN(arn string) (string, error) {
 	if len(parts) == 6 && parts[0] == "arn" {
 		if id, ok := backupResource(parts[5]); ok {
 			if parts[2] != "dynamodb" || !strings.HasPrefix(parts[1], "aws") {
-				return "", Errorf(ValidationException, "Invalid Request: BackupArn is not valid")
+				return "", ddb.Errorf(ddb.ValidationException, "Invalid Request: BackupArn is not valid")
 			}
 			return id, nil
 		}
 	}
-	return "", Errorf(ValidationException, "Invalid Backup ARN")
+	return "", ddb.Errorf(ddb.ValidationException, "Invalid Backup ARN")
 }
 
 // backupResource returns ID from the resource part table/NAME/backup/ID.
@@ -144,7 +145,7 @@ func writeBackup(tx *store.Tx, b *backupMeta) error {
 func takeBackup(tx *store.Tx, m *tableMeta, b *backupMeta) error {
 	src := tx.Space(m.ID)
 	if src == nil {
-		return Errorf(TableNotFoundException, "Table not found: %s", m.Name)
+		return ddb.Errorf(ddb.TableNotFoundException, "Table not found: %s", m.Name)
 	}
 	id := backupDataSpace(m.Region, b.ID)
 	if err := tx.CreateSpace(id); err != nil {
@@ -172,20 +173,20 @@ func takeBackup(tx *store.Tx, m *tableMeta, b *backupMeta) error {
 func currentTable(tx *store.Tx, m *tableMeta) (*tableMeta, error) {
 	raw := tx.CatalogGet(catalogKey(m.Region, m.Name))
 	if raw == nil {
-		return nil, Errorf(TableNotFoundException, "Table not found: %s", m.Name)
+		return nil, ddb.Errorf(ddb.TableNotFoundException, "Table not found: %s", m.Name)
 	}
 	cur, err := decodeMeta(raw)
 	if err != nil {
 		return nil, err
 	}
 	if cur.ID != m.ID {
-		return nil, Errorf(TableNotFoundException, "Table not found: %s", m.Name)
+		return nil, ddb.Errorf(ddb.TableNotFoundException, "Table not found: %s", m.Name)
 	}
 	return cur, nil
 }
 
 // CreateBackup copies a table, as it is at the request, into a new backup.
-func (s *Service) CreateBackup(ctx context.Context, region string, in *CreateBackupInput) (*CreateBackupOutput, error) {
+func (s *Service) CreateBackup(ctx context.Context, region string, in *ddb.CreateBackupInput) (*ddb.CreateBackupOutput, error) {
 	m, err := s.backupTable(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
@@ -207,7 +208,7 @@ func (s *Service) CreateBackup(ctx context.Context, region string, in *CreateBac
 		return nil, err
 	}
 	d := b.details("CREATING")
-	return &CreateBackupOutput{BackupDetails: d}, nil
+	return &ddb.CreateBackupOutput{BackupDetails: d}, nil
 }
 
 // deletedTableBackup takes the SYSTEM backup DynamoDB keeps of a table with
@@ -239,9 +240,9 @@ func (s *Service) backupStatus(b *backupMeta) string {
 }
 
 // details is b's BackupDetails with the given status.
-func (b *backupMeta) details(status string) BackupDetails {
+func (b *backupMeta) details(status string) ddb.BackupDetails {
 	size := b.Bytes
-	d := BackupDetails{BackupArn: b.arn(), BackupName: b.Name, BackupSizeBytes: &size, BackupStatus: status,
+	d := ddb.BackupDetails{BackupArn: b.arn(), BackupName: b.Name, BackupSizeBytes: &size, BackupStatus: status,
 		BackupType: b.Type, BackupCreationDateTime: epochMillis(b.Created)}
 	if b.Expiry != 0 {
 		e := epochMillis(b.Expiry)
@@ -254,33 +255,33 @@ func (b *backupMeta) details(status string) BackupDetails {
 func epochMillis(nanos int64) float64 { return float64(nanos/int64(time.Millisecond)) / 1000 }
 
 // description is b's BackupDescription with the given status.
-func (b *backupMeta) description(status string) BackupDescription {
+func (b *backupMeta) description(status string) ddb.BackupDescription {
 	m := &b.Table
-	d := BackupDescription{BackupDetails: b.details(status)}
-	d.SourceTableDetails = SourceTableDetails{TableName: m.Name, TableId: m.ID, TableArn: m.arn(),
+	d := ddb.BackupDescription{BackupDetails: b.details(status)}
+	d.SourceTableDetails = ddb.SourceTableDetails{TableName: m.Name, TableId: m.ID, TableArn: m.arn(),
 		TableSizeBytes: b.Bytes, ItemCount: b.Items, KeySchema: m.KeySchema, TableCreationDateTime: epochSeconds(m.Created),
-		ProvisionedThroughput: ProvisionedThroughputInfo{m.ReadCapacity, m.WriteCapacity},
+		ProvisionedThroughput: ddb.ProvisionedThroughputInfo{ReadCapacityUnits: m.ReadCapacity, WriteCapacityUnits: m.WriteCapacity},
 		OnDemandThroughput:    m.OnDemandThroughput, BillingMode: m.BillingMode}
 	if b.Type == "SYSTEM" {
 		return d // DynamoDB records no features for the backup of a deleted table
 	}
 	f := &d.SourceTableFeatureDetails
 	for _, ix := range m.LocalSecondaryIndexes {
-		f.LocalSecondaryIndexes = append(f.LocalSecondaryIndexes, LocalSecondaryIndexInfo{ix.Name, ix.KeySchema, ix.Projection})
+		f.LocalSecondaryIndexes = append(f.LocalSecondaryIndexes, ddb.LocalSecondaryIndexInfo{IndexName: ix.Name, KeySchema: ix.KeySchema, Projection: ix.Projection})
 	}
 	for _, ix := range m.GlobalSecondaryIndexes {
-		g := GlobalSecondaryIndexInfo{IndexName: ix.Name, KeySchema: ix.KeySchema, Projection: ix.Projection}
+		g := ddb.GlobalSecondaryIndexInfo{IndexName: ix.Name, KeySchema: ix.KeySchema, Projection: ix.Projection}
 		if m.BillingMode != "PAY_PER_REQUEST" {
-			g.ProvisionedThroughput = &ProvisionedThroughputInfo{ix.ReadCapacity, ix.WriteCapacity}
+			g.ProvisionedThroughput = &ddb.ProvisionedThroughputInfo{ReadCapacityUnits: ix.ReadCapacity, WriteCapacityUnits: ix.WriteCapacity}
 		}
 		f.GlobalSecondaryIndexes = append(f.GlobalSecondaryIndexes, g)
 	}
 	f.StreamDescription = m.Stream
 	if m.TTLAttribute != "" {
-		f.TimeToLiveDescription = &TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: m.TTLAttribute}
+		f.TimeToLiveDescription = &ddb.TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: m.TTLAttribute}
 	}
 	if m.SSE != nil && m.SSE.Enabled != nil && *m.SSE.Enabled {
-		f.SSEDescription = &SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: m.kmsARN()}
+		f.SSEDescription = &ddb.SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: m.kmsARN()}
 	}
 	return d
 }
@@ -294,7 +295,7 @@ func (s *Service) findBackup(ctx context.Context, tx *store.Tx, region, arn stri
 	if err != nil {
 		return nil, err
 	}
-	if err := s.refuseForeign(ctx, region, arn, Errorf(BackupNotFoundException, "Backup not found: %s", arn)); err != nil {
+	if err := s.refuseForeign(ctx, region, arn, ddb.Errorf(ddb.BackupNotFoundException, "Backup not found: %s", arn)); err != nil {
 		return nil, err
 	}
 	b, err := readBackup(tx, region, id)
@@ -302,13 +303,13 @@ func (s *Service) findBackup(ctx context.Context, tx *store.Tx, region, arn stri
 		return nil, err
 	}
 	if b == nil || (b.Expiry != 0 && s.now().UnixNano() >= b.Expiry) {
-		return nil, Errorf(BackupNotFoundException, "Backup not found: %s", arn)
+		return nil, ddb.Errorf(ddb.BackupNotFoundException, "Backup not found: %s", arn)
 	}
 	return b, nil
 }
 
 // DescribeBackup describes one backup.
-func (s *Service) DescribeBackup(ctx context.Context, region string, in *BackupArnInput) (*BackupDescriptionOutput, error) {
+func (s *Service) DescribeBackup(ctx context.Context, region string, in *ddb.BackupArnInput) (*ddb.BackupDescriptionOutput, error) {
 	var b *backupMeta
 	err := s.db.View(func(tx *store.Tx) error {
 		var err error
@@ -318,12 +319,12 @@ func (s *Service) DescribeBackup(ctx context.Context, region string, in *BackupA
 	if err != nil {
 		return nil, err
 	}
-	return &BackupDescriptionOutput{BackupDescription: b.description(s.backupStatus(b))}, nil
+	return &ddb.BackupDescriptionOutput{BackupDescription: b.description(s.backupStatus(b))}, nil
 }
 
 // DeleteBackup deletes a USER backup and its items. SYSTEM backups cannot be
 // deleted; they expire.
-func (s *Service) DeleteBackup(ctx context.Context, region string, in *BackupArnInput) (*BackupDescriptionOutput, error) {
+func (s *Service) DeleteBackup(ctx context.Context, region string, in *ddb.BackupArnInput) (*ddb.BackupDescriptionOutput, error) {
 	var b *backupMeta
 	err := s.db.Update(ctx, func(tx *store.Tx) error {
 		var err error
@@ -331,11 +332,11 @@ func (s *Service) DeleteBackup(ctx context.Context, region string, in *BackupArn
 			return err
 		}
 		if b.Type == "SYSTEM" {
-			return Errorf(ValidationException, "Invalid Request: User is not allowed to delete the system backup with arn %s. It will automatically expire on %s",
+			return ddb.Errorf(ddb.ValidationException, "Invalid Request: User is not allowed to delete the system backup with arn %s. It will automatically expire on %s",
 				b.arn(), isoSeconds(time.Unix(0, b.Expiry)))
 		}
 		if s.now().UnixNano() < b.RestoringUntil {
-			return Errorf(BackupInUseException, "Backup is being used to restore table: %s", b.arn())
+			return ddb.Errorf(ddb.BackupInUseException, "Backup is being used to restore table: %s", b.arn())
 		}
 		if err := tx.DropSpace(backupDataSpace(region, b.ID)); err != nil {
 			return err
@@ -345,7 +346,7 @@ func (s *Service) DeleteBackup(ctx context.Context, region string, in *BackupArn
 	if err != nil {
 		return nil, err
 	}
-	return &BackupDescriptionOutput{BackupDescription: b.description("DELETED")}, nil
+	return &ddb.BackupDescriptionOutput{BackupDescription: b.description("DELETED")}, nil
 }
 
 // isoSeconds formats t as DynamoDB's messages do: 2006-01-02T15:04:05Z.

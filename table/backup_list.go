@@ -5,6 +5,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/ddblocal/ddblocal/access"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -24,7 +26,7 @@ func (f *backupFilter) match(b *backupMeta, now int64) bool {
 
 // newBackupFilter validates ListBackups' filters. BackupType defaults to
 // USER, as DynamoDB's does; ALL is USER, SYSTEM and AWS_BACKUP.
-func newBackupFilter(in *ListBackupsInput) (*backupFilter, error) {
+func newBackupFilter(in *ddb.ListBackupsInput) (*backupFilter, error) {
 	f := &backupFilter{table: tableName(in.TableName), types: map[string]bool{}, from: math.MinInt64, to: math.MaxInt64}
 	switch in.BackupType {
 	case "", "USER":
@@ -49,7 +51,7 @@ func newBackupFilter(in *ListBackupsInput) (*backupFilter, error) {
 // ListBackups lists the region's backups in creation order, filtered, a page
 // of Limit (all when absent) at a time. LastEvaluatedBackupArn is set only
 // when more backups match.
-func (s *Service) ListBackups(ctx context.Context, region string, in *ListBackupsInput) (*ListBackupsOutput, error) {
+func (s *Service) ListBackups(ctx context.Context, region string, in *ddb.ListBackupsInput) (*ddb.ListBackupsOutput, error) {
 	f, err := newBackupFilter(in)
 	if err != nil {
 		return nil, err
@@ -61,9 +63,9 @@ func (s *Service) ListBackups(ctx context.Context, region string, in *ListBackup
 			return nil, err
 		}
 		// DescribeBackup ignores an ARN's region; this cursor does not.
-		arnScope, _, _, _ := splitARN(in.ExclusiveStartBackupArn)
-		if regionOf(arnScope) != regionOf(region) {
-			return nil, Errorf(ValidationException, "Invalid Request: The supplied ExclusiveStartBackupArn does not match the region")
+		arnScope, _, _, _ := access.SplitARN(in.ExclusiveStartBackupArn)
+		if access.RegionOf(arnScope) != access.RegionOf(region) {
+			return nil, ddb.Errorf(ddb.ValidationException, "Invalid Request: The supplied ExclusiveStartBackupArn does not match the region")
 		}
 		from = append(backupKey(region, id), 0)
 	}
@@ -71,7 +73,7 @@ func (s *Service) ListBackups(ctx context.Context, region string, in *ListBackup
 	if in.Limit != nil {
 		limit = int(*in.Limit)
 	}
-	out := &ListBackupsOutput{BackupSummaries: []BackupSummary{}}
+	out := &ddb.ListBackupsOutput{BackupSummaries: []ddb.BackupSummary{}}
 	now := s.now().UnixNano()
 	err = s.db.View(func(tx *store.Tx) error {
 		sp := tx.Space(backupsSpace)
@@ -103,9 +105,9 @@ func (s *Service) ListBackups(ctx context.Context, region string, in *ListBackup
 }
 
 // summary is b's entry in ListBackups.
-func (s *Service) summary(b *backupMeta) BackupSummary {
+func (s *Service) summary(b *backupMeta) ddb.BackupSummary {
 	d := b.details(s.backupStatus(b))
-	return BackupSummary{TableName: b.Table.Name, TableId: b.Table.ID, TableArn: b.Table.arn(),
+	return ddb.BackupSummary{TableName: b.Table.Name, TableId: b.Table.ID, TableArn: b.Table.arn(),
 		BackupArn: d.BackupArn, BackupName: d.BackupName, BackupCreationDateTime: d.BackupCreationDateTime,
 		BackupExpiryDateTime: d.BackupExpiryDateTime, BackupStatus: d.BackupStatus, BackupType: d.BackupType,
 		BackupSizeBytes: b.Bytes}

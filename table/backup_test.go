@@ -12,6 +12,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/changelog"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -113,9 +114,9 @@ func TestRestoreInstant(t *testing.T) {
 	} {
 		secs := float64(tc.at.UnixMilli()) / 1000
 		got, err := restoreInstant(p, secs, tc.now)
-		var te *Error
+		var te *ddb.Error
 		switch {
-		case tc.fail && (!errors.As(err, &te) || te.Code != InvalidRestoreTimeException):
+		case tc.fail && (!errors.As(err, &te) || te.Code != ddb.InvalidRestoreTimeException):
 			t.Errorf("restore to %s at %s: got %v, want InvalidRestoreTimeException", tc.at, tc.now, err)
 		case !tc.fail && (err != nil || !got.Equal(tc.at)):
 			t.Errorf("restore to %s at %s: got %s, %v; want it accepted", tc.at, tc.now, got, err)
@@ -148,19 +149,19 @@ func TestBackupFilter(t *testing.T) {
 	}
 	f64 := func(v float64) *float64 { return &v }
 	for _, tc := range []struct {
-		in   ListBackupsInput
+		in   ddb.ListBackupsInput
 		b    *backupMeta
 		want bool
 	}{
-		{ListBackupsInput{}, b("USER", 1, "T"), true},
-		{ListBackupsInput{}, b("SYSTEM", 1, "T"), false}, // USER by default
-		{ListBackupsInput{BackupType: "ALL"}, b("SYSTEM", 1, "T"), true},
-		{ListBackupsInput{BackupType: "SYSTEM"}, b("USER", 1, "T"), false},
-		{ListBackupsInput{TableName: "arn:aws:dynamodb:r:000000000000:table/T"}, b("USER", 1, "T"), true},
-		{ListBackupsInput{TableName: "U"}, b("USER", 1, "T"), false},
-		{ListBackupsInput{TimeRangeLowerBound: f64(2)}, b("USER", 2000, "T"), true},  // lower bound inclusive
-		{ListBackupsInput{TimeRangeUpperBound: f64(2)}, b("USER", 2000, "T"), false}, // upper bound exclusive
-		{ListBackupsInput{TimeRangeUpperBound: f64(2.001)}, b("USER", 2000, "T"), true},
+		{ddb.ListBackupsInput{}, b("USER", 1, "T"), true},
+		{ddb.ListBackupsInput{}, b("SYSTEM", 1, "T"), false}, // USER by default
+		{ddb.ListBackupsInput{BackupType: "ALL"}, b("SYSTEM", 1, "T"), true},
+		{ddb.ListBackupsInput{BackupType: "SYSTEM"}, b("USER", 1, "T"), false},
+		{ddb.ListBackupsInput{TableName: "arn:aws:dynamodb:r:000000000000:table/T"}, b("USER", 1, "T"), true},
+		{ddb.ListBackupsInput{TableName: "U"}, b("USER", 1, "T"), false},
+		{ddb.ListBackupsInput{TimeRangeLowerBound: f64(2)}, b("USER", 2000, "T"), true},  // lower bound inclusive
+		{ddb.ListBackupsInput{TimeRangeUpperBound: f64(2)}, b("USER", 2000, "T"), false}, // upper bound exclusive
+		{ddb.ListBackupsInput{TimeRangeUpperBound: f64(2.001)}, b("USER", 2000, "T"), true},
 	} {
 		f, err := newBackupFilter(&tc.in)
 		if err != nil {
@@ -170,10 +171,10 @@ func TestBackupFilter(t *testing.T) {
 			t.Errorf("%+v matching %s at %d ms of %s: got %v, want %v", tc.in, tc.b.Type, tc.b.Created/1e6, tc.b.Table.Name, got, tc.want)
 		}
 	}
-	if _, err := newBackupFilter(&ListBackupsInput{TimeRangeLowerBound: f64(3), TimeRangeUpperBound: f64(2)}); err == nil {
+	if _, err := newBackupFilter(&ddb.ListBackupsInput{TimeRangeLowerBound: f64(3), TimeRangeUpperBound: f64(2)}); err == nil {
 		t.Error("lower bound above upper: got no error")
 	}
-	if f, _ := newBackupFilter(&ListBackupsInput{}); f.match(&backupMeta{Type: "SYSTEM", Expiry: 5}, 5) {
+	if f, _ := newBackupFilter(&ddb.ListBackupsInput{}); f.match(&backupMeta{Type: "SYSTEM", Expiry: 5}, 5) {
 		t.Error("an expired SYSTEM backup matched")
 	}
 }
@@ -193,7 +194,7 @@ func TestCheckPolicy(t *testing.T) {
 		err := checkPolicy(tc.doc)
 		got := ""
 		if err != nil {
-			got = err.(*Error).Message
+			got = err.(*ddb.Error).Message
 		}
 		if (tc.err == "") != (got == "") || !strings.HasSuffix(got, tc.err) {
 			t.Errorf("checkPolicy(%.40s): got %q, want …%q", tc.doc, got, tc.err)
@@ -220,28 +221,28 @@ func TestNextRevision(t *testing.T) {
 
 func TestOverrideBilling(t *testing.T) {
 	one := int64(1)
-	pt := &ProvisionedThroughput{ReadCapacityUnits: &one, WriteCapacityUnits: &one}
+	pt := &ddb.ProvisionedThroughput{ReadCapacityUnits: &one, WriteCapacityUnits: &one}
 	for _, tc := range []struct {
 		from string
-		o    restoreOverrides
+		o    ddb.RestoreOverrides
 		mode string
 		err  string
 	}{
-		{"PROVISIONED", restoreOverrides{}, "PROVISIONED", ""},
-		{"PROVISIONED", restoreOverrides{BillingModeOverride: "PAY_PER_REQUEST"}, "PAY_PER_REQUEST", ""},
-		{"PAY_PER_REQUEST", restoreOverrides{BillingModeOverride: "PROVISIONED", ProvisionedThroughputOverride: pt}, "PROVISIONED", ""},
-		{"PAY_PER_REQUEST", restoreOverrides{BillingModeOverride: "PROVISIONED"}, "", "Must override ProvisionedThroughput if BillingMode is overridden to PROVISIONED"},
-		{"PAY_PER_REQUEST", restoreOverrides{ProvisionedThroughputOverride: pt}, "", "Cannot override ProvisionedThroughput unless BillingMode is PROVISIONED"},
-		{"PROVISIONED", restoreOverrides{BillingModeOverride: "PAY_PER_REQUEST", ProvisionedThroughputOverride: pt}, "",
+		{"PROVISIONED", ddb.RestoreOverrides{}, "PROVISIONED", ""},
+		{"PROVISIONED", ddb.RestoreOverrides{BillingModeOverride: "PAY_PER_REQUEST"}, "PAY_PER_REQUEST", ""},
+		{"PAY_PER_REQUEST", ddb.RestoreOverrides{BillingModeOverride: "PROVISIONED", ProvisionedThroughputOverride: pt}, "PROVISIONED", ""},
+		{"PAY_PER_REQUEST", ddb.RestoreOverrides{BillingModeOverride: "PROVISIONED"}, "", "Must override ProvisionedThroughput if BillingMode is overridden to PROVISIONED"},
+		{"PAY_PER_REQUEST", ddb.RestoreOverrides{ProvisionedThroughputOverride: pt}, "", "Cannot override ProvisionedThroughput unless BillingMode is PROVISIONED"},
+		{"PROVISIONED", ddb.RestoreOverrides{BillingModeOverride: "PAY_PER_REQUEST", ProvisionedThroughputOverride: pt}, "",
 			"Cannot override ProvisionedThroughput if BillingMode is overridden to PAY_PER_REQUEST"},
-		{"PROVISIONED", restoreOverrides{OnDemandThroughputOverride: &OnDemandThroughput{}}, "",
+		{"PROVISIONED", ddb.RestoreOverrides{OnDemandThroughputOverride: &ddb.OnDemandThroughput{}}, "",
 			"Cannot override MaxReadRequestUnits for OnDemandThroughput unless BillingModeOverride is PAY_PER_REQUEST"},
 	} {
 		m := &tableMeta{BillingMode: tc.from, ReadCapacity: 5, WriteCapacity: 5}
 		err := m.overrideBilling(&tc.o)
 		name := fmt.Sprintf("%s with %+v", tc.from, tc.o)
 		switch {
-		case tc.err != "" && (err == nil || err.(*Error).Message != "Invalid Request: "+tc.err):
+		case tc.err != "" && (err == nil || err.(*ddb.Error).Message != "Invalid Request: "+tc.err):
 			t.Errorf("%s: got %v, want %q", name, err, tc.err)
 		case tc.err == "" && (err != nil || m.BillingMode != tc.mode):
 			t.Errorf("%s: got %s, %v; want %s", name, m.BillingMode, err, tc.mode)
@@ -260,8 +261,8 @@ func TestPITRLogsEveryWrite(t *testing.T) {
 		t.Fatalf("log retention without PITR: got %s, want 0", got)
 	}
 	on := true
-	if _, err := s.UpdateContinuousBackups(ctx, "r", &UpdateContinuousBackupsInput{TableName: "A",
-		PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on}}); err != nil {
+	if _, err := s.UpdateContinuousBackups(ctx, "r", &ddb.UpdateContinuousBackupsInput{TableName: "A",
+		PointInTimeRecoverySpecification: &ddb.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on}}); err != nil {
 		t.Fatal(err)
 	}
 	m, _ = s.table(context.Background(), "r", "A")
@@ -270,15 +271,15 @@ func TestPITRLogsEveryWrite(t *testing.T) {
 	}
 	clk.advance(time.Second)
 	item := attr.Item{"pk": attr.String("k1")}
-	if _, err := s.PutItem(ctx, "r", &PutItemInput{TableName: "A", Item: item}); err != nil {
+	if _, err := s.PutItem(ctx, "r", &ddb.PutItemInput{TableName: "A", Item: item}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.BatchWriteItem(ctx, "r", &BatchWriteItemInput{RequestItems: map[string][]WriteRequest{
-		"A": {{PutRequest: &PutRequest{Item: attr.EncodeItem(attr.Item{"pk": attr.String("k2")})}}}}}); err != nil {
+	if _, err := s.BatchWriteItem(ctx, "r", &ddb.BatchWriteItemInput{RequestItems: map[string][]ddb.WriteRequest{
+		"A": {{PutRequest: &ddb.PutRequest{Item: attr.EncodeItem(attr.Item{"pk": attr.String("k2")})}}}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.TransactWriteItems(ctx, "r", &TransactWriteItemsInput{TransactItems: []TransactWriteItem{
-		{Delete: &TransactDelete{TableName: "A", Key: item}}}}); err != nil {
+	if _, err := s.TransactWriteItems(ctx, "r", &ddb.TransactWriteItemsInput{TransactItems: []ddb.TransactWriteItem{
+		{Delete: &ddb.TransactDelete{TableName: "A", Key: item}}}}); err != nil {
 		t.Fatal(err)
 	}
 	var keys []string
@@ -300,10 +301,10 @@ func TestPITRLongerPeriod(t *testing.T) {
 	ctx := context.Background()
 	s, clk := txService(t)
 	on := true
-	update := func(days int32) *PointInTimeRecoveryDescription {
+	update := func(days int32) *ddb.PointInTimeRecoveryDescription {
 		t.Helper()
-		out, err := s.UpdateContinuousBackups(ctx, "r", &UpdateContinuousBackupsInput{TableName: "A",
-			PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on, RecoveryPeriodInDays: &days}})
+		out, err := s.UpdateContinuousBackups(ctx, "r", &ddb.UpdateContinuousBackupsInput{TableName: "A",
+			PointInTimeRecoverySpecification: &ddb.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on, RecoveryPeriodInDays: &days}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/store"
 )
@@ -22,13 +23,13 @@ const (
 // BatchGetItem reads up to 100 items from one or more tables. Reads beyond the
 // 16 MB response limit come back as UnprocessedKeys. Tables are read, and
 // reported, in name order, so that an answer does not depend on map order.
-func (s *Service) BatchGetItem(ctx context.Context, region string, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
+func (s *Service) BatchGetItem(ctx context.Context, region string, in *ddb.BatchGetItemInput) (*ddb.BatchGetItemOutput, error) {
 	total := 0
 	for _, ka := range in.RequestItems {
 		total += len(ka.Keys)
 	}
 	if total > maxBatchGetKeys {
-		return nil, Errorf(ValidationException, "Too many items requested for the BatchGetItem call")
+		return nil, ddb.Errorf(ddb.ValidationException, "Too many items requested for the BatchGetItem call")
 	}
 	var reqs []batchGet
 	for _, name := range slices.Sorted(maps.Keys(in.RequestItems)) {
@@ -38,7 +39,7 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *BatchGetI
 		}
 		reqs = append(reqs, bg)
 	}
-	out := &BatchGetItemOutput{Responses: map[string][]attr.Item{}, UnprocessedKeys: map[string]KeysAndAttributes{}}
+	out := &ddb.BatchGetItemOutput{Responses: map[string][]attr.Item{}, UnprocessedKeys: map[string]ddb.KeysAndAttributes{}}
 	if err := s.admitBatchGet(reqs, out); err != nil {
 		return nil, err
 	}
@@ -68,13 +69,13 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *BatchGetI
 type batchGet struct {
 	name    string
 	meta    *tableMeta
-	req     KeysAndAttributes
+	req     ddb.KeysAndAttributes
 	keys    [][]byte
 	project *expressions.Projection
 }
 
 // batchGet validates table name's part ka of a BatchGetItem.
-func (s *Service) batchGet(ctx context.Context, region, name string, ka KeysAndAttributes) (batchGet, error) {
+func (s *Service) batchGet(ctx context.Context, region, name string, ka ddb.KeysAndAttributes) (batchGet, error) {
 	m, err := s.table(ctx, region, name)
 	if err != nil {
 		return batchGet{}, err
@@ -92,7 +93,7 @@ func (s *Service) batchGet(ctx context.Context, region, name string, ka KeysAndA
 			return batchGet{}, err
 		}
 		if seen[string(key)] {
-			return batchGet{}, Errorf(ValidationException, "Provided list of item keys contains duplicates")
+			return batchGet{}, ddb.Errorf(ddb.ValidationException, "Provided list of item keys contains duplicates")
 		}
 		seen[string(key)] = true
 		bg.keys = append(bg.keys, key)
@@ -103,10 +104,10 @@ func (s *Service) batchGet(ctx context.Context, region, name string, ka KeysAndA
 // readBatch reads one table's keys of a BatchGetItem in snapshot tx into
 // out, with *size the response's item bytes so far; keys past the 16 MB
 // limit go to UnprocessedKeys. It returns the table's read meter.
-func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *BatchGetItemOutput) (*meter, error) {
+func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *ddb.BatchGetItemOutput) (*meter, error) {
 	sp := tx.Space(bg.meta.ID)
 	if sp == nil {
-		return nil, errNotFound("", "")
+		return nil, ddb.NotFound("")
 	}
 	consistent := bg.req.ConsistentRead != nil && *bg.req.ConsistentRead
 	at := s.readTime(bg.meta, consistent)
@@ -157,7 +158,7 @@ func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *BatchGet
 // is validated before any is applied, and all are applied in one store
 // transaction, so UnprocessedItems is empty in normal operation. Tables are
 // validated, and reported, in name order.
-func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
+func (s *Service) BatchWriteItem(ctx context.Context, region string, in *ddb.BatchWriteItemInput) (*ddb.BatchWriteItemOutput, error) {
 	muts, err := s.batchMutations(ctx, region, in.RequestItems)
 	if err != nil {
 		return nil, err
@@ -189,12 +190,12 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWr
 		s.notifyWrite(muts[i].meta, results[i])
 		s.observeWrite(muts[i].meta, muts[i].key, results[i], false)
 	}
-	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
+	out := &ddb.BatchWriteItemOutput{UnprocessedItems: map[string][]ddb.WriteRequest{}}
 	maps.Copy(out.UnprocessedItems, unprocessed)
 	for i, mu := range muts {
 		if icm := mu.meta.collectionMetrics(in.ReturnItemCollectionMetrics, results[i]); icm != nil {
 			if out.ItemCollectionMetrics == nil {
-				out.ItemCollectionMetrics = map[string][]*ItemCollectionMetrics{}
+				out.ItemCollectionMetrics = map[string][]*ddb.ItemCollectionMetrics{}
 			}
 			out.ItemCollectionMetrics[mu.meta.Name] = append(out.ItemCollectionMetrics[mu.meta.Name], icm)
 		}
@@ -205,13 +206,13 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *BatchWr
 
 // batchMutations validates every request of a BatchWriteItem, table by
 // table in name order, and returns the mutations.
-func (s *Service) batchMutations(ctx context.Context, region string, items map[string][]WriteRequest) ([]mutation, error) {
+func (s *Service) batchMutations(ctx context.Context, region string, items map[string][]ddb.WriteRequest) ([]mutation, error) {
 	total := 0
 	for _, reqs := range items {
 		total += len(reqs)
 	}
 	if total > maxBatchWriteRequests {
-		return nil, Errorf(ValidationException, "Too many items requested for the BatchWriteItem call")
+		return nil, ddb.Errorf(ddb.ValidationException, "Too many items requested for the BatchWriteItem call")
 	}
 	muts := make([]mutation, 0, total) // one allocation for the batch
 	for _, name := range slices.Sorted(maps.Keys(items)) {
@@ -221,7 +222,7 @@ func (s *Service) batchMutations(ctx context.Context, region string, items map[s
 			return nil, err
 		}
 		if len(reqs) == 0 {
-			return nil, Errorf(ValidationException, "1 validation error detected: Value '%s' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]", fmt.Sprint(items))
+			return nil, ddb.Errorf(ddb.ValidationException, "1 validation error detected: Value '%s' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]", fmt.Sprint(items))
 		}
 		for _, r := range reqs {
 			mu, err := m.batchMutation(r, s.plain)
@@ -232,7 +233,7 @@ func (s *Service) batchMutations(ctx context.Context, region string, items map[s
 			// copied keys.
 			for j := range muts {
 				if muts[j].meta.ID == m.ID && bytes.Equal(muts[j].key, mu.key) {
-					return nil, Errorf(ValidationException, "Provided list of item keys contains duplicates")
+					return nil, ddb.Errorf(ddb.ValidationException, "Provided list of item keys contains duplicates")
 				}
 			}
 			muts = append(muts, mu)
@@ -243,11 +244,11 @@ func (s *Service) batchMutations(ctx context.Context, region string, items map[s
 
 // batchWriteCapacity is a BatchWriteItem's ConsumedCapacity for rcc: one
 // entry per table, in the mutations' (table name) order.
-func batchWriteCapacity(muts []mutation, results []written, rcc string) []*ConsumedCapacity {
+func batchWriteCapacity(muts []mutation, results []written, rcc string) []*ddb.ConsumedCapacity {
 	if rcc != "TOTAL" && rcc != "INDEXES" {
 		return nil
 	}
-	var out []*ConsumedCapacity
+	var out []*ddb.ConsumedCapacity
 	var mt *meter
 	for i, mu := range muts {
 		if mt == nil || mt.table != mu.meta.Name {
@@ -267,10 +268,10 @@ func batchWriteCapacity(muts []mutation, results []written, rcc string) []*Consu
 // batchMutation validates one BatchWriteItem request as PutItem or DeleteItem
 // would, without conditions. A put stores the request's encoding as it is,
 // unless plain asks for the plain twin (plainPut).
-func (m *tableMeta) batchMutation(r WriteRequest, plain bool) (mutation, error) {
+func (m *tableMeta) batchMutation(r ddb.WriteRequest, plain bool) (mutation, error) {
 	switch {
 	case (r.PutRequest == nil) == (r.DeleteRequest == nil):
-		return mutation{}, Errorf(ValidationException, "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+		return mutation{}, ddb.Errorf(ddb.ValidationException, "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
 	case r.PutRequest != nil && plain:
 		return m.plainPut(r.PutRequest.Item)
 	case r.PutRequest != nil:

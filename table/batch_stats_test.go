@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // TestBatchWriteStats: BatchWriteItem adds its counter changes once per
@@ -16,20 +17,22 @@ func TestBatchWriteStats(t *testing.T) {
 	item := func(i int) attr.Item {
 		return attr.Item{"pk": attr.String(fmt.Sprint(i)), "v": attr.String("value")}
 	}
-	put := func(i int) WriteRequest { return WriteRequest{PutRequest: &PutRequest{Item: attr.EncodeItem(item(i))}} }
-	del := func(i int) WriteRequest {
-		return WriteRequest{DeleteRequest: &DeleteRequest{Key: attr.Item{"pk": attr.String(fmt.Sprint(i))}}}
+	put := func(i int) ddb.WriteRequest {
+		return ddb.WriteRequest{PutRequest: &ddb.PutRequest{Item: attr.EncodeItem(item(i))}}
 	}
-	var puts []WriteRequest
+	del := func(i int) ddb.WriteRequest {
+		return ddb.WriteRequest{DeleteRequest: &ddb.DeleteRequest{Key: attr.Item{"pk": attr.String(fmt.Sprint(i))}}}
+	}
+	var puts []ddb.WriteRequest
 	for i := range 10 {
 		puts = append(puts, put(i))
 	}
-	batches := []map[string][]WriteRequest{
+	batches := []map[string][]ddb.WriteRequest{
 		{"A": puts, "B": {put(0)}},
 		{"A": {put(0), put(10), del(1), del(99)}, "B": {del(0)}}, // replace, new, delete, absent
 	}
 	for _, reqs := range batches {
-		if _, err := s.BatchWriteItem(ctx, "r", &BatchWriteItemInput{RequestItems: reqs}); err != nil {
+		if _, err := s.BatchWriteItem(ctx, "r", &ddb.BatchWriteItemInput{RequestItems: reqs}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -41,7 +44,7 @@ func TestBatchWriteStats(t *testing.T) {
 		{"A", 10, 9*size + int64(item(10).Size())}, // 0, 2…9 and 10
 		{"B", 0, 0},
 	} {
-		out, err := s.DescribeTable(ctx, "r", &TableNameInput{TableName: tc.table})
+		out, err := s.DescribeTable(ctx, "r", &ddb.TableNameInput{TableName: tc.table})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -24,25 +25,25 @@ func benchService(b *testing.B, others int) *Service {
 	s := New(db, Options{})
 	b.Cleanup(func() { s.Close(); db.Close() })
 	ctx := context.Background()
-	_, err = s.CreateTable(ctx, "r", &CreateTableInput{TableName: "T", BillingMode: "PAY_PER_REQUEST",
-		AttributeDefinitions: []AttributeDefinition{{"pk", "S"}, {"sk", "S"}},
-		KeySchema:            []KeySchemaElement{{"pk", "HASH"}, {"sk", "RANGE"}}})
+	_, err = s.CreateTable(ctx, "r", &ddb.CreateTableInput{TableName: "T", BillingMode: "PAY_PER_REQUEST",
+		AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "sk", AttributeType: "S"}},
+		KeySchema:            []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}, {AttributeName: "sk", KeyType: "RANGE"}}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	value := attr.String(strings.Repeat("v", 200))
-	var batch []WriteRequest
+	var batch []ddb.WriteRequest
 	flush := func() {
 		if len(batch) == 0 {
 			return
 		}
-		if _, err := s.BatchWriteItem(ctx, "r", &BatchWriteItemInput{RequestItems: map[string][]WriteRequest{"T": batch}}); err != nil {
+		if _, err := s.BatchWriteItem(ctx, "r", &ddb.BatchWriteItemInput{RequestItems: map[string][]ddb.WriteRequest{"T": batch}}); err != nil {
 			b.Fatal(err)
 		}
 		batch = nil
 	}
 	add := func(pk, sk string, i int) {
-		batch = append(batch, WriteRequest{PutRequest: &PutRequest{Item: attr.EncodeItem(attr.Item{
+		batch = append(batch, ddb.WriteRequest{PutRequest: &ddb.PutRequest{Item: attr.EncodeItem(attr.Item{
 			"pk": attr.String(pk), "sk": attr.String(sk), "v": value, "f": attr.Int(int64(i % 100))})}})
 		if len(batch) == 25 {
 			flush()
@@ -68,7 +69,7 @@ func BenchmarkQueryPartition(b *testing.B) {
 		b.Run(fmt.Sprintf("others=%d", others), func(b *testing.B) {
 			s := benchService(b, others)
 			cond := "pk = :p"
-			in := &QueryInput{TableName: "T", KeyConditionExpression: &cond}
+			in := &ddb.QueryInput{TableName: "T", KeyConditionExpression: &cond}
 			in.ExpressionAttributeValues = map[string]attr.Value{":p": attr.String("target")}
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -101,7 +102,7 @@ func BenchmarkScanFiltered(b *testing.B) {
 	start := cpuTime(b)
 	read := 0
 	for i := 0; i < b.N; i++ {
-		in := &ScanInput{TableName: "T", FilterExpression: &filter}
+		in := &ddb.ScanInput{TableName: "T", FilterExpression: &filter}
 		in.ExpressionAttributeValues = map[string]attr.Value{":zero": attr.Int(0)}
 		for {
 			out, err := s.Scan(context.Background(), "r", in)
@@ -133,16 +134,16 @@ func BenchmarkBatchWrite(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		reqs := make([]WriteRequest, 25)
+		reqs := make([]ddb.WriteRequest, 25)
 		for j := range reqs {
 			js = fmt.Appendf(js[:0], `{"pk":{"S":"b%d"},"sk":{"S":"%d"},"v":{"S":"%s"}}`, i, j, value)
-			var put PutRequest
+			var put ddb.PutRequest
 			if err := put.Item.UnmarshalJSON(js); err != nil {
 				b.Fatal(err)
 			}
-			reqs[j] = WriteRequest{PutRequest: &put}
+			reqs[j] = ddb.WriteRequest{PutRequest: &put}
 		}
-		if _, err := s.BatchWriteItem(context.Background(), "r", &BatchWriteItemInput{RequestItems: map[string][]WriteRequest{"T": reqs}}); err != nil {
+		if _, err := s.BatchWriteItem(context.Background(), "r", &ddb.BatchWriteItemInput{RequestItems: map[string][]ddb.WriteRequest{"T": reqs}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -156,7 +157,7 @@ func BenchmarkBatchWrite(b *testing.B) {
 //	go test -run XXX -bench GetItem -benchmem ./table/
 func BenchmarkGetItem(b *testing.B) {
 	s := benchService(b, 1000)
-	in := &GetItemInput{TableName: "T", Key: attr.Item{"pk": attr.String("target"), "sk": attr.String("s042")}}
+	in := &ddb.GetItemInput{TableName: "T", Key: attr.Item{"pk": attr.String("target"), "sk": attr.String("s042")}}
 	var buf []byte
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -175,7 +176,7 @@ func BenchmarkGetItem(b *testing.B) {
 
 // renderResponse appends out's item as the api encoder writes it: the
 // rendered item when there is one, else its Item member.
-func renderResponse(dst []byte, out *GetItemOutput) ([]byte, error) {
+func renderResponse(dst []byte, out *ddb.GetItemOutput) ([]byte, error) {
 	dst = append(dst, `{"Item":`...)
 	if out.RenderedItem != nil {
 		dst = append(dst, out.RenderedItem...)

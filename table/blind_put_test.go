@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // TestBlindPutAccounting: a put that needs no old item (no condition, no
@@ -19,16 +20,16 @@ func TestBlindPutAccounting(t *testing.T) {
 	exists := "attribute_exists(pk)"
 	steps := []struct {
 		name     string
-		in       *PutItemInput
+		in       *ddb.PutItemInput
 		wantCU   float64
 		wantSize int
 	}{
-		{"blind, new item", &PutItemInput{Item: item(10)}, 1, item(10).Size()},
-		{"blind, larger replaces", &PutItemInput{Item: item(3000)}, 3, item(3000).Size()},
-		{"blind, smaller replaces: the old size counts", &PutItemInput{Item: item(10)}, 3, item(10).Size()},
-		{"conditional, larger", &PutItemInput{Item: item(2000), writeParams: writeParams{ConditionExpression: &exists}}, 2, item(2000).Size()},
-		{"ALL_OLD, smaller", &PutItemInput{Item: item(5), writeParams: writeParams{ReturnValues: "ALL_OLD"}}, 2, item(5).Size()},
-		{"blind, same size", &PutItemInput{Item: item(5)}, 1, item(5).Size()},
+		{"blind, new item", &ddb.PutItemInput{Item: item(10)}, 1, item(10).Size()},
+		{"blind, larger replaces", &ddb.PutItemInput{Item: item(3000)}, 3, item(3000).Size()},
+		{"blind, smaller replaces: the old size counts", &ddb.PutItemInput{Item: item(10)}, 3, item(10).Size()},
+		{"conditional, larger", &ddb.PutItemInput{Item: item(2000), WriteParams: ddb.WriteParams{ConditionExpression: &exists}}, 2, item(2000).Size()},
+		{"ALL_OLD, smaller", &ddb.PutItemInput{Item: item(5), WriteParams: ddb.WriteParams{ReturnValues: "ALL_OLD"}}, 2, item(5).Size()},
+		{"blind, same size", &ddb.PutItemInput{Item: item(5)}, 1, item(5).Size()},
 	}
 	for _, st := range steps {
 		st.in.TableName, st.in.ReturnConsumedCapacity = "A", "TOTAL"
@@ -39,7 +40,7 @@ func TestBlindPutAccounting(t *testing.T) {
 		if got := out.ConsumedCapacity.CapacityUnits; got != st.wantCU {
 			t.Errorf("%s: CapacityUnits = %v, want %v", st.name, got, st.wantCU)
 		}
-		d, err := s.DescribeTable(ctx, "r", &TableNameInput{TableName: "A"})
+		d, err := s.DescribeTable(ctx, "r", &ddb.TableNameInput{TableName: "A"})
 		if err != nil {
 			t.Fatal(err)
 		}

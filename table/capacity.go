@@ -1,6 +1,10 @@
 package table
 
-import "github.com/ddblocal/ddblocal/index"
+import (
+	"github.com/ddblocal/ddblocal/index"
+
+	"github.com/ddblocal/ddblocal/ddb"
+)
 
 // Capacity accounting, all in one place. The rules come from the DynamoDB
 // Developer Guide, "Read/write capacity mode" and "Item sizes and formats":
@@ -66,24 +70,6 @@ func indexWriteUnits(c index.Change) float64 {
 	}
 }
 
-// Capacity is the units consumed by one table or index.
-type Capacity struct {
-	CapacityUnits      float64
-	ReadCapacityUnits  *float64 `json:",omitempty"`
-	WriteCapacityUnits *float64 `json:",omitempty"`
-}
-
-// ConsumedCapacity is the ConsumedCapacity member of a response.
-type ConsumedCapacity struct {
-	TableName              string
-	CapacityUnits          float64
-	ReadCapacityUnits      *float64            `json:",omitempty"`
-	WriteCapacityUnits     *float64            `json:",omitempty"`
-	Table                  *Capacity           `json:",omitempty"`
-	LocalSecondaryIndexes  map[string]Capacity `json:",omitempty"`
-	GlobalSecondaryIndexes map[string]Capacity `json:",omitempty"`
-}
-
 // meter accumulates one request's consumption on one table.
 type meter struct {
 	table       string
@@ -124,8 +110,8 @@ func (m *meter) addIndex(global bool, name string, u float64) {
 	(*p)[name] += u
 }
 
-func (m *meter) capacity(u float64) Capacity {
-	c := Capacity{CapacityUnits: u}
+func (m *meter) capacity(u float64) ddb.Capacity {
+	c := ddb.Capacity{CapacityUnits: u}
 	if m.read {
 		c.ReadCapacityUnits = &u
 	} else {
@@ -136,7 +122,7 @@ func (m *meter) capacity(u float64) Capacity {
 
 // report renders the consumption for ReturnConsumedCapacity mode ("", NONE,
 // TOTAL or INDEXES); nil when none was asked for.
-func (m *meter) report(mode string) *ConsumedCapacity {
+func (m *meter) report(mode string) *ddb.ConsumedCapacity {
 	if mode != "TOTAL" && mode != "INDEXES" {
 		return nil
 	}
@@ -152,18 +138,18 @@ func (m *meter) report(mode string) *ConsumedCapacity {
 		total += u * mult
 	}
 	tc := m.capacity(total)
-	cc := &ConsumedCapacity{TableName: m.table, CapacityUnits: total,
+	cc := &ddb.ConsumedCapacity{TableName: m.table, CapacityUnits: total,
 		ReadCapacityUnits: tc.ReadCapacityUnits, WriteCapacityUnits: tc.WriteCapacityUnits}
 	if mode == "INDEXES" {
 		t := m.capacity(m.tableUnits * mult)
 		cc.Table = &t
 		for _, src := range []struct {
 			in  map[string]float64
-			out *map[string]Capacity
+			out *map[string]ddb.Capacity
 		}{{m.lsi, &cc.LocalSecondaryIndexes}, {m.gsi, &cc.GlobalSecondaryIndexes}} {
 			for name, u := range src.in {
 				if *src.out == nil {
-					*src.out = map[string]Capacity{}
+					*src.out = map[string]ddb.Capacity{}
 				}
 				(*src.out)[name] = m.capacity(u * mult)
 			}

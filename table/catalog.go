@@ -9,7 +9,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ddblocal/ddblocal/access"
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/throttle"
@@ -24,25 +26,25 @@ type tableMeta struct {
 	ID                     string
 	Created                int64 // Unix nanoseconds
 	Updated                int64 // last UpdateTable, Unix nanoseconds
-	AttributeDefinitions   []AttributeDefinition
-	KeySchema              []KeySchemaElement
+	AttributeDefinitions   []ddb.AttributeDefinition
+	KeySchema              []ddb.KeySchemaElement
 	LocalSecondaryIndexes  []indexMeta
 	GlobalSecondaryIndexes []indexMeta
 	BillingMode            string
 	PayPerRequestSince     int64 // when the table last became PAY_PER_REQUEST, Unix nanoseconds
 	ReadCapacity           int64
 	WriteCapacity          int64
-	OnDemandThroughput     *OnDemandThroughput
+	OnDemandThroughput     *ddb.OnDemandThroughput
 	WarmRead, WarmWrite    int64 // WarmThroughput asked for (0: none)
-	Stream                 *StreamSpecification
+	Stream                 *ddb.StreamSpecification
 	StreamLabel            string
-	SSE                    *SSESpecification
+	SSE                    *ddb.SSESpecification
 	TableClass             string
 	DeletionProtection     bool
 	// DeletingIndexes are global indexes deleted within TransientDelay:
 	// DescribeTable reports them DELETING until then.
 	DeletingIndexes []deletingIndex
-	Tags            []Tag
+	Tags            []ddb.Tag
 	TTLAttribute    string                    // Time to Live attribute, "" when disabled
 	PITR            *pitrMeta                 // point-in-time recovery, nil when off (pitr.go)
 	Policies        map[string]resourcePolicy // resource-based policies by stream label, "" for the table's (policy.go)
@@ -67,11 +69,11 @@ type tableMeta struct {
 // indexMeta is a secondary index's definition.
 type indexMeta struct {
 	Name          string
-	KeySchema     []KeySchemaElement
-	Projection    Projection
+	KeySchema     []ddb.KeySchemaElement
+	Projection    ddb.Projection
 	ReadCapacity  int64
 	WriteCapacity int64
-	OnDemand      *OnDemandThroughput // a global index's maximums, nil when none
+	OnDemand      *ddb.OnDemandThroughput // a global index's maximums, nil when none
 	Created       int64
 }
 
@@ -136,7 +138,7 @@ func (m *tableMeta) indexDef(ix indexMeta, global bool) *index.Def {
 
 // arn returns the table's ARN, in its scope's account and region.
 func (m *tableMeta) arn() string {
-	account, region := splitScope(m.Region)
+	account, region := access.SplitScope(m.Region)
 	return fmt.Sprintf("arn:aws:dynamodb:%s:%s:table/%s", region, account, m.Name)
 }
 
@@ -245,7 +247,7 @@ func newUUID() string {
 
 // tableName resolves a TableName member, which may be a name or a table ARN.
 // An ARN's region is not checked: as before accounts, the caller's
-// region is used (see foreignARN for its account).
+// region is used (see ForeignARN for its account).
 func tableName(s string) string {
 	if strings.HasPrefix(s, "arn:") {
 		if i := strings.LastIndex(s, ":table/"); i >= 0 {
@@ -267,7 +269,7 @@ func epochSeconds(nanos int64) float64 { return float64(nanos) / float64(time.Se
 // was read, so a change is never applied to the wrong incarnation. change
 // may return an error to cancel; like any store.Update function it may run
 // more than once and must depend only on what it reads through tx.
-func (s *Service) changeTable(ctx context.Context, m *tableMeta, notFound *Error, change func(tx *store.Tx, cur, next *tableMeta) error) (*tableMeta, error) {
+func (s *Service) changeTable(ctx context.Context, m *tableMeta, notFound *ddb.Error, change func(tx *store.Tx, cur, next *tableMeta) error) (*tableMeta, error) {
 	key := catalogKey(m.Region, m.Name)
 	var next *tableMeta
 	var stamp uint64
@@ -305,6 +307,6 @@ func (s *Service) changeTable(ctx context.Context, m *tableMeta, notFound *Error
 
 // kmsARN is the ARN of the (pretend) KMS key a KMS-encrypted table names.
 func (m *tableMeta) kmsARN() string {
-	account, region := splitScope(m.Region)
+	account, region := access.SplitScope(m.Region)
 	return "arn:aws:kms:" + region + ":" + account + ":key/ddblocal"
 }

@@ -3,6 +3,8 @@ package table
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // catalogRecord is a table definition as the store's catalog holds it, in
@@ -139,8 +141,8 @@ func convert[From, To any](xs []From, f func(From) To) []To {
 func encodeMeta(m *tableMeta) ([]byte, error) {
 	r := catalogRecord{
 		Region: m.Region, Name: m.Name, ID: m.ID, Created: m.Created, Updated: m.Updated,
-		AttributeDefinitions:   convert(m.AttributeDefinitions, func(a AttributeDefinition) recordAttribute { return recordAttribute(a) }),
-		KeySchema:              convert(m.KeySchema, func(k KeySchemaElement) recordKey { return recordKey(k) }),
+		AttributeDefinitions:   convert(m.AttributeDefinitions, func(a ddb.AttributeDefinition) recordAttribute { return recordAttribute(a) }),
+		KeySchema:              convert(m.KeySchema, func(k ddb.KeySchemaElement) recordKey { return recordKey(k) }),
 		LocalSecondaryIndexes:  convert(m.LocalSecondaryIndexes, indexRecord),
 		GlobalSecondaryIndexes: convert(m.GlobalSecondaryIndexes, indexRecord),
 		BillingMode:            m.BillingMode, ReadCapacity: m.ReadCapacity, WriteCapacity: m.WriteCapacity,
@@ -152,7 +154,7 @@ func encodeMeta(m *tableMeta) ([]byte, error) {
 		DeletingIndexes: convert(m.DeletingIndexes, func(d deletingIndex) recordDeletedIndex {
 			return recordDeletedIndex{recordIndex: indexRecord(d.indexMeta), Until: d.Until}
 		}),
-		Tags:                convert(m.Tags, func(t Tag) recordTag { return recordTag(t) }),
+		Tags:                convert(m.Tags, func(t ddb.Tag) recordTag { return recordTag(t) }),
 		TTLAttribute:        m.TTLAttribute,
 		PITR:                (*recordPITR)(m.PITR),
 		Policies:            convertMap(m.Policies, func(p resourcePolicy) recordPolicy { return recordPolicy(p) }),
@@ -171,20 +173,20 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 	}
 	m := &tableMeta{
 		Region: r.Region, Name: r.Name, ID: r.ID, Created: r.Created, Updated: r.Updated,
-		AttributeDefinitions:   convert(r.AttributeDefinitions, func(a recordAttribute) AttributeDefinition { return AttributeDefinition(a) }),
-		KeySchema:              convert(r.KeySchema, func(k recordKey) KeySchemaElement { return KeySchemaElement(k) }),
+		AttributeDefinitions:   convert(r.AttributeDefinitions, func(a recordAttribute) ddb.AttributeDefinition { return ddb.AttributeDefinition(a) }),
+		KeySchema:              convert(r.KeySchema, func(k recordKey) ddb.KeySchemaElement { return ddb.KeySchemaElement(k) }),
 		LocalSecondaryIndexes:  convert(r.LocalSecondaryIndexes, recordIndex.meta),
 		GlobalSecondaryIndexes: convert(r.GlobalSecondaryIndexes, recordIndex.meta),
 		BillingMode:            r.BillingMode, ReadCapacity: r.ReadCapacity, WriteCapacity: r.WriteCapacity,
 		PayPerRequestSince: r.PayPerRequestSince,
-		OnDemandThroughput: (*OnDemandThroughput)(r.OnDemandThroughput),
+		OnDemandThroughput: (*ddb.OnDemandThroughput)(r.OnDemandThroughput),
 		WarmRead:           r.WarmRead, WarmWrite: r.WarmWrite,
-		Stream: (*StreamSpecification)(r.Stream), StreamLabel: r.StreamLabel,
-		SSE: (*SSESpecification)(r.SSE), TableClass: r.TableClass, DeletionProtection: r.DeletionProtection,
+		Stream: (*ddb.StreamSpecification)(r.Stream), StreamLabel: r.StreamLabel,
+		SSE: (*ddb.SSESpecification)(r.SSE), TableClass: r.TableClass, DeletionProtection: r.DeletionProtection,
 		DeletingIndexes: convert(r.DeletingIndexes, func(d recordDeletedIndex) deletingIndex {
 			return deletingIndex{indexMeta: d.recordIndex.meta(), Until: d.Until}
 		}),
-		Tags:                convert(r.Tags, func(t recordTag) Tag { return Tag(t) }),
+		Tags:                convert(r.Tags, func(t recordTag) ddb.Tag { return ddb.Tag(t) }),
 		TTLAttribute:        r.TTLAttribute,
 		PITR:                (*pitrMeta)(r.PITR),
 		Policies:            convertMap(r.Policies, func(p recordPolicy) resourcePolicy { return resourcePolicy(p) }),
@@ -196,13 +198,13 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 }
 
 func indexRecord(ix indexMeta) recordIndex {
-	return recordIndex{Name: ix.Name, KeySchema: convert(ix.KeySchema, func(k KeySchemaElement) recordKey { return recordKey(k) }),
+	return recordIndex{Name: ix.Name, KeySchema: convert(ix.KeySchema, func(k ddb.KeySchemaElement) recordKey { return recordKey(k) }),
 		Projection: recordProjection(ix.Projection), ReadCapacity: ix.ReadCapacity, WriteCapacity: ix.WriteCapacity,
 		OnDemand: (*recordOnDemand)(ix.OnDemand), Created: ix.Created}
 }
 
 func (r recordIndex) meta() indexMeta {
-	return indexMeta{Name: r.Name, KeySchema: convert(r.KeySchema, func(k recordKey) KeySchemaElement { return KeySchemaElement(k) }),
-		Projection: Projection(r.Projection), ReadCapacity: r.ReadCapacity, WriteCapacity: r.WriteCapacity,
-		OnDemand: (*OnDemandThroughput)(r.OnDemand), Created: r.Created}
+	return indexMeta{Name: r.Name, KeySchema: convert(r.KeySchema, func(k recordKey) ddb.KeySchemaElement { return ddb.KeySchemaElement(k) }),
+		Projection: ddb.Projection(r.Projection), ReadCapacity: r.ReadCapacity, WriteCapacity: r.WriteCapacity,
+		OnDemand: (*ddb.OnDemandThroughput)(r.OnDemand), Created: r.Created}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // loadCatalogFixture decodes each line of a catalog fixture and checks that
@@ -70,7 +71,7 @@ func TestCatalogFixtureLoads(t *testing.T) {
 		{"stream", o.Stream.StreamViewType + " " + o.StreamLabel, "NEW_AND_OLD_IMAGES 2023-11-14T22:13:20.123"},
 		{"sse", *o.SSE.Enabled && o.SSE.KMSMasterKeyId == "alias/k", true},
 		{"deleting", [2]any{o.DeletingIndexes[0].Name, o.DeletingIndexes[0].Until}, [2]any{"old", int64(1700000102000000000)}},
-		{"tags", o.Tags, []Tag{{Key: "ddblocal:eventual-lag", Value: "750ms"}, {Key: "team", Value: ""}}},
+		{"tags", o.Tags, []ddb.Tag{{Key: "ddblocal:eventual-lag", Value: "750ms"}, {Key: "team", Value: ""}}},
 		{"ttl, protection, class", [3]any{o.TTLAttribute, o.DeletionProtection, o.TableClass}, [3]any{"expires", true, "STANDARD_INFREQUENT_ACCESS"}},
 		{"on demand", [2]int64{*metas[1].OnDemandThroughput.MaxReadRequestUnits, *metas[1].OnDemandThroughput.MaxWriteRequestUnits}, [2]int64{100, -1}},
 		{"bare", [3]any{metas[2].OnDemandThroughput == nil, metas[2].lsis == nil, metas[2].Tags == nil}, [3]any{true, true, true}},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/consistency"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -47,13 +48,13 @@ func TestChangeLogOnlyWhenRead(t *testing.T) {
 			}
 			s := New(db, Options{EventualLag: tt.lag})
 			t.Cleanup(func() { s.Close(); db.Close() })
-			if _, err := s.CreateTable(ctx, "r", &CreateTableInput{TableName: "A", BillingMode: "PAY_PER_REQUEST",
-				AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-				KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}}}); err != nil {
+			if _, err := s.CreateTable(ctx, "r", &ddb.CreateTableInput{TableName: "A", BillingMode: "PAY_PER_REQUEST",
+				AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+				KeySchema:            []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}}}); err != nil {
 				t.Fatal(err)
 			}
 			for _, pk := range []string{"a", "b", "c"} {
-				if _, err := s.PutItem(ctx, "r", &PutItemInput{TableName: "A", Item: attr.Item{"pk": sv(pk)}}); err != nil {
+				if _, err := s.PutItem(ctx, "r", &ddb.PutItemInput{TableName: "A", Item: attr.Item{"pk": sv(pk)}}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -91,11 +92,11 @@ func TestStaleDefinitionStillLogsAfterIndexCreated(t *testing.T) {
 	if got := lastLogSeq(t, s, "A"); got != 0 {
 		t.Fatalf("log records before the index = %d, want 0", got)
 	}
-	_, err = s.UpdateTable(ctx, "r", &UpdateTableInput{TableName: "A",
-		AttributeDefinitions: []AttributeDefinition{{AttributeName: "g", AttributeType: "S"}},
-		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Create: &GlobalSecondaryIndex{
-			IndexName: "byG", KeySchema: []KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}},
-			Projection: &Projection{ProjectionType: "ALL"}}}}})
+	_, err = s.UpdateTable(ctx, "r", &ddb.UpdateTableInput{TableName: "A",
+		AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "g", AttributeType: "S"}},
+		GlobalSecondaryIndexUpdates: []ddb.GlobalSecondaryIndexUpdate{{Create: &ddb.GlobalSecondaryIndex{
+			IndexName: "byG", KeySchema: []ddb.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}},
+			Projection: &ddb.Projection{ProjectionType: "ALL"}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

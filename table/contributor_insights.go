@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -48,59 +49,6 @@ type insightsState struct {
 	IndexCreated int64
 }
 
-// UpdateContributorInsightsInput is UpdateContributorInsights' request.
-type UpdateContributorInsightsInput struct {
-	TableName                 string  `ddb:"required;tablename"`
-	IndexName                 *string `json:",omitempty" ddb:"len=3..255;pattern=[a-zA-Z0-9_.-]+"`
-	ContributorInsightsAction string  `ddb:"required;enum=ENABLE|DISABLE"`
-	ContributorInsightsMode   string  `json:",omitempty" ddb:"enum=ACCESSED_AND_THROTTLED_KEYS|THROTTLED_KEYS"`
-}
-
-// UpdateContributorInsightsOutput is UpdateContributorInsights' response.
-type UpdateContributorInsightsOutput struct {
-	TableName                 string
-	IndexName                 *string `json:",omitempty"`
-	ContributorInsightsStatus string
-	ContributorInsightsMode   string `json:",omitempty"`
-}
-
-// DescribeContributorInsightsInput is DescribeContributorInsights' request.
-type DescribeContributorInsightsInput struct {
-	TableName string  `ddb:"required;tablename"`
-	IndexName *string `json:",omitempty" ddb:"len=3..255;pattern=[a-zA-Z0-9_.-]+"`
-}
-
-// DescribeContributorInsightsOutput is DescribeContributorInsights' response.
-type DescribeContributorInsightsOutput struct {
-	TableName                   string
-	IndexName                   *string  `json:",omitempty"`
-	ContributorInsightsRuleList []string `json:",omitempty"`
-	ContributorInsightsStatus   string
-	ContributorInsightsMode     string   `json:",omitempty"`
-	LastUpdateDateTime          *float64 `json:",omitempty"`
-}
-
-// ListContributorInsightsInput is ListContributorInsights' request.
-type ListContributorInsightsInput struct {
-	TableName  *string `json:",omitempty" ddb:"tablename"`
-	NextToken  *string `json:",omitempty"`
-	MaxResults *int32  `json:",omitempty" ddb:"max=100"`
-}
-
-// ContributorInsightsSummary is one entry of ListContributorInsights.
-type ContributorInsightsSummary struct {
-	TableName                 string
-	IndexName                 *string `json:",omitempty"`
-	ContributorInsightsStatus string
-	ContributorInsightsMode   string `json:",omitempty"`
-}
-
-// ListContributorInsightsOutput is ListContributorInsights' response.
-type ListContributorInsightsOutput struct {
-	ContributorInsightsSummaries []ContributorInsightsSummary
-	NextToken                    *string `json:",omitempty"`
-}
-
 // insightsTarget resolves the table and index a Contributor Insights call
 // names: the index must be one of the table's global indexes.
 func (s *Service) insightsTarget(ctx context.Context, region, tableName string, indexName *string) (*tableMeta, *indexMeta, error) {
@@ -116,7 +64,7 @@ func (s *Service) insightsTarget(ctx context.Context, region, tableName string, 
 			return m, ix, nil
 		}
 	}
-	return nil, nil, Errorf(ResourceNotFoundException, "Requested resource not found: Index: %s not found for table: %s", *indexName, m.Name)
+	return nil, nil, ddb.NotFound("Index: %s not found for table: %s", *indexName, m.Name)
 }
 
 // insightsOf returns the stored state of m's table (ix nil) or index ix,
@@ -151,13 +99,13 @@ func (s *Service) insightsStatus(st insightsState, ok bool, now int64) string {
 
 // UpdateContributorInsights turns Contributor Insights on or off for a
 // table or one of its global indexes.
-func (s *Service) UpdateContributorInsights(ctx context.Context, region string, in *UpdateContributorInsightsInput) (*UpdateContributorInsightsOutput, error) {
+func (s *Service) UpdateContributorInsights(ctx context.Context, region string, in *ddb.UpdateContributorInsightsInput) (*ddb.UpdateContributorInsightsOutput, error) {
 	m, ix, err := s.insightsTarget(ctx, region, in.TableName, in.IndexName)
 	if err != nil {
 		return nil, err
 	}
-	out := &UpdateContributorInsightsOutput{TableName: m.Name, IndexName: in.IndexName}
-	_, err = s.changeTable(ctx, m, errNotFound("Table", m.Name), func(_ *store.Tx, cur, next *tableMeta) error {
+	out := &ddb.UpdateContributorInsightsOutput{TableName: m.Name, IndexName: in.IndexName}
+	_, err = s.changeTable(ctx, m, ddb.NotFound("Table: %s not found", m.Name), func(_ *store.Tx, cur, next *tableMeta) error {
 		cix, err := sameIndex(cur, ix)
 		if err != nil {
 			return err
@@ -186,11 +134,11 @@ func (s *Service) UpdateContributorInsights(ctx context.Context, region string, 
 }
 
 // errUnchanged cancels a changeTable whose request changes nothing.
-var errUnchanged = &Error{Code: InternalServerError, Message: "unchanged"}
+var errUnchanged = &ddb.Error{Code: ddb.InternalServerError, Message: "unchanged"}
 
 // nextInsights applies an update request to state st (ok: there was one)
 // at now: it returns the status to answer and whether st changed.
-func (s *Service) nextInsights(st *insightsState, ok bool, in *UpdateContributorInsightsInput, now int64) (string, bool) {
+func (s *Service) nextInsights(st *insightsState, ok bool, in *ddb.UpdateContributorInsightsInput, now int64) (string, bool) {
 	status := s.insightsStatus(*st, ok, now)
 	if in.ContributorInsightsAction == "DISABLE" {
 		if !ok || !st.Enabled {
@@ -223,7 +171,7 @@ func sameIndex(cur *tableMeta, ix *indexMeta) (*indexMeta, error) {
 			return c, nil
 		}
 	}
-	return nil, Errorf(ResourceNotFoundException, "Requested resource not found: Index: %s not found for table: %s", ix.Name, cur.Name)
+	return nil, ddb.NotFound("Index: %s not found for table: %s", ix.Name, cur.Name)
 }
 
 // insightsAdmissible refuses to enable Contributor Insights on a table or
@@ -234,11 +182,11 @@ func (s *Service) insightsAdmissible(m *tableMeta, ix *indexMeta, action string)
 	}
 	now := s.now().UnixNano()
 	if s.tableStatus(m, now) == "CREATING" {
-		return Errorf(ValidationException, "Table or Index is not in a valid state to update Key Access Insights: TableStatus must be ACTIVE to enable ContributorInsights.")
+		return ddb.Errorf(ddb.ValidationException, "Table or Index is not in a valid state to update Key Access Insights: TableStatus must be ACTIVE to enable ContributorInsights.")
 	}
 	delay := s.opts.TransientDelay.Nanoseconds()
 	if ix != nil && (!s.indexReady(m, ix.Name) || (delay > 0 && now < ix.Created+delay)) {
-		return Errorf(ValidationException, "Table or Index is not in a valid state to update Key Access Insights: IndexStatus must be ACTIVE to enable ContributorInsights.")
+		return ddb.Errorf(ddb.ValidationException, "Table or Index is not in a valid state to update Key Access Insights: IndexStatus must be ACTIVE to enable ContributorInsights.")
 	}
 	return nil
 }
@@ -260,13 +208,13 @@ func copyInsights(m map[string]insightsState) map[string]insightsState {
 
 // DescribeContributorInsights reports the Contributor Insights state of a
 // table or one of its global indexes.
-func (s *Service) DescribeContributorInsights(ctx context.Context, region string, in *DescribeContributorInsightsInput) (*DescribeContributorInsightsOutput, error) {
+func (s *Service) DescribeContributorInsights(ctx context.Context, region string, in *ddb.DescribeContributorInsightsInput) (*ddb.DescribeContributorInsightsOutput, error) {
 	m, ix, err := s.insightsTarget(ctx, region, in.TableName, in.IndexName)
 	if err != nil {
 		return nil, err
 	}
 	st, ok := insightsOf(m, ix)
-	out := &DescribeContributorInsightsOutput{TableName: m.Name, IndexName: in.IndexName,
+	out := &ddb.DescribeContributorInsightsOutput{TableName: m.Name, IndexName: in.IndexName,
 		ContributorInsightsStatus: s.insightsStatus(st, ok, s.now().UnixNano())}
 	if !ok {
 		return out, nil
@@ -302,7 +250,7 @@ func insightsRules(m *tableMeta, ix *indexMeta, st insightsState) []string {
 // ListContributorInsights lists the Contributor Insights that are not
 // DISABLED, of one table and its global indexes or of every table in the
 // region, the table before its indexes, MaxResults at a time.
-func (s *Service) ListContributorInsights(ctx context.Context, region string, in *ListContributorInsightsInput) (*ListContributorInsightsOutput, error) {
+func (s *Service) ListContributorInsights(ctx context.Context, region string, in *ddb.ListContributorInsightsInput) (*ddb.ListContributorInsightsOutput, error) {
 	var metas []*tableMeta
 	if in.TableName != nil {
 		m, err := s.tableForControl(ctx, region, *in.TableName)
@@ -324,7 +272,7 @@ func (s *Service) ListContributorInsights(ctx context.Context, region string, in
 	if in.MaxResults != nil && *in.MaxResults > 0 {
 		limit = int(*in.MaxResults)
 	}
-	out := &ListContributorInsightsOutput{ContributorInsightsSummaries: []ContributorInsightsSummary{}}
+	out := &ddb.ListContributorInsightsOutput{ContributorInsightsSummaries: []ddb.ContributorInsightsSummary{}}
 	now := s.now().UnixNano()
 	for _, m := range metas {
 		for _, sum := range s.insightsSummaries(m, now) {
@@ -346,15 +294,15 @@ func (s *Service) ListContributorInsights(ctx context.Context, region string, in
 
 // insightsSummaries are m's entries that are not DISABLED: the table's,
 // then its global indexes' in definition order.
-func (s *Service) insightsSummaries(m *tableMeta, now int64) []ContributorInsightsSummary {
-	var out []ContributorInsightsSummary
+func (s *Service) insightsSummaries(m *tableMeta, now int64) []ddb.ContributorInsightsSummary {
+	var out []ddb.ContributorInsightsSummary
 	add := func(ix *indexMeta) {
 		st, ok := insightsOf(m, ix)
 		status := s.insightsStatus(st, ok, now)
 		if status == "DISABLED" {
 			return
 		}
-		sum := ContributorInsightsSummary{TableName: m.Name, ContributorInsightsStatus: status, ContributorInsightsMode: st.Mode}
+		sum := ddb.ContributorInsightsSummary{TableName: m.Name, ContributorInsightsStatus: status, ContributorInsightsMode: st.Mode}
 		if ix != nil {
 			name := ix.Name
 			sum.IndexName = &name
@@ -383,7 +331,7 @@ func decodeInsightsToken(tok *string) (string, error) {
 	}
 	b, err := base64.RawURLEncoding.DecodeString(*tok)
 	if err != nil || !strings.Contains(string(b), "\x00") {
-		return "", Errorf(ValidationException, "Invalid NextToken")
+		return "", ddb.Errorf(ddb.ValidationException, "Invalid NextToken")
 	}
 	return string(b), nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 	"testing"
+
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // TestContributorInsightsPersistWithDefinition: the setting is part of the
@@ -12,12 +14,12 @@ import (
 func TestContributorInsightsPersistWithDefinition(t *testing.T) {
 	s, clk := txService(t)
 	ctx := context.Background()
-	if _, err := s.UpdateContributorInsights(ctx, "r", &UpdateContributorInsightsInput{TableName: "A", ContributorInsightsAction: "ENABLE"}); err != nil {
+	if _, err := s.UpdateContributorInsights(ctx, "r", &ddb.UpdateContributorInsightsInput{TableName: "A", ContributorInsightsAction: "ENABLE"}); err != nil {
 		t.Fatal(err)
 	}
 	again := New(s.db, Options{Now: clk.now})
 	defer again.Close()
-	d, err := again.DescribeContributorInsights(ctx, "r", &DescribeContributorInsightsInput{TableName: "A"})
+	d, err := again.DescribeContributorInsights(ctx, "r", &ddb.DescribeContributorInsightsInput{TableName: "A"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/gsi"
 	"github.com/ddblocal/ddblocal/store"
 )
@@ -17,12 +18,12 @@ const (
 	maxGSIKeyAttributes = 4 // per key type, for multi-attribute GSI keys
 )
 
-func invalid(format string, args ...any) *Error {
-	return Errorf(ValidationException, "One or more parameter values were invalid: "+format, args...)
+func invalid(format string, args ...any) *ddb.Error {
+	return ddb.Errorf(ddb.ValidationException, "One or more parameter values were invalid: "+format, args...)
 }
 
 // CreateTable creates a table, and its indexes, in region.
-func (s *Service) CreateTable(ctx context.Context, region string, in *CreateTableInput) (*TableOutput, error) {
+func (s *Service) CreateTable(ctx context.Context, region string, in *ddb.CreateTableInput) (*ddb.TableOutput, error) {
 	m, err := s.newTableMeta(region, in)
 	if err != nil {
 		return nil, err
@@ -36,12 +37,12 @@ func (s *Service) CreateTable(ctx context.Context, region string, in *CreateTabl
 	}
 	key := catalogKey(region, m.Name)
 	if s.deleted.has(region, m.Name, s.now()) {
-		return nil, Errorf(ResourceInUseException, "Table already exists: %s", m.Name)
+		return nil, ddb.Errorf(ddb.ResourceInUseException, "Table already exists: %s", m.Name)
 	}
 	var stamp uint64
 	err = s.db.Update(ctx, func(tx *store.Tx) error {
 		if tx.CatalogGet(key) != nil {
-			return Errorf(ResourceInUseException, "Table already exists: %s", m.Name)
+			return ddb.Errorf(ddb.ResourceInUseException, "Table already exists: %s", m.Name)
 		}
 		if err := tx.CreateSpace(m.ID); err != nil {
 			return err
@@ -74,17 +75,17 @@ func (s *Service) CreateTable(ctx context.Context, region string, in *CreateTabl
 	if s.opts.TransientDelay > 0 {
 		d.TableStatus = "CREATING"
 	}
-	return &TableOutput{TableDescription: d}, nil
+	return &ddb.TableOutput{TableDescription: d}, nil
 }
 
 // checkAttributeDefinitions checks that a CreateTable request defines each
 // attribute once, has a valid key schema, and defines exactly the
 // attributes its key schemas use.
-func checkAttributeDefinitions(in *CreateTableInput) error {
+func checkAttributeDefinitions(in *ddb.CreateTableInput) error {
 	defined := map[string]string{}
 	for _, d := range in.AttributeDefinitions {
 		if _, dup := defined[d.AttributeName]; dup {
-			return Errorf(ValidationException, "Cannot have two attributes with the same name")
+			return ddb.Errorf(ddb.ValidationException, "Cannot have two attributes with the same name")
 		}
 		defined[d.AttributeName] = d.AttributeType
 	}
@@ -93,7 +94,7 @@ func checkAttributeDefinitions(in *CreateTableInput) error {
 	}
 	used := map[string]bool{}
 	var missing []string
-	need := func(ks []KeySchemaElement) {
+	need := func(ks []ddb.KeySchemaElement) {
 		for _, k := range ks {
 			used[k.AttributeName] = true
 			if _, ok := defined[k.AttributeName]; !ok {
@@ -124,7 +125,7 @@ func checkAttributeDefinitions(in *CreateTableInput) error {
 
 // addGlobalIndexes validates a CreateTable request's global indexes (count,
 // names unique among all indexes) and adds them to m.
-func (m *tableMeta) addGlobalIndexes(gsis []GlobalSecondaryIndex) error {
+func (m *tableMeta) addGlobalIndexes(gsis []ddb.GlobalSecondaryIndex) error {
 	names := map[string]bool{}
 	for _, l := range m.LocalSecondaryIndexes {
 		names[l.Name] = true
@@ -149,7 +150,7 @@ func (m *tableMeta) addGlobalIndexes(gsis []GlobalSecondaryIndex) error {
 
 // newTableMeta validates a CreateTable request beyond its member constraints and
 // returns the definition to store.
-func (s *Service) newTableMeta(region string, in *CreateTableInput) (*tableMeta, error) {
+func (s *Service) newTableMeta(region string, in *ddb.CreateTableInput) (*tableMeta, error) {
 	m := &tableMeta{
 		Region:               region,
 		Name:                 in.TableName,
@@ -196,16 +197,16 @@ func (s *Service) newTableMeta(region string, in *CreateTableInput) (*tableMeta,
 	return m, nil
 }
 
-func checkTableKeySchema(ks []KeySchemaElement) error {
+func checkTableKeySchema(ks []ddb.KeySchemaElement) error {
 	if len(ks) == 0 || ks[0].KeyType != "HASH" {
-		return Errorf(ValidationException, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+		return ddb.Errorf(ddb.ValidationException, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
 	}
 	if len(ks) == 2 {
 		if ks[1].KeyType != "RANGE" {
-			return Errorf(ValidationException, "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
+			return ddb.Errorf(ddb.ValidationException, "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
 		}
 		if ks[0].AttributeName == ks[1].AttributeName {
-			return Errorf(ValidationException, "Both the Hash Key and the Range Key element in the KeySchema have the same name")
+			return ddb.Errorf(ddb.ValidationException, "Both the Hash Key and the Range Key element in the KeySchema have the same name")
 		}
 	}
 	return nil
@@ -213,7 +214,7 @@ func checkTableKeySchema(ks []KeySchemaElement) error {
 
 // setBilling applies BillingMode and ProvisionedThroughput with DynamoDB's rules:
 // PROVISIONED (the default) needs throughput, PAY_PER_REQUEST forbids it.
-func (m *tableMeta) setBilling(mode string, pt *ProvisionedThroughput) error {
+func (m *tableMeta) setBilling(mode string, pt *ddb.ProvisionedThroughput) error {
 	if mode == "" {
 		mode = "PROVISIONED"
 	}
@@ -235,7 +236,7 @@ func (m *tableMeta) setBilling(mode string, pt *ProvisionedThroughput) error {
 	return nil
 }
 
-func (m *tableMeta) addLocalIndexes(lsis []LocalSecondaryIndex) error {
+func (m *tableMeta) addLocalIndexes(lsis []ddb.LocalSecondaryIndex) error {
 	if len(lsis) == 0 {
 		return nil
 	}
@@ -253,7 +254,7 @@ func (m *tableMeta) addLocalIndexes(lsis []LocalSecondaryIndex) error {
 		seen[l.IndexName] = true
 		ks := l.KeySchema
 		if ks[0].KeyType != "HASH" {
-			return Errorf(ValidationException, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+			return ddb.Errorf(ddb.ValidationException, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
 		}
 		if len(ks) != 2 || ks[1].KeyType != "RANGE" {
 			return invalid("Index KeySchema does not have a range key for index: %s", l.IndexName)
@@ -263,7 +264,7 @@ func (m *tableMeta) addLocalIndexes(lsis []LocalSecondaryIndex) error {
 				l.IndexName, ks[0].AttributeName, m.schema.PK)
 		}
 		if ks[0].AttributeName == ks[1].AttributeName {
-			return Errorf(ValidationException, "Both the Hash Key and the Range Key element in the KeySchema have the same name")
+			return ddb.Errorf(ddb.ValidationException, "Both the Hash Key and the Range Key element in the KeySchema have the same name")
 		}
 		if err := checkProjection(l.IndexName, l.Projection); err != nil {
 			return err
@@ -276,17 +277,17 @@ func (m *tableMeta) addLocalIndexes(lsis []LocalSecondaryIndex) error {
 }
 
 // globalIndex validates one GSI definition against the table.
-func (m *tableMeta) globalIndex(g *GlobalSecondaryIndex, created int64) (indexMeta, error) {
+func (m *tableMeta) globalIndex(g *ddb.GlobalSecondaryIndex, created int64) (indexMeta, error) {
 	var hashes, ranges int
 	seen := map[string]bool{}
 	for i, k := range g.KeySchema {
 		if seen[k.AttributeName] {
-			return indexMeta{}, Errorf(ValidationException, "Both the Hash Key and the Range Key element in the KeySchema have the same name")
+			return indexMeta{}, ddb.Errorf(ddb.ValidationException, "Both the Hash Key and the Range Key element in the KeySchema have the same name")
 		}
 		seen[k.AttributeName] = true
 		switch {
 		case i == 0 && k.KeyType != "HASH":
-			return indexMeta{}, Errorf(ValidationException, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+			return indexMeta{}, ddb.Errorf(ddb.ValidationException, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
 		case k.KeyType == "HASH" && ranges > 0:
 			return indexMeta{}, invalid("Index KeySchema HASH key attributes must precede RANGE key attributes for index: %s", g.IndexName)
 		case k.KeyType == "HASH":
@@ -318,7 +319,7 @@ func (m *tableMeta) globalIndex(g *GlobalSecondaryIndex, created int64) (indexMe
 	return im, nil
 }
 
-func checkProjection(index string, p *Projection) error {
+func checkProjection(index string, p *ddb.Projection) error {
 	switch p.ProjectionType {
 	case "INCLUDE":
 		if len(p.NonKeyAttributes) == 0 {
@@ -358,7 +359,7 @@ func (m *tableMeta) indexes() []indexMeta {
 	return append(all, m.GlobalSecondaryIndexes...)
 }
 
-func (m *tableMeta) setStream(spec *StreamSpecification) error {
+func (m *tableMeta) setStream(spec *ddb.StreamSpecification) error {
 	if spec == nil || spec.StreamEnabled == nil {
 		return nil
 	}

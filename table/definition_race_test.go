@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -28,41 +29,41 @@ func TestConcurrentDefinitionChanges(t *testing.T) {
 	policy := `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"dynamodb:GetItem","Resource":"*"}]}`
 	for round := range rounds {
 		name := fmt.Sprintf("race%d", round)
-		out, err := s.CreateTable(ctx, region, &CreateTableInput{TableName: name, BillingMode: "PAY_PER_REQUEST",
-			AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-			KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
-			Tags:                 []Tag{{Key: "old", Value: "x"}}})
+		out, err := s.CreateTable(ctx, region, &ddb.CreateTableInput{TableName: name, BillingMode: "PAY_PER_REQUEST",
+			AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+			KeySchema:            []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
+			Tags:                 []ddb.Tag{{Key: "old", Value: "x"}}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		arn := out.TableDescription.TableArn
 		changes := []func() error{
 			func() error {
-				_, err := s.UpdateTimeToLive(ctx, region, &UpdateTimeToLiveInput{TableName: name,
-					TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: &yes, AttributeName: "exp"}})
+				_, err := s.UpdateTimeToLive(ctx, region, &ddb.UpdateTimeToLiveInput{TableName: name,
+					TimeToLiveSpecification: &ddb.TimeToLiveSpecification{Enabled: &yes, AttributeName: "exp"}})
 				return err
 			},
 			func() error {
-				_, err := s.UpdateContinuousBackups(ctx, region, &UpdateContinuousBackupsInput{TableName: name,
-					PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &yes}})
+				_, err := s.UpdateContinuousBackups(ctx, region, &ddb.UpdateContinuousBackupsInput{TableName: name,
+					PointInTimeRecoverySpecification: &ddb.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &yes}})
 				return err
 			},
 			func() error {
-				_, err := s.PutResourcePolicy(ctx, region, &PutResourcePolicyInput{ResourceArn: arn, Policy: policy})
+				_, err := s.PutResourcePolicy(ctx, region, &ddb.PutResourcePolicyInput{ResourceArn: arn, Policy: policy})
 				return err
 			},
 			func() error {
-				_, err := s.UpdateTable(ctx, region, &UpdateTableInput{TableName: name, DeletionProtectionEnabled: &yes})
+				_, err := s.UpdateTable(ctx, region, &ddb.UpdateTableInput{TableName: name, DeletionProtectionEnabled: &yes})
 				return err
 			},
 			func() error {
-				_, err := s.UntagResource(ctx, region, &UntagResourceInput{ResourceArn: arn, TagKeys: []string{"old"}})
+				_, err := s.UntagResource(ctx, region, &ddb.UntagResourceInput{ResourceArn: arn, TagKeys: []string{"old"}})
 				return err
 			},
 		}
 		for i := range tags {
 			changes = append(changes, func() error {
-				_, err := s.TagResource(ctx, region, &TagResourceInput{ResourceArn: arn, Tags: []Tag{{Key: fmt.Sprint("k", i), Value: "v"}}})
+				_, err := s.TagResource(ctx, region, &ddb.TagResourceInput{ResourceArn: arn, Tags: []ddb.Tag{{Key: fmt.Sprint("k", i), Value: "v"}}})
 				return err
 			})
 		}
@@ -91,14 +92,14 @@ func TestConcurrentDefinitionChanges(t *testing.T) {
 func checkAllChanges(t *testing.T, s *Service, region, name, arn string, tags int) {
 	t.Helper()
 	ctx := context.Background()
-	d, err := s.DescribeTable(ctx, region, &TableNameInput{TableName: name})
+	d, err := s.DescribeTable(ctx, region, &ddb.TableNameInput{TableName: name})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !d.Table.DeletionProtectionEnabled {
 		t.Errorf("%s: DeletionProtectionEnabled got false, want true", name)
 	}
-	tl, err := s.ListTagsOfResource(ctx, region, &ListTagsOfResourceInput{ResourceArn: arn})
+	tl, err := s.ListTagsOfResource(ctx, region, &ddb.ListTagsOfResourceInput{ResourceArn: arn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,21 +114,21 @@ func checkAllChanges(t *testing.T, s *Service, region, name, arn string, tags in
 	if !slices.Equal(got, want) {
 		t.Errorf("%s: tags got %v, want %v", name, got, want)
 	}
-	ttl, err := s.DescribeTimeToLive(ctx, region, &TableNameInput{TableName: name})
+	ttl, err := s.DescribeTimeToLive(ctx, region, &ddb.TableNameInput{TableName: name})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := ttl.TimeToLiveDescription; got.TimeToLiveStatus != "ENABLED" || got.AttributeName != "exp" {
 		t.Errorf("%s: TTL got %+v, want ENABLED on exp", name, got)
 	}
-	cb, err := s.DescribeContinuousBackups(ctx, region, &TableNameInput{TableName: name})
+	cb, err := s.DescribeContinuousBackups(ctx, region, &ddb.TableNameInput{TableName: name})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := cb.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus; got != "ENABLED" {
 		t.Errorf("%s: PITR got %s, want ENABLED", name, got)
 	}
-	if _, err := s.GetResourcePolicy(ctx, region, &ResourceArnInput{ResourceArn: arn}); err != nil {
+	if _, err := s.GetResourcePolicy(ctx, region, &ddb.ResourceArnInput{ResourceArn: arn}); err != nil {
 		t.Errorf("%s: GetResourcePolicy got %v, want the policy", name, err)
 	}
 }

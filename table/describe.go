@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ddblocal/ddblocal/access"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -35,15 +37,15 @@ func (s *Service) stats(m *tableMeta) map[string]spaceStats {
 func indexSpaceID(m *tableMeta, index string) string { return m.ID + "/" + index }
 
 // describe builds m's TableDescription; stats may be nil for a table just created.
-func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *TableDescription {
+func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *ddb.TableDescription {
 	now := s.now().UnixNano()
-	d := &TableDescription{
+	d := &ddb.TableDescription{
 		AttributeDefinitions:      m.AttributeDefinitions,
 		TableName:                 m.Name,
 		KeySchema:                 m.KeySchema,
 		TableStatus:               s.tableStatus(m, now),
 		CreationDateTime:          epochSeconds(m.Created),
-		ProvisionedThroughput:     &ProvisionedThroughputDescription{ReadCapacityUnits: m.ReadCapacity, WriteCapacityUnits: m.WriteCapacity},
+		ProvisionedThroughput:     &ddb.ProvisionedThroughputDescription{ReadCapacityUnits: m.ReadCapacity, WriteCapacityUnits: m.WriteCapacity},
 		TableSizeBytes:            stats[""].bytes,
 		ItemCount:                 stats[""].items,
 		TableArn:                  m.arn(),
@@ -77,19 +79,19 @@ func (s *Service) tableStatus(m *tableMeta, now int64) string {
 func (s *Service) inUse(m *tableMeta, now int64) error {
 	switch s.tableStatus(m, now) {
 	case "CREATING":
-		return Errorf(ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: %s", m.Name)
+		return ddb.Errorf(ddb.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: %s", m.Name)
 	case "UPDATING":
-		return Errorf(ResourceInUseException, "Attempt to change a resource which is still in use: Table is being updated: %s", m.Name)
+		return ddb.Errorf(ddb.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being updated: %s", m.Name)
 	}
 	return nil
 }
 
 // describeSummaries fills d's restore, billing mode, table class,
 // encryption and stream members from m; d.TableStatus must be set.
-func describeSummaries(d *TableDescription, m *tableMeta) {
+func describeSummaries(d *ddb.TableDescription, m *tableMeta) {
 	if r := m.Restore; r != nil && d.TableStatus == "CREATING" {
 		// DynamoDB reports where a table comes from only while it is restored.
-		d.RestoreSummary = &RestoreSummary{SourceBackupArn: r.SourceBackupArn, SourceTableArn: r.SourceTableArn,
+		d.RestoreSummary = &ddb.RestoreSummary{SourceBackupArn: r.SourceBackupArn, SourceTableArn: r.SourceTableArn,
 			RestoreDateTime: epochSeconds(r.Time), RestoreInProgress: true}
 	}
 	// An on-demand table, or one that has been, reports when it last became
@@ -100,13 +102,13 @@ func describeSummaries(d *TableDescription, m *tableMeta) {
 			since = m.Created // a catalog written before the field was kept
 		}
 		t := epochSeconds(since)
-		d.BillingModeSummary = &BillingModeSummary{BillingMode: m.BillingMode, LastUpdateToPayPerRequestDateTime: &t}
+		d.BillingModeSummary = &ddb.BillingModeSummary{BillingMode: m.BillingMode, LastUpdateToPayPerRequestDateTime: &t}
 	}
 	if m.TableClass != "" {
-		d.TableClassSummary = &TableClassSummary{TableClass: m.TableClass}
+		d.TableClassSummary = &ddb.TableClassSummary{TableClass: m.TableClass}
 	}
 	if m.SSE != nil && m.SSE.Enabled != nil && *m.SSE.Enabled {
-		d.SSEDescription = &SSEDescription{Status: "ENABLED", SSEType: "KMS",
+		d.SSEDescription = &ddb.SSEDescription{Status: "ENABLED", SSEType: "KMS",
 			KMSMasterKeyArn: m.kmsARN()}
 	}
 	// A disabled stream is still the latest (readable for 24 hours), but
@@ -119,10 +121,10 @@ func describeSummaries(d *TableDescription, m *tableMeta) {
 }
 
 // describeLocalIndexes describes m's local secondary indexes (nil if none).
-func describeLocalIndexes(m *tableMeta, stats map[string]spaceStats) []IndexDescription {
-	var out []IndexDescription
+func describeLocalIndexes(m *tableMeta, stats map[string]spaceStats) []ddb.IndexDescription {
+	var out []ddb.IndexDescription
 	for _, ix := range m.LocalSecondaryIndexes {
-		out = append(out, IndexDescription{
+		out = append(out, ddb.IndexDescription{
 			IndexName: ix.Name, KeySchema: ix.KeySchema, Projection: ix.Projection,
 			IndexSizeBytes: stats[ix.Name].bytes, ItemCount: stats[ix.Name].items,
 			IndexArn: m.arn() + "/index/" + ix.Name,
@@ -133,16 +135,16 @@ func describeLocalIndexes(m *tableMeta, stats map[string]spaceStats) []IndexDesc
 
 // describeGlobalIndexes describes m's global secondary indexes at now,
 // then those still DELETING (nil if none).
-func (s *Service) describeGlobalIndexes(m *tableMeta, stats map[string]spaceStats, now int64) []IndexDescription {
-	var out []IndexDescription
+func (s *Service) describeGlobalIndexes(m *tableMeta, stats map[string]spaceStats, now int64) []ddb.IndexDescription {
+	var out []ddb.IndexDescription
 	delay := s.opts.TransientDelay.Nanoseconds()
 	for _, ix := range m.GlobalSecondaryIndexes {
-		gd := IndexDescription{
+		gd := ddb.IndexDescription{
 			IndexName: ix.Name, KeySchema: ix.KeySchema, Projection: ix.Projection,
 			IndexStatus:    "ACTIVE",
 			IndexSizeBytes: stats[ix.Name].bytes, ItemCount: stats[ix.Name].items,
 			IndexArn:              m.arn() + "/index/" + ix.Name,
-			ProvisionedThroughput: &ProvisionedThroughputDescription{ReadCapacityUnits: ix.ReadCapacity, WriteCapacityUnits: ix.WriteCapacity},
+			ProvisionedThroughput: &ddb.ProvisionedThroughputDescription{ReadCapacityUnits: ix.ReadCapacity, WriteCapacityUnits: ix.WriteCapacity},
 			OnDemandThroughput:    ix.OnDemand,
 		}
 		if !s.indexReady(m, ix.Name) || (delay > 0 && now < ix.Created+delay) {
@@ -154,10 +156,10 @@ func (s *Service) describeGlobalIndexes(m *tableMeta, stats map[string]spaceStat
 	}
 	for _, ix := range m.DeletingIndexes {
 		if now < ix.Until {
-			out = append(out, IndexDescription{
+			out = append(out, ddb.IndexDescription{
 				IndexName: ix.Name, KeySchema: ix.KeySchema, Projection: ix.Projection, IndexStatus: "DELETING",
 				IndexArn:              m.arn() + "/index/" + ix.Name,
-				ProvisionedThroughput: &ProvisionedThroughputDescription{ReadCapacityUnits: ix.ReadCapacity, WriteCapacityUnits: ix.WriteCapacity},
+				ProvisionedThroughput: &ddb.ProvisionedThroughputDescription{ReadCapacityUnits: ix.ReadCapacity, WriteCapacityUnits: ix.WriteCapacity},
 			})
 		}
 	}
@@ -184,7 +186,7 @@ func (s *Service) tableIndex(ctx context.Context, region, name string, index *st
 
 // tableForControl is table with the message the control-plane operations use.
 func (s *Service) tableForControl(ctx context.Context, region, name string) (*tableMeta, error) {
-	return s.lookup(ctx, region, name, "", errNotFound("Table", tableName(name)))
+	return s.lookup(ctx, region, name, "", ddb.NotFound("Table: %s not found", tableName(name)))
 }
 
 // lookup resolves a TableName member in the caller's scope, or in the
@@ -196,7 +198,7 @@ func (s *Service) tableForControl(ctx context.Context, region, name string) (*ta
 // which tables another has.
 func (s *Service) lookup(ctx context.Context, region, name, index string, notFound error) (*tableMeta, error) {
 	scope := region
-	arnScope, foreign := foreignARN(region, name)
+	arnScope, foreign := access.ForeignARN(region, name)
 	if foreign {
 		if s.opts.Policies == nil {
 			return nil, orNotFound(notFound)
@@ -234,25 +236,25 @@ func (s *Service) lookup(ctx context.Context, region, name, index string, notFou
 // made only when a table is missing.
 func orNotFound(err error) error {
 	if err == nil {
-		return errNotFound("", "")
+		return ddb.NotFound("")
 	}
 	return err
 }
 
 // DescribeTable returns a table's description.
-func (s *Service) DescribeTable(ctx context.Context, region string, in *TableNameInput) (*DescribeTableOutput, error) {
+func (s *Service) DescribeTable(ctx context.Context, region string, in *ddb.TableNameInput) (*ddb.DescribeTableOutput, error) {
 	if d := s.deleted.get(region, tableName(in.TableName), s.now()); d != nil {
-		return &DescribeTableOutput{Table: d}, nil
+		return &ddb.DescribeTableOutput{Table: d}, nil
 	}
 	m, err := s.tableForControl(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
-	return &DescribeTableOutput{Table: s.describe(m, s.stats(m))}, nil
+	return &ddb.DescribeTableOutput{Table: s.describe(m, s.stats(m))}, nil
 }
 
 // ListTables lists the region's table names in ascending order, a page at a time.
-func (s *Service) ListTables(ctx context.Context, region string, in *ListTablesInput) (*ListTablesOutput, error) {
+func (s *Service) ListTables(ctx context.Context, region string, in *ddb.ListTablesInput) (*ddb.ListTablesOutput, error) {
 	limit := 100
 	if in.Limit != nil {
 		limit = int(*in.Limit)
@@ -262,7 +264,7 @@ func (s *Service) ListTables(ctx context.Context, region string, in *ListTablesI
 	if in.ExclusiveStartTableName != "" {
 		from = append(catalogKey(region, in.ExclusiveStartTableName), 0)
 	}
-	out := &ListTablesOutput{TableNames: []string{}}
+	out := &ddb.ListTablesOutput{TableNames: []string{}}
 	more := false
 	err := s.db.View(func(tx *store.Tx) error {
 		return tx.CatalogAscend(from, func(k, _ []byte) bool {
@@ -287,17 +289,17 @@ func (s *Service) ListTables(ctx context.Context, region string, in *ListTablesI
 }
 
 // DeleteTable deletes a table and all its items and indexes.
-func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameInput) (*DeleteTableOutput, error) {
+func (s *Service) DeleteTable(ctx context.Context, region string, in *ddb.TableNameInput) (*ddb.DeleteTableOutput, error) {
 	// "If table is already in the DELETING state, no error is returned."
 	if d := s.deleted.get(region, tableName(in.TableName), s.now()); d != nil {
-		return &DeleteTableOutput{TableDescription: d.deleted()}, nil
+		return &ddb.DeleteTableOutput{TableDescription: deletedDescription(d)}, nil
 	}
 	m, err := s.tableForControl(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
 	if m.DeletionProtection {
-		return nil, Errorf(ValidationException, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+		return nil, ddb.Errorf(ddb.ValidationException, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
 	}
 	if err := s.inUse(m, s.now().UnixNano()); err != nil {
 		return nil, err
@@ -309,7 +311,7 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameI
 	err = s.db.Update(ctx, func(tx *store.Tx) error {
 		cur := tx.CatalogGet(key)
 		if cur == nil {
-			return errNotFound("Table", m.Name)
+			return ddb.NotFound("Table: %s not found", m.Name)
 		}
 		// The name may have been re-created since m was read: delete what is there now.
 		now, err := decodeMeta(cur)
@@ -317,7 +319,7 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameI
 			return err
 		}
 		if now.DeletionProtection {
-			return Errorf(ValidationException, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+			return ddb.Errorf(ddb.ValidationException, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
 		}
 		if err := s.inUse(now, s.now().UnixNano()); err != nil {
 			return err
@@ -353,7 +355,7 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *TableNameI
 	if s.opts.TransientDelay > 0 {
 		s.deleted.add(region, m.Name, d, s.now().Add(s.opts.TransientDelay))
 	}
-	return &DeleteTableOutput{TableDescription: d.deleted()}, nil
+	return &ddb.DeleteTableOutput{TableDescription: deletedDescription(d)}, nil
 }
 
 // tombstones remember deleted tables for TransientDelay, so DescribeTable reports
@@ -364,19 +366,19 @@ type tombstones struct {
 }
 
 type tombstone struct {
-	desc  *TableDescription
+	desc  *ddb.TableDescription
 	until time.Time
 }
 
 func newTombstones() *tombstones { return &tombstones{m: map[string]tombstone{}} }
 
-func (t *tombstones) add(region, name string, d *TableDescription, until time.Time) {
+func (t *tombstones) add(region, name string, d *ddb.TableDescription, until time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.m[region+"/"+name] = tombstone{d, until}
 }
 
-func (t *tombstones) get(region, name string, now time.Time) *TableDescription {
+func (t *tombstones) get(region, name string, now time.Time) *ddb.TableDescription {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	k := region + "/" + name
@@ -396,8 +398,18 @@ func (t *tombstones) has(region, name string, now time.Time) bool {
 }
 
 // sortTags orders tags by key for deterministic output.
-func sortTags(tags []Tag) []Tag {
-	out := append([]Tag(nil), tags...)
+func sortTags(tags []ddb.Tag) []ddb.Tag {
+	out := append([]ddb.Tag(nil), tags...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
+}
+
+// deletedDescription returns the members of d that DeleteTable reports, as DELETING.
+func deletedDescription(d *ddb.TableDescription) *ddb.DeletedTableDescription {
+	return &ddb.DeletedTableDescription{
+		TableName: d.TableName, TableStatus: "DELETING", ProvisionedThroughput: d.ProvisionedThroughput,
+		TableSizeBytes: d.TableSizeBytes, ItemCount: d.ItemCount, TableArn: d.TableArn, TableId: d.TableId,
+		BillingModeSummary: d.BillingModeSummary, StreamSpecification: d.StreamSpecification,
+		LatestStreamLabel: d.LatestStreamLabel, LatestStreamArn: d.LatestStreamArn,
+	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/consistency"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -54,7 +55,7 @@ func (s *Service) readTime(m *tableMeta, consistent bool) int64 {
 func (s *Service) syncHistory(tx *store.Tx, m *tableMeta) error {
 	sp := tx.Space(m.ID)
 	if sp == nil {
-		return errNotFound("", "")
+		return ddb.NotFound("")
 	}
 	return s.history.Sync(m.ID, sp, s.now().Add(-s.retain(m)).UnixNano())
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // testItem has every type and characters that HTML escaping would change.
@@ -26,13 +27,13 @@ func TestGetItemOutputReadItem(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		out  GetItemOutput
+		out  ddb.GetItemOutput
 		want attr.Item
 	}{
-		{"item", GetItemOutput{Item: item}, item},
-		{"rendered item", GetItemOutput{RenderedItem: raw}, item},
-		{"absent", GetItemOutput{}, nil},
-		{"empty projection", GetItemOutput{Item: attr.Item{}}, attr.Item{}},
+		{"item", ddb.GetItemOutput{Item: item}, item},
+		{"rendered item", ddb.GetItemOutput{RenderedItem: raw}, item},
+		{"absent", ddb.GetItemOutput{}, nil},
+		{"empty projection", ddb.GetItemOutput{Item: attr.Item{}}, attr.Item{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.out.ReadItem()
@@ -50,7 +51,7 @@ func TestGetItemRawMatchesDecoded(t *testing.T) {
 	s, _ := txService(t)
 	ctx := context.Background()
 	item := testItem()
-	if _, err := s.PutItem(ctx, "r", &PutItemInput{TableName: "A", Item: item}); err != nil {
+	if _, err := s.PutItem(ctx, "r", &ddb.PutItemInput{TableName: "A", Item: item}); err != nil {
 		t.Fatal(err)
 	}
 	all := "pk, n, b, m, l"
@@ -65,7 +66,7 @@ func TestGetItemRawMatchesDecoded(t *testing.T) {
 		{"absent", keyOfPK("nope"), ptr(true), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in := &GetItemInput{TableName: "A", Key: tc.key, ConsistentRead: tc.consistent, ReturnConsumedCapacity: "TOTAL"}
+			in := &ddb.GetItemInput{TableName: "A", Key: tc.key, ConsistentRead: tc.consistent, ReturnConsumedCapacity: "TOTAL"}
 			rawOut, err := s.GetItem(ctx, "r", in)
 			if err != nil {
 				t.Fatal(err)

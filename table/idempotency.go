@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -40,7 +41,7 @@ type tokenCache struct {
 type tokenEntry struct {
 	id     string
 	digest [sha256.Size]byte // the request's parameters, token excluded
-	out    *TransactWriteItemsOutput
+	out    *ddb.TransactWriteItemsOutput
 	done   time.Time // zero while the first request is running
 }
 
@@ -50,7 +51,7 @@ func newTokenCache() *tokenCache {
 
 // requestDigest fingerprints a request's parameters apart from its token.
 // encoding/json sorts map keys, so equal requests give equal digests.
-func requestDigest(in *TransactWriteItemsInput) ([sha256.Size]byte, error) {
+func requestDigest(in *ddb.TransactWriteItemsInput) ([sha256.Size]byte, error) {
 	c := *in
 	c.ClientRequestToken = nil
 	b, err := json.Marshal(&c)
@@ -66,7 +67,7 @@ func requestDigest(in *TransactWriteItemsInput) ([sha256.Size]byte, error) {
 // The errors are IdempotentParameterMismatchException for a different
 // request under a remembered token and TransactionInProgressException while
 // another request holds the token.
-func (c *tokenCache) begin(region, token string, d [sha256.Size]byte, now time.Time) (*TransactWriteItemsOutput, error) {
+func (c *tokenCache) begin(region, token string, d [sha256.Size]byte, now time.Time) (*ddb.TransactWriteItemsOutput, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.expire(now)
@@ -74,9 +75,9 @@ func (c *tokenCache) begin(region, token string, d [sha256.Size]byte, now time.T
 	if e := c.entries[id]; e != nil {
 		switch {
 		case e.digest != d:
-			return nil, Errorf(IdempotentParameterMismatchException, msgIdempotentMismatch)
+			return nil, ddb.Errorf(ddb.IdempotentParameterMismatchException, msgIdempotentMismatch)
 		case e.done.IsZero():
-			return nil, Errorf(TransactionInProgressException, msgTokenInProgress)
+			return nil, ddb.Errorf(ddb.TransactionInProgressException, msgTokenInProgress)
 		}
 		return e.out, nil
 	}
@@ -87,7 +88,7 @@ func (c *tokenCache) begin(region, token string, d [sha256.Size]byte, now time.T
 // finish records the outcome of the request that began with token: out is
 // remembered from now on, or, when out is nil (the request failed), the
 // token is released.
-func (c *tokenCache) finish(region, token string, out *TransactWriteItemsOutput, now time.Time) {
+func (c *tokenCache) finish(region, token string, out *ddb.TransactWriteItemsOutput, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	id := region + "\x00" + token
@@ -141,7 +142,7 @@ func (t *sharedToken) check(tx *store.Tx) error {
 	case b == nil:
 		return nil
 	case !bytes.Equal(b, t.digest[:]):
-		return Errorf(IdempotentParameterMismatchException, msgIdempotentMismatch)
+		return ddb.Errorf(ddb.IdempotentParameterMismatchException, msgIdempotentMismatch)
 	}
 	return errTokenUsed
 }

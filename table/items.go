@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/store"
 )
@@ -22,9 +23,9 @@ func (m *tableMeta) checkEncoded(item attr.Encoded) error {
 func (m *tableMeta) checkStored(size int, get lookup, update bool) error {
 	if size > attr.MaxItemSize {
 		if update {
-			return Errorf(ValidationException, "Item size to update has exceeded the maximum allowed size")
+			return ddb.Errorf(ddb.ValidationException, "Item size to update has exceeded the maximum allowed size")
 		}
-		return Errorf(ValidationException, "Item size has exceeded the maximum allowed size")
+		return ddb.Errorf(ddb.ValidationException, "Item size has exceeded the maximum allowed size")
 	}
 	return m.checkIndexKeys(get)
 }
@@ -40,7 +41,7 @@ func checkReturnValues(rv string, allowed ...string) error {
 	}
 	// DynamoDB's words for the operations that take only NONE and ALL_OLD
 	// (PutItem, DeleteItem); a value outside the enum fails at the wire.
-	return Errorf(ValidationException, "ReturnValues can only be ALL_OLD or NONE")
+	return ddb.Errorf(ddb.ValidationException, "ReturnValues can only be ALL_OLD or NONE")
 }
 
 // PutItem writes a whole item, replacing any item with the same key.
@@ -48,11 +49,11 @@ func checkReturnValues(rv string, allowed ...string) error {
 // As in every item operation, what can be checked without the table (the
 // request's parameters and expressions) is checked before the table is
 // looked up: a bad request is a ValidationException even for a missing table.
-func (s *Service) PutItem(ctx context.Context, region string, in *PutItemInput) (*WriteOutput, error) {
+func (s *Service) PutItem(ctx context.Context, region string, in *ddb.PutItemInput) (*ddb.WriteOutput, error) {
 	if err := checkReturnValues(in.ReturnValues, "NONE", "ALL_OLD"); err != nil {
 		return nil, err
 	}
-	c, err := s.compileExpr(in.exprInput())
+	c, err := s.compileExpr(writeExprInput(&in.WriteParams))
 	if err != nil {
 		return nil, err
 	}
@@ -76,11 +77,11 @@ func (s *Service) PutItem(ctx context.Context, region string, in *PutItemInput) 
 }
 
 // DeleteItem deletes one item by key; deleting an absent item succeeds.
-func (s *Service) DeleteItem(ctx context.Context, region string, in *DeleteItemInput) (*WriteOutput, error) {
+func (s *Service) DeleteItem(ctx context.Context, region string, in *ddb.DeleteItemInput) (*ddb.WriteOutput, error) {
 	if err := checkReturnValues(in.ReturnValues, "NONE", "ALL_OLD"); err != nil {
 		return nil, err
 	}
-	c, err := s.compileExpr(in.exprInput())
+	c, err := s.compileExpr(writeExprInput(&in.WriteParams))
 	if err != nil {
 		return nil, err
 	}
@@ -99,8 +100,8 @@ func (s *Service) DeleteItem(ctx context.Context, region string, in *DeleteItemI
 }
 
 // UpdateItem edits an item's attributes, creating the item when it is absent.
-func (s *Service) UpdateItem(ctx context.Context, region string, in *UpdateItemInput) (*WriteOutput, error) {
-	ei := in.exprInput()
+func (s *Service) UpdateItem(ctx context.Context, region string, in *ddb.UpdateItemInput) (*ddb.WriteOutput, error) {
+	ei := writeExprInput(&in.WriteParams)
 	ei.UpdateExpression, ei.AttributeUpdates, ei.Op = in.UpdateExpression, in.AttributeUpdates, expressions.OpUpdate
 	c, err := s.compileExpr(ei)
 	if err != nil {
@@ -144,7 +145,7 @@ func (s *Service) UpdateItem(ctx context.Context, region string, in *UpdateItemI
 // capacity for ReturnConsumedCapacity rcc, item collection metrics for
 // ReturnItemCollectionMetrics icm, and the Attributes that returned picks from
 // what the write did (omitted when empty).
-func (s *Service) writeOne(ctx context.Context, mu *mutation, rcc, icm string, returned func(written) attr.Item) (*WriteOutput, error) {
+func (s *Service) writeOne(ctx context.Context, mu *mutation, rcc, icm string, returned func(written) attr.Item) (*ddb.WriteOutput, error) {
 	if s.throttling(mu.meta) {
 		reasons, err := s.admitWrite(mu, 1, false)
 		if err != nil {
@@ -159,7 +160,7 @@ func (s *Service) writeOne(ctx context.Context, mu *mutation, rcc, icm string, r
 		return nil, err
 	}
 	s.observeWrite(mu.meta, mu.key, w, false)
-	out := &WriteOutput{ConsumedCapacity: s.writeMeter(mu.meta, w).report(rcc),
+	out := &ddb.WriteOutput{ConsumedCapacity: s.writeMeter(mu.meta, w).report(rcc),
 		ItemCollectionMetrics: mu.meta.collectionMetrics(icm, w)}
 	if a := returned(w); len(a) > 0 {
 		out.Attributes = a
@@ -185,7 +186,7 @@ func (s *Service) writeMeter(m *tableMeta, w written) *meter {
 }
 
 // GetItem reads one item by key.
-func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) (*GetItemOutput, error) {
+func (s *Service) GetItem(ctx context.Context, region string, in *ddb.GetItemInput) (*ddb.GetItemOutput, error) {
 	c, err := s.compileExpr(expressions.Input{
 		ProjectionExpression: in.ProjectionExpression, AttributesToGet: in.AttributesToGet,
 		Names: in.ExpressionAttributeNames,
@@ -218,7 +219,7 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 	err = s.db.View(func(tx *store.Tx) error {
 		sp := tx.Space(m.ID)
 		if sp == nil {
-			return errNotFound("", "")
+			return ddb.NotFound("")
 		}
 		if at != 0 {
 			if err := s.syncHistory(tx, m); err != nil {
@@ -257,7 +258,7 @@ func (s *Service) GetItem(ctx context.Context, region string, in *GetItemInput) 
 	if throttled {
 		s.consumeRead(m, m.readTarget("", false, key, 0), mt.tableUnits, consistent)
 	}
-	out := &GetItemOutput{ConsumedCapacity: mt.report(in.ReturnConsumedCapacity), RenderedItem: renderedJSON}
+	out := &ddb.GetItemOutput{ConsumedCapacity: mt.report(in.ReturnConsumedCapacity), RenderedItem: renderedJSON}
 	if item != nil && c.Projection != nil {
 		item = c.Projection.Apply(item)
 	}
@@ -274,7 +275,7 @@ func (m *tableMeta) updateNext(keyItem attr.Item, upd *expressions.Update) (func
 	if upd != nil {
 		for _, name := range upd.TopLevelNames() {
 			if name == m.schema.PK || name == m.schema.SK {
-				return nil, Errorf(ValidationException, "One or more parameter values were invalid: Cannot update attribute %s. This attribute is part of the key", name)
+				return nil, ddb.Errorf(ddb.ValidationException, "One or more parameter values were invalid: Cannot update attribute %s. This attribute is part of the key", name)
 			}
 		}
 	}
@@ -298,4 +299,13 @@ func (m *tableMeta) updateNext(keyItem attr.Item, upd *expressions.Update) (func
 		}
 		return next, nil
 	}, nil
+}
+
+// writeExprInput is the compiler's input for what every single-item write
+// may carry: a condition, in either form, and its placeholders.
+func writeExprInput(p *ddb.WriteParams) expressions.Input {
+	return expressions.Input{
+		ConditionExpression: p.ConditionExpression, Expected: p.Expected, ConditionalOperator: p.ConditionalOperator,
+		Names: p.ExpressionAttributeNames, Values: p.ExpressionAttributeValues, Op: expressions.OpWrite,
+	}
 }

@@ -2,6 +2,7 @@ package table
 
 import (
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/index"
 )
 
@@ -38,7 +39,7 @@ func checkKeyValue(name string, want attr.Type, v attr.Value, ok bool, isPartiti
 func checkKeySize(name string, v attr.Value, isPartition bool) error {
 	n := len(v.S) + len(v.B)
 	if (v.T == attr.TypeS || v.T == attr.TypeB) && n == 0 {
-		return Errorf(ValidationException, "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s",
+		return ddb.Errorf(ddb.ValidationException, "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s",
 			map[attr.Type]string{attr.TypeS: "string", attr.TypeB: "binary"}[v.T], name)
 	}
 	if isPartition && n > attr.MaxPartitionKeySize {
@@ -51,9 +52,9 @@ func checkKeySize(name string, v attr.Value, isPartition bool) error {
 	return nil
 }
 
-// schemaErr marks e as a key that does not fit the key schema (Error.schema).
-func schemaErr(e *Error) *Error {
-	e.schema = true
+// schemaErr marks e as a key that does not fit the key schema (Error.KeySchema).
+func schemaErr(e *ddb.Error) *ddb.Error {
+	e.KeySchema = true
 	return e
 }
 
@@ -102,7 +103,7 @@ func (m *tableMeta) lookupKey(key attr.Item) ([]byte, error) {
 	}
 	pk, ok := key[ks.PK]
 	if !ok || len(key) != want || pk.T != ks.PKType {
-		return nil, schemaErr(Errorf(ValidationException, "The provided key element does not match the schema"))
+		return nil, schemaErr(ddb.Errorf(ddb.ValidationException, "The provided key element does not match the schema"))
 	}
 	if err := checkKeySize(ks.PK, pk, true); err != nil {
 		return nil, err
@@ -112,7 +113,7 @@ func (m *tableMeta) lookupKey(key attr.Item) ([]byte, error) {
 	}
 	sk, ok := key[ks.SK]
 	if !ok || sk.T != ks.SKType {
-		return nil, schemaErr(Errorf(ValidationException, "The provided key element does not match the schema"))
+		return nil, schemaErr(ddb.Errorf(ddb.ValidationException, "The provided key element does not match the schema"))
 	}
 	if err := checkKeySize(ks.SK, sk, false); err != nil {
 		return nil, err
@@ -154,7 +155,7 @@ func (m *tableMeta) checkIndexKeys(get lookup) error {
 			case index.KeyWrongType:
 				return invalid("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", k.AttributeName, want, v.T, ix.Name)
 			case index.KeyEmpty:
-				return Errorf(ValidationException, "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
+				return ddb.Errorf(ddb.ValidationException, "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
 					map[attr.Type]string{attr.TypeS: "string", attr.TypeB: "binary"}[v.T], ix.Name, k.AttributeName)
 			case index.KeyTooLarge:
 				return invalid("Size limit exceeded for Index Key %s Actual Size: %d bytes Max Size: %d bytes IndexName: %s",

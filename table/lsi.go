@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 )
@@ -46,7 +47,7 @@ func (mu *mutation) planLocal(sp *store.Space, w *written) (localWrite, error) {
 	lw.size = decodeInt64(sp.GetMeta(lw.meta)) + delta
 	w.collection = lw.size
 	if delta > 0 && lw.size > m.collectionLimit {
-		return lw, Errorf(ItemCollectionSizeLimitExceededException, "Collection size exceeded.")
+		return lw, ddb.Errorf(ddb.ItemCollectionSizeLimitExceededException, "Collection size exceeded.")
 	}
 	return lw, nil
 }
@@ -94,7 +95,7 @@ func decodeInt64(b []byte) int64 {
 
 // collectionMetrics is the ItemCollectionMetrics of a write to a table with
 // local secondary indexes, when ReturnItemCollectionMetrics is SIZE.
-func (m *tableMeta) collectionMetrics(mode string, w written) *ItemCollectionMetrics {
+func (m *tableMeta) collectionMetrics(mode string, w written) *ddb.ItemCollectionMetrics {
 	if mode != "SIZE" || w.collection < 0 {
 		return nil
 	}
@@ -104,7 +105,7 @@ func (m *tableMeta) collectionMetrics(mode string, w written) *ItemCollectionMet
 	}
 	gb := float64(w.collection) / (1 << 30)
 	lo := float64(int64(gb))
-	return &ItemCollectionMetrics{
+	return &ddb.ItemCollectionMetrics{
 		ItemCollectionKey:   attr.Item{m.schema.PK: item[m.schema.PK]},
 		SizeEstimateRangeGB: []float64{lo, lo + 1},
 	}

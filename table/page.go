@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
@@ -133,7 +134,7 @@ func (e *lazyEntry) appendJSON(dst []byte, fetched attr.Item, project *expressio
 func readPage(tx *store.Tx, ps pageSpec, ov *overlay) (page, error) {
 	sp := tx.Space(ps.space)
 	if sp == nil {
-		return page{items: ps.buf}, errNotFound("", "")
+		return page{items: ps.buf}, ddb.NotFound("")
 	}
 	r := newPageReader(tx, ps, ov)
 	var err error
@@ -393,12 +394,12 @@ func selectRules(sel string, hasProjection bool, idx *index.Def) (countOnly, all
 	switch sel {
 	case "COUNT":
 		if hasProjection {
-			return false, false, Errorf(ValidationException, "Cannot specify the AttributesToGet when choosing to get only the Count")
+			return false, false, ddb.Errorf(ddb.ValidationException, "Cannot specify the AttributesToGet when choosing to get only the Count")
 		}
 		return true, false, nil
 	case "ALL_ATTRIBUTES":
 		if hasProjection {
-			return false, false, Errorf(ValidationException, "Cannot specify the AttributesToGet when choosing to get ALL_ATTRIBUTES")
+			return false, false, ddb.Errorf(ddb.ValidationException, "Cannot specify the AttributesToGet when choosing to get ALL_ATTRIBUTES")
 		}
 		if idx != nil && idx.Global && idx.ProjectionType != "ALL" {
 			return false, false, invalid("Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL", idx.Name)
@@ -406,10 +407,10 @@ func selectRules(sel string, hasProjection bool, idx *index.Def) (countOnly, all
 		return false, true, nil
 	case "ALL_PROJECTED_ATTRIBUTES":
 		if idx == nil {
-			return false, false, Errorf(ValidationException, "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName")
+			return false, false, ddb.Errorf(ddb.ValidationException, "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName")
 		}
 		if hasProjection {
-			return false, false, Errorf(ValidationException, "Cannot specify the AttributesToGet when choosing to get ALL_PROJECTED_ATTRIBUTES")
+			return false, false, ddb.Errorf(ddb.ValidationException, "Cannot specify the AttributesToGet when choosing to get ALL_PROJECTED_ATTRIBUTES")
 		}
 	case "SPECIFIC_ATTRIBUTES":
 		if !hasProjection {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // TestPageScratchReuse checks that pages written through recycled scratch
@@ -19,13 +20,13 @@ func TestPageScratchReuse(t *testing.T) {
 	ctx := context.Background()
 	for i := range 20 {
 		item := attr.Item{"pk": sv(fmt.Sprintf("k%02d", i)), "v": sv(fmt.Sprintf("value %d", i))}
-		if _, err := s.PutItem(ctx, "r", &PutItemInput{TableName: "A", Item: item}); err != nil {
+		if _, err := s.PutItem(ctx, "r", &ddb.PutItemInput{TableName: "A", Item: item}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	query := func(pk string) *ReadOutput {
+	query := func(pk string) *ddb.ReadOutput {
 		cond := "pk = :p"
-		in := &QueryInput{TableName: "A", KeyConditionExpression: &cond}
+		in := &ddb.QueryInput{TableName: "A", KeyConditionExpression: &cond}
 		in.ExpressionAttributeValues = map[string]attr.Value{":p": sv(pk)}
 		out, err := s.Query(ctx, "r", in)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -71,7 +72,7 @@ func (s *Service) enablingBackups(m *tableMeta) error {
 	if !s.backupsEnabling(m) {
 		return nil
 	}
-	return Errorf(ContinuousBackupsUnavailableException, "Backups are being enabled for the table: %s. Please retry later", m.Name)
+	return ddb.Errorf(ddb.ContinuousBackupsUnavailableException, "Backups are being enabled for the table: %s. Please retry later", m.Name)
 }
 
 // backupsEnabling reports whether m is in that window.
@@ -86,7 +87,7 @@ func (s *Service) backupsEnabling(m *tableMeta) bool {
 // caller (ctx) must be allowed to use it (see authorize); none of these
 // operations reaches another account's table.
 func (s *Service) backupTable(ctx context.Context, region, name string) (*tableMeta, error) {
-	notFound := Errorf(TableNotFoundException, "Table not found: %s", tableName(name))
+	notFound := ddb.Errorf(ddb.TableNotFoundException, "Table not found: %s", tableName(name))
 	m, err := s.lookup(ctx, region, name, "", notFound)
 	if err != nil {
 		return nil, err
@@ -98,15 +99,15 @@ func (s *Service) backupTable(ctx context.Context, region, name string) (*tableM
 }
 
 // continuousBackups describes m's backups and point-in-time recovery at now.
-func continuousBackups(m *tableMeta, now time.Time) *DescribeContinuousBackupsOutput {
-	out := &DescribeContinuousBackupsOutput{}
+func continuousBackups(m *tableMeta, now time.Time) *ddb.DescribeContinuousBackupsOutput {
+	out := &ddb.DescribeContinuousBackupsOutput{}
 	d := &out.ContinuousBackupsDescription
 	d.ContinuousBackupsStatus = "ENABLED"
 	d.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus = "DISABLED"
 	if p := m.PITR; p != nil {
 		e, l := p.window(now)
 		es, ls, days := epochSeconds(e.UnixNano()), epochSeconds(l.UnixNano()), p.Days
-		d.PointInTimeRecoveryDescription = PointInTimeRecoveryDescription{PointInTimeRecoveryStatus: "ENABLED",
+		d.PointInTimeRecoveryDescription = ddb.PointInTimeRecoveryDescription{PointInTimeRecoveryStatus: "ENABLED",
 			EarliestRestorableDateTime: &es, LatestRestorableDateTime: &ls, RecoveryPeriodInDays: &days}
 	}
 	return out
@@ -114,7 +115,7 @@ func continuousBackups(m *tableMeta, now time.Time) *DescribeContinuousBackupsOu
 
 // DescribeContinuousBackups reports backups (always enabled) and
 // point-in-time recovery with its restorable window.
-func (s *Service) DescribeContinuousBackups(ctx context.Context, region string, in *TableNameInput) (*DescribeContinuousBackupsOutput, error) {
+func (s *Service) DescribeContinuousBackups(ctx context.Context, region string, in *ddb.TableNameInput) (*ddb.DescribeContinuousBackupsOutput, error) {
 	m, err := s.backupTable(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
@@ -129,10 +130,10 @@ func (s *Service) DescribeContinuousBackups(ctx context.Context, region string, 
 // UpdateContinuousBackups turns point-in-time recovery on or off, or changes
 // its recovery period. Turning it off forgets the window: turning it on again
 // starts a new one.
-func (s *Service) UpdateContinuousBackups(ctx context.Context, region string, in *UpdateContinuousBackupsInput) (*DescribeContinuousBackupsOutput, error) {
+func (s *Service) UpdateContinuousBackups(ctx context.Context, region string, in *ddb.UpdateContinuousBackupsInput) (*ddb.DescribeContinuousBackupsOutput, error) {
 	spec := in.PointInTimeRecoverySpecification
 	if !*spec.PointInTimeRecoveryEnabled && spec.RecoveryPeriodInDays != nil {
-		return nil, Errorf(ValidationException, "Invalid Request: Cannot specify RecoveryPeriodInDays when disabling point-in-time recovery.")
+		return nil, ddb.Errorf(ddb.ValidationException, "Invalid Request: Cannot specify RecoveryPeriodInDays when disabling point-in-time recovery.")
 	}
 	m, err := s.backupTable(ctx, region, in.TableName)
 	if err != nil {
@@ -141,7 +142,7 @@ func (s *Service) UpdateContinuousBackups(ctx context.Context, region string, in
 	if err := s.enablingBackups(m); err != nil {
 		return nil, err
 	}
-	notFound := Errorf(TableNotFoundException, "Table not found: %s", m.Name)
+	notFound := ddb.Errorf(ddb.TableNotFoundException, "Table not found: %s", m.Name)
 	next, err := s.changeTable(ctx, m, notFound, func(tx *store.Tx, cur, next *tableMeta) error {
 		return s.applyPITR(tx, cur, next, spec, notFound)
 	})
@@ -153,7 +154,7 @@ func (s *Service) UpdateContinuousBackups(ctx context.Context, region string, in
 
 // applyPITR sets next's point-in-time recovery from spec and cur's, inside
 // the store transaction tx of the change.
-func (s *Service) applyPITR(tx *store.Tx, cur, next *tableMeta, spec *PointInTimeRecoverySpecification, notFound *Error) error {
+func (s *Service) applyPITR(tx *store.Tx, cur, next *tableMeta, spec *ddb.PointInTimeRecoverySpecification, notFound *ddb.Error) error {
 	switch {
 	case !*spec.PointInTimeRecoveryEnabled:
 		next.PITR = nil

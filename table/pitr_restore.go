@@ -7,33 +7,35 @@ import (
 	"math"
 	"time"
 
+	"github.com/ddblocal/ddblocal/access"
 	"github.com/ddblocal/ddblocal/changelog"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
 // RestoreTableToPointInTime creates a new table holding a table's items as
 // they were at the end of a past second (DynamoDB restores to the second),
 // or now with UseLatestRestorableTime, with the source's current definition.
-func (s *Service) RestoreTableToPointInTime(ctx context.Context, region string, in *RestoreTableToPointInTimeInput) (*TableOutput, error) {
+func (s *Service) RestoreTableToPointInTime(ctx context.Context, region string, in *ddb.RestoreTableToPointInTimeInput) (*ddb.TableOutput, error) {
 	latest := in.UseLatestRestorableTime != nil && *in.UseLatestRestorableTime
 	switch {
 	case in.RestoreDateTime != nil && latest:
-		return nil, Errorf(ValidationException, "Invalid Request: Both RestoreDateTime and UseLatestRestorableTime cannot be set for point-in-time restore request. Please specify either RestoreDateTime time or UseLatestRestorableTime")
+		return nil, ddb.Errorf(ddb.ValidationException, "Invalid Request: Both RestoreDateTime and UseLatestRestorableTime cannot be set for point-in-time restore request. Please specify either RestoreDateTime time or UseLatestRestorableTime")
 	case in.RestoreDateTime == nil && !latest:
-		return nil, Errorf(ValidationException, "Invalid Request: Either one of RestoreDateTime or UseLatestRestorableTime must be specified, but not both")
+		return nil, ddb.Errorf(ddb.ValidationException, "Invalid Request: Either one of RestoreDateTime or UseLatestRestorableTime must be specified, but not both")
 	case (in.SourceTableArn == "") == (in.SourceTableName == ""):
-		return nil, Errorf(ValidationException, "Invalid Request: Must provide exactly one of: sourceTableArn, sourceTableName")
+		return nil, ddb.Errorf(ddb.ValidationException, "Invalid Request: Must provide exactly one of: sourceTableArn, sourceTableName")
 	}
 	name := in.SourceTableName
 	if in.SourceTableArn != "" {
 		arnRegion, arnName, ok := parseTableARN(in.SourceTableArn)
 		if !ok {
-			return nil, Errorf(ValidationException, "Invalid Request: sourceTableArn is not a valid ARN")
+			return nil, ddb.Errorf(ddb.ValidationException, "Invalid Request: sourceTableArn is not a valid ARN")
 		}
 		name = arnName
 		if arnRegion != region {
-			if _, foreign := foreignARN(region, in.SourceTableArn); !foreign || s.opts.Policies == nil {
-				return nil, Errorf(TableNotFoundException, "Table not found: %s", arnName)
+			if _, foreign := access.ForeignARN(region, in.SourceTableArn); !foreign || s.opts.Policies == nil {
+				return nil, ddb.Errorf(ddb.TableNotFoundException, "Table not found: %s", arnName)
 			}
 			name = in.SourceTableArn // another account's: backupTable refuses it
 		}
@@ -43,7 +45,7 @@ func (s *Service) RestoreTableToPointInTime(ctx context.Context, region string, 
 		return nil, err
 	}
 	if src.PITR == nil {
-		return nil, Errorf(PointInTimeRecoveryUnavailableException, "Point in time recovery is not enabled for table '%s'", src.Name)
+		return nil, ddb.Errorf(ddb.PointInTimeRecoveryUnavailableException, "Point in time recovery is not enabled for table '%s'", src.Name)
 	}
 	now := s.now()
 	at := now
@@ -59,9 +61,9 @@ func (s *Service) RestoreTableToPointInTime(ctx context.Context, region string, 
 			return nil, err
 		}
 		if cur.PITR == nil || cur.PITR.Since != src.PITR.Since {
-			return nil, Errorf(PointInTimeRecoveryUnavailableException, "Point in time recovery is not enabled for table '%s'", src.Name)
+			return nil, ddb.Errorf(ddb.PointInTimeRecoveryUnavailableException, "Point in time recovery is not enabled for table '%s'", src.Name)
 		}
-		m, err := s.restoredMeta(region, in.TargetTableName, cur, &in.restoreOverrides,
+		m, err := s.restoredMeta(region, in.TargetTableName, cur, &in.RestoreOverrides,
 			&restoreMeta{SourceTableArn: cur.arn(), Time: at.UnixNano()})
 		if err != nil {
 			return nil, err
@@ -80,7 +82,7 @@ func restoreInstant(p *pitrMeta, secs float64, now time.Time) (time.Time, error)
 	at := time.UnixMilli(int64(math.Round(secs * 1000))) // DynamoDB's timestamps have milliseconds
 	earliest, latest := p.window(now)
 	if at.Truncate(time.Second).Before(earliest) || at.Truncate(time.Second).After(latest.Truncate(time.Second)) {
-		return time.Time{}, Errorf(InvalidRestoreTimeException, "RestoreDateTime '%s' must be within EarliestRestorableDateTime '%s' and LatestRestorableDateTime '%s'",
+		return time.Time{}, ddb.Errorf(ddb.InvalidRestoreTimeException, "RestoreDateTime '%s' must be within EarliestRestorableDateTime '%s' and LatestRestorableDateTime '%s'",
 			isoSeconds(at), isoSeconds(earliest), isoSeconds(latest))
 	}
 	return at, nil

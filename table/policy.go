@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ddblocal/ddblocal/access"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -31,7 +33,7 @@ func (s *Service) policyTarget(ctx context.Context, scope, arn string) (*tableMe
 	if !strings.HasPrefix(arn, "arn:") {
 		return nil, "", invalid("ARNs must start with 'arn:': %s", arn)
 	}
-	arnScope, account, res, ok := splitARN(arn)
+	arnScope, account, res, ok := access.SplitARN(arn)
 	if !ok {
 		return nil, "", invalid("Provided Arn is not a DynamoDB resource arn: %s", arn)
 	}
@@ -39,15 +41,15 @@ func (s *Service) policyTarget(ctx context.Context, scope, arn string) (*tableMe
 	if rest[0] != "table" || len(rest) < 2 || rest[1] == "" || (len(rest) != 2 && (len(rest) != 4 || rest[2] != "stream")) {
 		return nil, "", invalid("Invalid resource arn provided, only table or stream is accepted. Provided resource arn: %s", arn)
 	}
-	if !sameAccount(scope, account) {
-		return nil, "", Errorf(ValidationException, "This action is only supported by accounts that match the resource owner’s account.")
+	if !access.SameAccount(scope, account) {
+		return nil, "", ddb.Errorf(ddb.ValidationException, "This action is only supported by accounts that match the resource owner’s account.")
 	}
 	if arnScope != scope {
 		return nil, "", invalid("Invalid resource Arn: %s", arn)
 	}
 	// Policy management is not itself policed, so that a policy denying
 	// everyone can still be replaced.
-	m, err := s.tableForControl(unpoliced(ctx), scope, rest[1])
+	m, err := s.tableForControl(access.Unpoliced(ctx), scope, rest[1])
 	if err != nil {
 		return nil, "", err
 	}
@@ -72,7 +74,7 @@ type policyRef struct{ table, key, revision string }
 // hit, so a revision id reused after a delete never serves a stale parse.
 type parsedPolicy struct {
 	doc    string
-	policy Policy
+	policy access.Policy
 }
 
 // maxCachedPolicies bounds the cache; past it the cache starts over.
@@ -80,7 +82,7 @@ const maxCachedPolicies = 1024
 
 // get returns the parsed policy stored under key of m, or nil when there
 // is none.
-func (pc *policyCache) get(parse PolicyParser, m *tableMeta, key string) Policy {
+func (pc *policyCache) get(parse access.PolicyParser, m *tableMeta, key string) access.Policy {
 	rp, ok := m.Policies[key]
 	if !ok {
 		return nil
@@ -158,11 +160,11 @@ func nextRevision(nanos int64, prev string) string {
 func policyMismatch(arn, table, expected string, cur *resourcePolicy) error {
 	switch {
 	case cur == nil:
-		return Errorf(PolicyNotFoundException, "Resource-based policy not found for the provided ResourceArn: %s", arn)
+		return ddb.Errorf(ddb.PolicyNotFoundException, "Resource-based policy not found for the provided ResourceArn: %s", arn)
 	case expected == "NO_POLICY":
-		return Errorf(PolicyNotFoundException, "Resource-based policy not found for the provided ResourceArn: Requested policy update expecting none to be present for table %s, but a policy exists with revision id %s.", table, cur.Revision)
+		return ddb.Errorf(ddb.PolicyNotFoundException, "Resource-based policy not found for the provided ResourceArn: Requested policy update expecting none to be present for table %s, but a policy exists with revision id %s.", table, cur.Revision)
 	}
-	return Errorf(PolicyNotFoundException, "Resource-based policy not found for the provided ResourceArn: Requested update for policy with revision id %s, but the policy associated to target table %s has revision id %s.", expected, table, cur.Revision)
+	return ddb.Errorf(ddb.PolicyNotFoundException, "Resource-based policy not found for the provided ResourceArn: Requested update for policy with revision id %s, but the policy associated to target table %s has revision id %s.", expected, table, cur.Revision)
 }
 
 // createPolicy validates and stores CreateTable's ResourcePolicy, if any.
@@ -178,13 +180,13 @@ func (m *tableMeta) createPolicy(doc string) error {
 }
 
 // PutResourcePolicy attaches a policy to a table or stream, replacing any.
-func (s *Service) PutResourcePolicy(ctx context.Context, region string, in *PutResourcePolicyInput) (*ResourcePolicyOutput, error) {
+func (s *Service) PutResourcePolicy(ctx context.Context, region string, in *ddb.PutResourcePolicyInput) (*ddb.ResourcePolicyOutput, error) {
 	m, key, err := s.policyTarget(ctx, region, in.ResourceArn)
 	if err != nil {
 		return nil, err
 	}
 	if !m.currentStream(key) {
-		return nil, Errorf(ResourceNotFoundException, "Requested resource not found: %s", in.ResourceArn)
+		return nil, ddb.NotFound("%s", in.ResourceArn)
 	}
 	if err := checkPolicy(in.Policy); err != nil {
 		return nil, err
@@ -192,7 +194,7 @@ func (s *Service) PutResourcePolicy(ctx context.Context, region string, in *PutR
 	var rev string
 	err = s.setPolicy(ctx, m, key, func(cur, next *tableMeta) error {
 		if !cur.currentStream(key) {
-			return Errorf(ResourceNotFoundException, "Requested resource not found: %s", in.ResourceArn)
+			return ddb.NotFound("%s", in.ResourceArn)
 		}
 		var old *resourcePolicy
 		if p, ok := cur.Policies[key]; ok {
@@ -218,13 +220,13 @@ func (s *Service) PutResourcePolicy(ctx context.Context, region string, in *PutR
 	if err != nil {
 		return nil, err
 	}
-	return &ResourcePolicyOutput{RevisionId: rev}, nil
+	return &ddb.ResourcePolicyOutput{RevisionId: rev}, nil
 }
 
 // setPolicy runs change, which edits next's policies from cur's, as a
 // read-modify-write of m's definition (changeTable).
 func (s *Service) setPolicy(ctx context.Context, m *tableMeta, key string, change func(cur, next *tableMeta) error) error {
-	_, err := s.changeTable(ctx, m, Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name),
+	_, err := s.changeTable(ctx, m, ddb.NotFound("Table: %s not found", m.Name),
 		func(_ *store.Tx, cur, next *tableMeta) error { return change(cur, next) })
 	return err
 }
@@ -244,17 +246,17 @@ func (s *Service) storedPolicy(ctx context.Context, scope, arn string) (*tableMe
 }
 
 // GetResourcePolicy returns the policy of a table or stream.
-func (s *Service) GetResourcePolicy(ctx context.Context, region string, in *ResourceArnInput) (*ResourcePolicyOutput, error) {
+func (s *Service) GetResourcePolicy(ctx context.Context, region string, in *ddb.ResourceArnInput) (*ddb.ResourcePolicyOutput, error) {
 	_, _, p, err := s.storedPolicy(ctx, region, in.ResourceArn)
 	if err != nil {
 		return nil, err
 	}
-	return &ResourcePolicyOutput{Policy: p.Document, RevisionId: p.Revision}, nil
+	return &ddb.ResourcePolicyOutput{Policy: p.Document, RevisionId: p.Revision}, nil
 }
 
 // DeleteResourcePolicy removes the policy of a table or stream and returns
 // the revision it had.
-func (s *Service) DeleteResourcePolicy(ctx context.Context, region string, in *DeleteResourcePolicyInput) (*ResourcePolicyOutput, error) {
+func (s *Service) DeleteResourcePolicy(ctx context.Context, region string, in *ddb.DeleteResourcePolicyInput) (*ddb.ResourcePolicyOutput, error) {
 	m, key, _, err := s.storedPolicy(ctx, region, in.ResourceArn)
 	if err != nil {
 		return nil, err
@@ -275,15 +277,15 @@ func (s *Service) DeleteResourcePolicy(ctx context.Context, region string, in *D
 	if err != nil {
 		return nil, err
 	}
-	return &ResourcePolicyOutput{RevisionId: rev}, nil
+	return &ddb.ResourcePolicyOutput{RevisionId: rev}, nil
 }
 
 // DescribeKinesisStreamingDestination lists a table's Kinesis streaming
 // destinations: none, as ddblocal has no Kinesis to stream to.
-func (s *Service) DescribeKinesisStreamingDestination(ctx context.Context, region string, in *TableNameInput) (*DescribeKinesisStreamingDestinationOutput, error) {
+func (s *Service) DescribeKinesisStreamingDestination(ctx context.Context, region string, in *ddb.TableNameInput) (*ddb.DescribeKinesisStreamingDestinationOutput, error) {
 	m, err := s.tableForControl(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
-	return &DescribeKinesisStreamingDestinationOutput{TableName: m.Name, KinesisDataStreamDestinations: []KinesisDataStreamDestination{}}, nil
+	return &ddb.DescribeKinesisStreamingDestinationOutput{TableName: m.Name, KinesisDataStreamDestinations: []ddb.KinesisDataStreamDestination{}}, nil
 }

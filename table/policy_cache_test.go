@@ -1,18 +1,24 @@
 package table
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ddblocal/ddblocal/access"
+)
 
 // countingPolicy is a Policy that remembers which document it was parsed from.
 type countingPolicy struct{ doc string }
 
-func (countingPolicy) Evaluate(Caller, string) PolicyEffect { return PolicyNoStatement }
+func (countingPolicy) Evaluate(access.Caller, string) access.PolicyEffect {
+	return access.PolicyNoStatement
+}
 
 // TestPolicyCache: a stored policy is parsed once per table incarnation,
 // key and revision; a new revision, a new document under a reused
 // revision, or another table parses again.
 func TestPolicyCache(t *testing.T) {
 	parses := 0
-	parse := func(doc string) Policy {
+	parse := func(doc string) access.Policy {
 		parses++
 		return countingPolicy{doc}
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/gsi"
 	"github.com/ddblocal/ddblocal/index"
@@ -48,13 +49,13 @@ func (s *Service) resolveTarget(m *tableMeta, name *string, consistent *bool) (t
 	for _, d := range m.gsis {
 		if d.Name == *name {
 			if consistent != nil && *consistent {
-				return t, Errorf(ValidationException, "Consistent reads are not supported on global secondary indexes")
+				return t, ddb.Errorf(ddb.ValidationException, "Consistent reads are not supported on global secondary indexes")
 			}
 			t.index, t.space = d, indexSpaceID(m, d.Name)
 			return t, nil
 		}
 	}
-	return t, Errorf(ValidationException, "The table does not have the specified index: %s", *name)
+	return t, ddb.Errorf(ddb.ValidationException, "The table does not have the specified index: %s", *name)
 }
 
 // keyNames are the partition and sort attribute names of the target.
@@ -90,14 +91,14 @@ func (t target) startKey(k attr.Item) ([]byte, error) {
 	}
 	tkey, err := t.meta.lookupKey(tk)
 	if err != nil {
-		return nil, Errorf(ValidationException, "The provided starting key is invalid: %s", err.(*Error).Message)
+		return nil, ddb.Errorf(ddb.ValidationException, "The provided starting key is invalid: %s", err.(*ddb.Error).Message)
 	}
 	if t.index == nil {
 		return tkey, nil
 	}
 	ikey, ok := t.index.Key(k, tkey)
 	if !ok || len(k) != len(t.index.KeyNames()) {
-		return nil, Errorf(ValidationException, "The provided starting key is invalid: The provided key element does not match the schema")
+		return nil, ddb.Errorf(ddb.ValidationException, "The provided starting key is invalid: The provided key element does not match the schema")
 	}
 	return ikey, nil
 }
@@ -155,7 +156,7 @@ func (t target) spec(c *expressions.Compiled, sel string, limit *int32) (pageSpe
 
 // Query reads one partition of a table or index, in sort-key order, a page at a time.
 // The request's own checks (parameters, expressions) come before the lookup.
-func (s *Service) Query(ctx context.Context, region string, in *QueryInput) (*ReadOutput, error) {
+func (s *Service) Query(ctx context.Context, region string, in *ddb.QueryInput) (*ddb.ReadOutput, error) {
 	c, err := s.compileExpr(expressions.Input{
 		KeyConditionExpression: in.KeyConditionExpression, KeyConditions: in.KeyConditions,
 		FilterExpression: in.FilterExpression, QueryFilter: in.QueryFilter, ConditionalOperator: in.ConditionalOperator,
@@ -166,7 +167,7 @@ func (s *Service) Query(ctx context.Context, region string, in *QueryInput) (*Re
 		return nil, err
 	}
 	if c.KeyCondition == nil {
-		return nil, Errorf(ValidationException, "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+		return nil, ddb.Errorf(ddb.ValidationException, "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 	}
 	m, err := s.tableIndex(ctx, region, in.TableName, in.IndexName)
 	if err != nil {
@@ -185,7 +186,7 @@ func (s *Service) Query(ctx context.Context, region string, in *QueryInput) (*Re
 		for _, name := range c.Filter.TopLevelNames() {
 			for _, k := range append(append([]string(nil), partNames...), sortNames...) {
 				if name == k {
-					return nil, Errorf(ValidationException, "Filter Expression can only contain non-primary key attributes: Primary key attribute: %s", name)
+					return nil, ddb.Errorf(ddb.ValidationException, "Filter Expression can only contain non-primary key attributes: Primary key attribute: %s", name)
 				}
 			}
 		}
@@ -205,7 +206,7 @@ func (s *Service) Query(ctx context.Context, region string, in *QueryInput) (*Re
 			return nil, err
 		}
 		if bytes.Compare(esk, from) < 0 || (to != nil && bytes.Compare(esk, to) >= 0) {
-			return nil, Errorf(ValidationException, "The provided starting key is outside query boundaries based on provided conditions")
+			return nil, ddb.Errorf(ddb.ValidationException, "The provided starting key is outside query boundaries based on provided conditions")
 		}
 		if ps.reverse {
 			to = esk
@@ -263,7 +264,7 @@ func (t target) keyRange(kc *expressions.KeyCondition) (from, to []byte, err err
 // acknowledged before the read began (or, when the table's indexes lag,
 // with every write due): both are checked in the snapshot the page is read
 // from, which is read again only after waiting for the index.
-func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consistentRead *bool, rcc string) (*ReadOutput, error) {
+func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consistentRead *bool, rcc string) (*ddb.ReadOutput, error) {
 	consistent := consistentRead != nil && *consistentRead
 	global := t.index != nil && t.index.Global
 	var tt *throttle.Target
@@ -381,7 +382,7 @@ func (s *Service) checkGSI(tx *store.Tx, t target, w *gsiWait) error {
 	wm, ok := gsi.Watermark(tx, t.meta.ID, t.index.Name)
 	if !ok {
 		w.building = true
-		return Errorf(ValidationException, "Cannot read from backfilling global secondary index: %s", t.index.Name)
+		return ddb.Errorf(ddb.ValidationException, "Cannot read from backfilling global secondary index: %s", t.index.Name)
 	}
 	if !w.known {
 		target, err := s.gsiTarget(tx, t.meta)
@@ -406,7 +407,7 @@ func (s *Service) gsiTarget(tx *store.Tx, m *tableMeta) (uint64, error) {
 	}
 	sp := tx.Space(m.ID)
 	if sp == nil {
-		return 0, errNotFound("", "")
+		return 0, ddb.NotFound("")
 	}
 	return sp.LastLogSeq(), nil
 }
@@ -429,7 +430,7 @@ func (s *Service) readAt(tx *store.Tx, t target, ps pageSpec, at int64) (page, e
 
 // pageOutput renders a page read from target t as the response, with its
 // capacity; the items stay in scratch's buffer until the output is released.
-func (s *Service) pageOutput(t target, ps pageSpec, pg page, scratch *[]byte, consistent bool, rcc string) *ReadOutput {
+func (s *Service) pageOutput(t target, ps pageSpec, pg page, scratch *[]byte, consistent bool, rcc string) *ddb.ReadOutput {
 	mt := newMeter(t.meta.Name, true)
 	if t.index == nil {
 		mt.addTable(readUnits(pg.bytes, consistent))
@@ -440,14 +441,14 @@ func (s *Service) pageOutput(t target, ps pageSpec, pg page, scratch *[]byte, co
 		}
 	}
 	s.observePage(t, ps, pg, mt)
-	out := &ReadOutput{Count: pg.count, ScannedCount: pg.scanned, LastEvaluatedKey: pg.lastEvaluated,
+	out := &ddb.ReadOutput{Count: pg.count, ScannedCount: pg.scanned, LastEvaluatedKey: pg.lastEvaluated,
 		ConsumedCapacity: mt.report(rcc)}
 	if !ps.count {
 		out.RenderedItems = pg.items
 		if out.RenderedItems == nil {
 			out.RenderedItems = []byte{} // an empty page: "Items":[]
 		}
-		out.release = func() { s.recyclePage(scratch, out.RenderedItems) }
+		out.Recycle = func() { s.recyclePage(scratch, out.RenderedItems) }
 	}
 	return out
 }
@@ -496,7 +497,7 @@ func sortRange(typ attr.Type, prefix []byte, t expressions.KeyTerm) (from, to []
 		return key(v), prefixEnd(key(t.Values[1])), nil
 	case "begins_with":
 		if v.T != attr.TypeS && v.T != attr.TypeB {
-			return nil, nil, Errorf(ValidationException, "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: %s", v.T)
+			return nil, nil, ddb.Errorf(ddb.ValidationException, "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: %s", v.T)
 		}
 		// Every value with prefix p sorts in [p, succ(p)), succ(p) being p with
 		// its last byte incremented (and trailing 0xff bytes dropped).
@@ -516,25 +517,25 @@ func sortRange(typ attr.Type, prefix []byte, t expressions.KeyTerm) (from, to []
 		}
 		return key(v), key(hi), nil
 	}
-	return nil, nil, Errorf(ValidationException, "Query key condition not supported")
+	return nil, nil, ddb.Errorf(ddb.ValidationException, "Query key condition not supported")
 }
 
 // checkSegment checks a parallel scan's Segment and TotalSegments, which
 // need no table and so are checked before the lookup.
-func checkSegment(in *ScanInput) error {
+func checkSegment(in *ddb.ScanInput) error {
 	switch {
 	case in.Segment != nil && in.TotalSegments == nil:
-		return Errorf(ValidationException, "The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
+		return ddb.Errorf(ddb.ValidationException, "The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
 	case in.Segment == nil && in.TotalSegments != nil:
-		return Errorf(ValidationException, "The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
+		return ddb.Errorf(ddb.ValidationException, "The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
 	case in.Segment != nil && uint64(*in.Segment) >= uint64(*in.TotalSegments):
-		return Errorf(ValidationException, "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", *in.Segment, *in.TotalSegments)
+		return ddb.Errorf(ddb.ValidationException, "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", *in.Segment, *in.TotalSegments)
 	}
 	return nil
 }
 
 // Scan reads a whole table or index (or one parallel segment of it) in storage order.
-func (s *Service) Scan(ctx context.Context, region string, in *ScanInput) (*ReadOutput, error) {
+func (s *Service) Scan(ctx context.Context, region string, in *ddb.ScanInput) (*ddb.ReadOutput, error) {
 	c, err := s.compileExpr(expressions.Input{
 		FilterExpression: in.FilterExpression, ScanFilter: in.ScanFilter, ConditionalOperator: in.ConditionalOperator,
 		ProjectionExpression: in.ProjectionExpression, AttributesToGet: in.AttributesToGet,
@@ -568,7 +569,7 @@ func (s *Service) Scan(ctx context.Context, region string, in *ScanInput) (*Read
 			return nil, err
 		}
 		if (ps.from != nil && bytes.Compare(esk, ps.from) < 0) || (ps.to != nil && bytes.Compare(esk, ps.to) >= 0) {
-			return nil, Errorf(ValidationException, "The provided Exclusive start key does not map to the provided segment")
+			return nil, ddb.Errorf(ddb.ValidationException, "The provided Exclusive start key does not map to the provided segment")
 		}
 		ps.from = after(esk)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // TestReadOutputItemList checks that ItemList decodes rendered items as
@@ -27,14 +28,14 @@ func TestReadOutputItemList(t *testing.T) {
 	var nilItems []attr.Item
 	for _, tc := range []struct {
 		name string
-		out  ReadOutput
+		out  ddb.ReadOutput
 		want *[]attr.Item
 	}{
-		{"items", ReadOutput{Items: &items, Count: 2}, &items},
-		{"rendered items", ReadOutput{RenderedItems: rawItems, Count: 2}, &items},
-		{"rendered empty", ReadOutput{RenderedItems: attr.ItemsJSON{}, ScannedCount: 1}, &empty},
-		{"nil slice", ReadOutput{Items: &nilItems}, &nilItems},
-		{"count only", ReadOutput{Count: 4}, nil},
+		{"items", ddb.ReadOutput{Items: &items, Count: 2}, &items},
+		{"rendered items", ddb.ReadOutput{RenderedItems: rawItems, Count: 2}, &items},
+		{"rendered empty", ddb.ReadOutput{RenderedItems: attr.ItemsJSON{}, ScannedCount: 1}, &empty},
+		{"nil slice", ddb.ReadOutput{Items: &nilItems}, &nilItems},
+		{"count only", ddb.ReadOutput{Count: 4}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gotList, err := tc.out.ItemList()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/gsi"
 	"github.com/ddblocal/ddblocal/store"
 )
@@ -25,7 +26,7 @@ type restoreMeta struct {
 
 // restoredMeta is the definition of table target restored from src (a
 // backup's or a table's definition) with the overrides o.
-func (s *Service) restoredMeta(region, target string, src *tableMeta, o *restoreOverrides, from *restoreMeta) (*tableMeta, error) {
+func (s *Service) restoredMeta(region, target string, src *tableMeta, o *ddb.RestoreOverrides, from *restoreMeta) (*tableMeta, error) {
 	m := &tableMeta{Region: region, Name: target, ID: newUUID(), Created: s.now().UnixNano(),
 		AttributeDefinitions: src.AttributeDefinitions, KeySchema: src.KeySchema,
 		BillingMode: src.BillingMode, ReadCapacity: src.ReadCapacity, WriteCapacity: src.WriteCapacity,
@@ -36,13 +37,13 @@ func (s *Service) restoredMeta(region, target string, src *tableMeta, o *restore
 	if err := m.overrideBilling(o); err != nil {
 		return nil, err
 	}
-	lsis, err := overrideIndexes(src.LocalSecondaryIndexes, o.LocalSecondaryIndexOverride, func(l LocalSecondaryIndex) indexMeta {
+	lsis, err := overrideIndexes(src.LocalSecondaryIndexes, o.LocalSecondaryIndexOverride, func(l ddb.LocalSecondaryIndex) indexMeta {
 		return indexMeta{Name: l.IndexName, KeySchema: l.KeySchema, Projection: *l.Projection}
 	})
 	if err != nil {
 		return nil, err
 	}
-	gsis, err := overrideIndexes(src.GlobalSecondaryIndexes, o.GlobalSecondaryIndexOverride, func(g GlobalSecondaryIndex) indexMeta {
+	gsis, err := overrideIndexes(src.GlobalSecondaryIndexes, o.GlobalSecondaryIndexOverride, func(g ddb.GlobalSecondaryIndex) indexMeta {
 		ix := indexMeta{Name: g.IndexName, KeySchema: g.KeySchema, Projection: *g.Projection}
 		if pt := g.ProvisionedThroughput; pt != nil {
 			ix.ReadCapacity, ix.WriteCapacity = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
@@ -66,7 +67,7 @@ func (s *Service) restoredMeta(region, target string, src *tableMeta, o *restore
 
 // overrideBilling applies BillingModeOverride, ProvisionedThroughputOverride
 // and OnDemandThroughputOverride with DynamoDB's rules.
-func (m *tableMeta) overrideBilling(o *restoreOverrides) error {
+func (m *tableMeta) overrideBilling(o *ddb.RestoreOverrides) error {
 	mode := m.BillingMode
 	if o.BillingModeOverride != "" {
 		mode = o.BillingModeOverride
@@ -74,13 +75,13 @@ func (m *tableMeta) overrideBilling(o *restoreOverrides) error {
 	pt := o.ProvisionedThroughputOverride
 	switch {
 	case pt != nil && o.BillingModeOverride == "PAY_PER_REQUEST":
-		return Errorf(ValidationException, "Invalid Request: Cannot override ProvisionedThroughput if BillingMode is overridden to PAY_PER_REQUEST")
+		return ddb.Errorf(ddb.ValidationException, "Invalid Request: Cannot override ProvisionedThroughput if BillingMode is overridden to PAY_PER_REQUEST")
 	case pt != nil && mode == "PAY_PER_REQUEST":
-		return Errorf(ValidationException, "Invalid Request: Cannot override ProvisionedThroughput unless BillingMode is PROVISIONED")
+		return ddb.Errorf(ddb.ValidationException, "Invalid Request: Cannot override ProvisionedThroughput unless BillingMode is PROVISIONED")
 	case pt == nil && mode == "PROVISIONED" && m.BillingMode != "PROVISIONED":
-		return Errorf(ValidationException, "Invalid Request: Must override ProvisionedThroughput if BillingMode is overridden to PROVISIONED")
+		return ddb.Errorf(ddb.ValidationException, "Invalid Request: Must override ProvisionedThroughput if BillingMode is overridden to PROVISIONED")
 	case o.OnDemandThroughputOverride != nil && mode != "PAY_PER_REQUEST":
-		return Errorf(ValidationException, "Invalid Request: Cannot override MaxReadRequestUnits for OnDemandThroughput unless BillingModeOverride is PAY_PER_REQUEST")
+		return ddb.Errorf(ddb.ValidationException, "Invalid Request: Cannot override MaxReadRequestUnits for OnDemandThroughput unless BillingModeOverride is PAY_PER_REQUEST")
 	}
 	m.BillingMode = mode
 	if mode == "PAY_PER_REQUEST" {
@@ -100,21 +101,21 @@ func (m *tableMeta) overrideBilling(o *restoreOverrides) error {
 // setIndexThroughput gives the restored global indexes their throughput: an
 // override's own (which a PROVISIONED restore requires), the recorded one
 // otherwise, none on demand.
-func (m *tableMeta) setIndexThroughput(gsis []indexMeta, o *restoreOverrides) error {
+func (m *tableMeta) setIndexThroughput(gsis []indexMeta, o *ddb.RestoreOverrides) error {
 	for i := range gsis {
 		ix := &gsis[i]
 		ix.Created = m.Created
-		var pt *ProvisionedThroughput
+		var pt *ddb.ProvisionedThroughput
 		if o.GlobalSecondaryIndexOverride != nil {
 			pt = o.GlobalSecondaryIndexOverride[i].ProvisionedThroughput
 		}
 		switch {
 		case m.BillingMode == "PAY_PER_REQUEST" && pt != nil:
-			return Errorf(ValidationException, "Invalid Request: Cannot override ProvisionedThroughput if BillingMode is overridden to PAY_PER_REQUEST for index %s", ix.Name)
+			return ddb.Errorf(ddb.ValidationException, "Invalid Request: Cannot override ProvisionedThroughput if BillingMode is overridden to PAY_PER_REQUEST for index %s", ix.Name)
 		case m.BillingMode == "PAY_PER_REQUEST":
 			ix.ReadCapacity, ix.WriteCapacity = 0, 0
 		case o.GlobalSecondaryIndexOverride != nil && pt == nil:
-			return Errorf(ValidationException, "Invalid Request: Must specify provisioned throughput for index %s", ix.Name)
+			return ddb.Errorf(ddb.ValidationException, "Invalid Request: Must specify provisioned throughput for index %s", ix.Name)
 		case ix.ReadCapacity == 0:
 			ix.ReadCapacity, ix.WriteCapacity = m.ReadCapacity, m.WriteCapacity
 		}
@@ -125,7 +126,7 @@ func (m *tableMeta) setIndexThroughput(gsis []indexMeta, o *restoreOverrides) er
 // overrideIndexes returns the indexes to restore: all of src when overrides
 // is nil, else each override, which must match one of src by key schema and
 // projection (it may rename it).
-func overrideIndexes[T LocalSecondaryIndex | GlobalSecondaryIndex](src []indexMeta, overrides []T, conv func(T) indexMeta) ([]indexMeta, error) {
+func overrideIndexes[T ddb.LocalSecondaryIndex | ddb.GlobalSecondaryIndex](src []indexMeta, overrides []T, conv func(T) indexMeta) ([]indexMeta, error) {
 	if overrides == nil {
 		return slices.Clone(src), nil
 	}
@@ -133,7 +134,7 @@ func overrideIndexes[T LocalSecondaryIndex | GlobalSecondaryIndex](src []indexMe
 	for _, o := range overrides {
 		ix := conv(o)
 		if !slices.ContainsFunc(src, func(s indexMeta) bool { return sameIndexShape(s, ix) }) {
-			return nil, Errorf(ValidationException, "Invalid Request: Index %s does not match a secondary index that existed in the source table and cannot be created during the restore operation", ix.Name)
+			return nil, ddb.Errorf(ddb.ValidationException, "Invalid Request: Index %s does not match a secondary index that existed in the source table and cannot be created during the restore operation", ix.Name)
 		}
 		out = append(out, ix)
 	}
@@ -155,12 +156,12 @@ func (s *Service) checkTarget(tx *store.Tx, m *tableMeta) error {
 			return err
 		}
 		if cur.Restore != nil && s.creating(cur) {
-			return Errorf(TableInUseException, "Table already being restored: %s", m.Name)
+			return ddb.Errorf(ddb.TableInUseException, "Table already being restored: %s", m.Name)
 		}
-		return Errorf(TableAlreadyExistsException, "Table already exists: %s", m.Name)
+		return ddb.Errorf(ddb.TableAlreadyExistsException, "Table already exists: %s", m.Name)
 	}
 	if s.deleted.has(m.Region, m.Name, s.now()) {
-		return Errorf(TableAlreadyExistsException, "Table already exists: %s", m.Name)
+		return ddb.Errorf(ddb.TableAlreadyExistsException, "Table already exists: %s", m.Name)
 	}
 	return nil
 }
@@ -208,7 +209,7 @@ func (s *Service) createRestored(tx *store.Tx, m *tableMeta, each func(fn func(k
 // restore runs build, which creates a restored table in tx and returns its
 // definition, in one store transaction; then caches the table, builds its
 // global indexes and describes it.
-func (s *Service) restore(ctx context.Context, build func(tx *store.Tx) (*tableMeta, error)) (*TableOutput, error) {
+func (s *Service) restore(ctx context.Context, build func(tx *store.Tx) (*tableMeta, error)) (*ddb.TableOutput, error) {
 	var m *tableMeta
 	var stamp uint64
 	err := s.db.Update(ctx, func(tx *store.Tx) error {
@@ -230,12 +231,12 @@ func (s *Service) restore(ctx context.Context, build func(tx *store.Tx) (*tableM
 	if s.opts.TransientDelay > 0 {
 		d.TableStatus = "CREATING"
 	}
-	return &TableOutput{TableDescription: d}, nil
+	return &ddb.TableOutput{TableDescription: d}, nil
 }
 
 // RestoreTableFromBackup creates a new table with a backup's items and
 // definition.
-func (s *Service) RestoreTableFromBackup(ctx context.Context, region string, in *RestoreTableFromBackupInput) (*TableOutput, error) {
+func (s *Service) RestoreTableFromBackup(ctx context.Context, region string, in *ddb.RestoreTableFromBackupInput) (*ddb.TableOutput, error) {
 	return s.restore(ctx, func(tx *store.Tx) (*tableMeta, error) {
 		b, err := s.findBackup(ctx, tx, region, in.BackupArn)
 		if err != nil {
@@ -243,16 +244,16 @@ func (s *Service) RestoreTableFromBackup(ctx context.Context, region string, in 
 		}
 		now := s.now().UnixNano()
 		if now < b.RestoringUntil {
-			return nil, Errorf(BackupInUseException, "Backup is being used to restore another table: %s", b.arn())
+			return nil, ddb.Errorf(ddb.BackupInUseException, "Backup is being used to restore another table: %s", b.arn())
 		}
-		m, err := s.restoredMeta(region, in.TargetTableName, &b.Table, &in.restoreOverrides,
+		m, err := s.restoredMeta(region, in.TargetTableName, &b.Table, &in.RestoreOverrides,
 			&restoreMeta{SourceBackupArn: b.arn(), SourceTableArn: b.Table.arn(), Time: b.Created})
 		if err != nil {
 			return nil, err
 		}
 		data := tx.Space(backupDataSpace(region, b.ID))
 		if data == nil {
-			return nil, Errorf(BackupNotFoundException, "Backup not found: %s", in.BackupArn)
+			return nil, ddb.Errorf(ddb.BackupNotFoundException, "Backup not found: %s", in.BackupArn)
 		}
 		err = s.createRestored(tx, m, func(fn func(k, v []byte) error) error {
 			var err error

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ddblocal/ddblocal/access"
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/insights"
@@ -41,7 +42,7 @@ type Options struct {
 	// Policies, when set, enforces tables' resource-based policies on
 	// requests whose context carries a Caller (WithCaller): it also lets a
 	// TableName ARN reach another account's table, if its policy allows.
-	Policies PolicyParser
+	Policies access.PolicyParser
 	// TTLDelay is how long after its expiry time an item whose Time to Live
 	// has passed is still kept: fixed, or random per item (seeded by Seed).
 	// Zero deletes expired items at the sweeper's next pass (about a second).

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ddblocal/ddblocal/access"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/streams"
 )
@@ -29,7 +31,7 @@ func streamTable(m *tableMeta) streams.Table {
 func startStream(tx *store.Tx, m *tableMeta, now int64) error {
 	sp := tx.Space(m.ID)
 	if sp == nil {
-		return Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", m.Name)
+		return ddb.NotFound("Table: %s not found", m.Name)
 	}
 	if err := sp.PutMeta(logMeta, []byte{1}); err != nil {
 		return err
@@ -100,7 +102,7 @@ func streamRetain(m *tableMeta) time.Duration {
 func streamErr(err error) error {
 	var se *streams.Error
 	if errors.As(err, &se) {
-		return &Error{Code: Code(se.Code), Message: se.Message}
+		return &ddb.Error{Code: ddb.Code(se.Code), Message: se.Message}
 	}
 	return err
 }
@@ -108,7 +110,7 @@ func streamErr(err error) error {
 // parseStreamARN splits arn:aws:dynamodb:REGION:ACCOUNT:table/NAME/stream/LABEL
 // into the scope it names (see Scope), the table name and the label.
 func parseStreamARN(arn string) (scope, name, label string, ok bool) {
-	scope, _, res, ok := splitARN(arn)
+	scope, _, res, ok := access.SplitARN(arn)
 	rest, isTable := strings.CutPrefix(res, "table/")
 	name, label, isStream := strings.Cut(rest, "/stream/")
 	if !ok || !isTable || !isStream || name == "" || label == "" {
@@ -124,9 +126,9 @@ func parseStreamARN(arn string) (scope, name, label string, ok bool) {
 // stream of another account is read only as that policy allows, and is not
 // found at all when policies are not enforced.
 func (s *Service) withStream(ctx context.Context, scope, arn string, fn func(t streams.Table, sp *store.Space, st *streams.Stream, now int64) error) error {
-	notFound := Errorf(ResourceNotFoundException, "Requested resource not found: Stream: %s not found", arn)
+	notFound := ddb.NotFound("Stream: %s not found", arn)
 	arnScope, name, label, ok := parseStreamARN(arn)
-	if a, _ := splitScope(arnScope); !ok || (!sameAccount(scope, a) && s.opts.Policies == nil) {
+	if a, _ := access.SplitScope(arnScope); !ok || (!access.SameAccount(scope, a) && s.opts.Policies == nil) {
 		return notFound
 	}
 	m, err := s.catalog.get(s.db, arnScope, name)
@@ -328,7 +330,7 @@ func (s *Service) regionTables(region, name string) ([]*tableMeta, error) {
 		}
 	}
 	if name != "" && len(metas) == 0 {
-		return nil, Errorf(ResourceNotFoundException, "Requested resource not found: Table: %s not found", name)
+		return nil, ddb.NotFound("Table: %s not found", name)
 	}
 	return metas, nil
 }

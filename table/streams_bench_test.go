@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/streams"
 )
@@ -21,11 +22,11 @@ func streamBenchService(b *testing.B, stream bool) *Service {
 	}
 	s := New(db, Options{})
 	b.Cleanup(func() { s.Close(); db.Close() })
-	in := &CreateTableInput{TableName: "S", BillingMode: "PAY_PER_REQUEST",
-		AttributeDefinitions: []AttributeDefinition{{"pk", "S"}}, KeySchema: []KeySchemaElement{{"pk", "HASH"}}}
+	in := &ddb.CreateTableInput{TableName: "S", BillingMode: "PAY_PER_REQUEST",
+		AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}}, KeySchema: []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}}}
 	if stream {
 		on := true
-		in.StreamSpecification = &StreamSpecification{StreamEnabled: &on, StreamViewType: "NEW_AND_OLD_IMAGES"}
+		in.StreamSpecification = &ddb.StreamSpecification{StreamEnabled: &on, StreamViewType: "NEW_AND_OLD_IMAGES"}
 	}
 	if _, err := s.CreateTable(context.Background(), "r", in); err != nil {
 		b.Fatal(err)
@@ -45,7 +46,7 @@ func BenchmarkPutItemStream(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
-				in := &PutItemInput{TableName: "S", Item: attr.Item{"pk": attr.String(fmt.Sprintf("k%05d", i%10000)), "v": value}}
+				in := &ddb.PutItemInput{TableName: "S", Item: attr.Item{"pk": attr.String(fmt.Sprintf("k%05d", i%10000)), "v": value}}
 				if _, err := s.PutItem(ctx, "r", in); err != nil {
 					b.Fatal(err)
 				}
@@ -61,11 +62,11 @@ func BenchmarkGetRecordsCatchUp(b *testing.B) {
 	s := streamBenchService(b, true)
 	ctx := context.Background()
 	value := attr.String(strings.Repeat("v", 200))
-	var batch []WriteRequest
+	var batch []ddb.WriteRequest
 	for i := range changes {
-		batch = append(batch, WriteRequest{PutRequest: &PutRequest{Item: attr.EncodeItem(attr.Item{"pk": attr.String(fmt.Sprintf("k%06d", i)), "v": value})}})
+		batch = append(batch, ddb.WriteRequest{PutRequest: &ddb.PutRequest{Item: attr.EncodeItem(attr.Item{"pk": attr.String(fmt.Sprintf("k%06d", i)), "v": value})}})
 		if len(batch) == 25 {
-			if _, err := s.BatchWriteItem(ctx, "r", &BatchWriteItemInput{RequestItems: map[string][]WriteRequest{"S": batch}}); err != nil {
+			if _, err := s.BatchWriteItem(ctx, "r", &ddb.BatchWriteItemInput{RequestItems: map[string][]ddb.WriteRequest{"S": batch}}); err != nil {
 				b.Fatal(err)
 			}
 			batch = nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -16,30 +17,30 @@ func TestDeleteTableKeepsStreamSpace(t *testing.T) {
 	on := true
 	for _, tc := range []struct {
 		name     string
-		stream   *StreamSpecification
+		stream   *ddb.StreamSpecification
 		wantKept bool
 	}{
 		{"no stream", nil, false},
-		{"stream", &StreamSpecification{StreamEnabled: &on, StreamViewType: "KEYS_ONLY"}, true},
+		{"stream", &ddb.StreamSpecification{StreamEnabled: &on, StreamViewType: "KEYS_ONLY"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, clk := txService(t)
-			_, err := s.CreateTable(ctx, "r", &CreateTableInput{
+			_, err := s.CreateTable(ctx, "r", &ddb.CreateTableInput{
 				TableName: "S", BillingMode: "PAY_PER_REQUEST", StreamSpecification: tc.stream,
-				AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-				KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
+				AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+				KeySchema:            []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.PutItem(ctx, "r", &PutItemInput{TableName: "S", Item: keyOfPK("x")}); err != nil {
+			if _, err := s.PutItem(ctx, "r", &ddb.PutItemInput{TableName: "S", Item: keyOfPK("x")}); err != nil {
 				t.Fatal(err)
 			}
 			m, err := s.catalog.get(s.db, "r", "S")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.DeleteTable(ctx, "r", &TableNameInput{TableName: "S"}); err != nil {
+			if _, err := s.DeleteTable(ctx, "r", &ddb.TableNameInput{TableName: "S"}); err != nil {
 				t.Fatal(err)
 			}
 			kept, items := spaceItems(t, s.db, m.ID)

@@ -3,6 +3,8 @@ package table
 import (
 	"context"
 	"testing"
+
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 func TestParseStreamARN(t *testing.T) {
@@ -33,14 +35,14 @@ func TestReenabledStreamGetsFreshLabel(t *testing.T) {
 	s, _ := txService(t)
 	on, off := true, false
 	labels := map[string]bool{}
-	for i, spec := range []*StreamSpecification{
+	for i, spec := range []*ddb.StreamSpecification{
 		{StreamEnabled: &on, StreamViewType: "KEYS_ONLY"},
 		{StreamEnabled: &off},
 		{StreamEnabled: &on, StreamViewType: "KEYS_ONLY"},
 		{StreamEnabled: &off},
 		{StreamEnabled: &on, StreamViewType: "NEW_IMAGE"},
 	} {
-		out, err := s.UpdateTable(ctx, "r", &UpdateTableInput{TableName: "A", StreamSpecification: spec})
+		out, err := s.UpdateTable(ctx, "r", &ddb.UpdateTableInput{TableName: "A", StreamSpecification: spec})
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}

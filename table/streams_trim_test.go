@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/clock"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/streams"
 )
@@ -28,10 +29,10 @@ func TestStreamShardsTrimmed(t *testing.T) {
 	defer s.Close()
 	s.RunOnMove(clk)
 	on := true
-	out, err := s.CreateTable(ctx, "r", &CreateTableInput{TableName: "A", BillingMode: "PAY_PER_REQUEST",
-		AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-		KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
-		StreamSpecification:  &StreamSpecification{StreamEnabled: &on, StreamViewType: "KEYS_ONLY"}})
+	out, err := s.CreateTable(ctx, "r", &ddb.CreateTableInput{TableName: "A", BillingMode: "PAY_PER_REQUEST",
+		AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:            []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
+		StreamSpecification:  &ddb.StreamSpecification{StreamEnabled: &on, StreamViewType: "KEYS_ONLY"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestStreamShardsTrimmed(t *testing.T) {
 	var ids []string // every shard id listed so far, oldest first
 	const hours = 48
 	for h := range hours {
-		if _, err := s.PutItem(ctx, "r", &PutItemInput{TableName: "A", Item: attr.Item{"pk": attr.String(fmt.Sprint(h))}}); err != nil {
+		if _, err := s.PutItem(ctx, "r", &ddb.PutItemInput{TableName: "A", Item: attr.Item{"pk": attr.String(fmt.Sprint(h))}}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := clk.Advance(ctx, time.Hour); err != nil {

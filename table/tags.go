@@ -4,7 +4,9 @@ import (
 	"context"
 	"strings"
 
+	"github.com/ddblocal/ddblocal/access"
 	"github.com/ddblocal/ddblocal/consistency"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/throttle"
 )
@@ -15,7 +17,7 @@ const maxTagsPerResource = 50
 // parseTableARN splits arn:aws:dynamodb:REGION:ACCOUNT:table/NAME into
 // the scope it names and the table name.
 func parseTableARN(arn string) (scope, name string, ok bool) {
-	scope, _, res, ok := splitARN(arn)
+	scope, _, res, ok := access.SplitARN(arn)
 	name, isTable := strings.CutPrefix(res, "table/")
 	if !ok || !isTable || strings.Contains(name, "/") || name == "" {
 		return "", "", false
@@ -29,10 +31,10 @@ func parseTableARN(arn string) (scope, name string, ok bool) {
 func (s *Service) taggedTable(ctx context.Context, scope, arn string) (*tableMeta, error) {
 	region, name, ok := parseTableARN(arn)
 	if !ok {
-		return nil, Errorf(ValidationException, "Invalid TableArn: Invalid ResourceArn provided as input %s", arn)
+		return nil, ddb.Errorf(ddb.ValidationException, "Invalid TableArn: Invalid ResourceArn provided as input %s", arn)
 	}
-	notFound := errNotFound("ResourcArn", arn)
-	if a, _ := splitScope(region); !sameAccount(scope, a) && s.opts.Policies == nil {
+	notFound := ddb.NotFound("ResourcArn: %s not found", arn)
+	if a, _ := access.SplitScope(region); !access.SameAccount(scope, a) && s.opts.Policies == nil {
 		return nil, notFound
 	}
 	m, err := s.catalog.get(s.db, region, name)
@@ -56,7 +58,7 @@ func (s *Service) changeTags(ctx context.Context, scope, arn string, fn func(map
 	if err != nil {
 		return err
 	}
-	_, err = s.changeTable(ctx, m, errNotFound("ResourcArn", arn), func(_ *store.Tx, cur, next *tableMeta) error {
+	_, err = s.changeTable(ctx, m, ddb.NotFound("ResourcArn: %s not found", arn), func(_ *store.Tx, cur, next *tableMeta) error {
 		tags := map[string]string{}
 		for _, t := range cur.Tags {
 			tags[t.Key] = t.Value
@@ -66,7 +68,7 @@ func (s *Service) changeTags(ctx context.Context, scope, arn string, fn func(map
 		}
 		next.Tags = nil
 		for k, v := range tags {
-			next.Tags = append(next.Tags, Tag{Key: k, Value: v})
+			next.Tags = append(next.Tags, ddb.Tag{Key: k, Value: v})
 		}
 		next.Tags = sortTags(next.Tags)
 		return nil
@@ -76,10 +78,10 @@ func (s *Service) changeTags(ctx context.Context, scope, arn string, fn func(map
 
 // checkTags validates tags being set: no aws: prefix, and the ddblocal
 // consistency tags must hold a lag consistency.ParseLag accepts.
-func checkTags(tags []Tag) error {
+func checkTags(tags []ddb.Tag) error {
 	for _, t := range tags {
 		if strings.HasPrefix(strings.ToLower(t.Key), "aws:") {
-			return Errorf(ValidationException, "One or more parameter values were invalid: Tag keys may not begin with aws:")
+			return ddb.Errorf(ddb.ValidationException, "One or more parameter values were invalid: Tag keys may not begin with aws:")
 		}
 		if t.Key == ThrottlingTag && t.Value != "on" && t.Value != "off" {
 			return invalid("Tag %s: must be on or off, not %q", t.Key, t.Value)
@@ -94,7 +96,7 @@ func checkTags(tags []Tag) error {
 }
 
 // TagResource adds or replaces tags on a table.
-func (s *Service) TagResource(ctx context.Context, region string, in *TagResourceInput) (*Empty, error) {
+func (s *Service) TagResource(ctx context.Context, region string, in *ddb.TagResourceInput) (*ddb.Empty, error) {
 	err := s.changeTags(ctx, region, in.ResourceArn, func(tags map[string]string) error {
 		if err := checkTags(in.Tags); err != nil {
 			return err
@@ -103,40 +105,40 @@ func (s *Service) TagResource(ctx context.Context, region string, in *TagResourc
 			tags[t.Key] = t.Value
 		}
 		if len(tags) > maxTagsPerResource {
-			return Errorf(ValidationException, "One or more parameter values were invalid: The number of tags exceeds the limit of %d", maxTagsPerResource)
+			return ddb.Errorf(ddb.ValidationException, "One or more parameter values were invalid: The number of tags exceeds the limit of %d", maxTagsPerResource)
 		}
 		return nil
 	})
-	return &Empty{}, err
+	return &ddb.Empty{}, err
 }
 
 // UntagResource removes tags from a table; absent keys are ignored.
-func (s *Service) UntagResource(ctx context.Context, region string, in *UntagResourceInput) (*Empty, error) {
+func (s *Service) UntagResource(ctx context.Context, region string, in *ddb.UntagResourceInput) (*ddb.Empty, error) {
 	err := s.changeTags(ctx, region, in.ResourceArn, func(tags map[string]string) error {
 		for _, k := range in.TagKeys {
 			delete(tags, k)
 		}
 		return nil
 	})
-	return &Empty{}, err
+	return &ddb.Empty{}, err
 }
 
 // ListTagsOfResource lists a table's tags (all in one page: at most 50 exist).
-func (s *Service) ListTagsOfResource(ctx context.Context, region string, in *ListTagsOfResourceInput) (*ListTagsOfResourceOutput, error) {
+func (s *Service) ListTagsOfResource(ctx context.Context, region string, in *ddb.ListTagsOfResourceInput) (*ddb.ListTagsOfResourceOutput, error) {
 	m, err := s.taggedTable(ctx, region, in.ResourceArn)
 	if err != nil {
 		return nil, err
 	}
-	return &ListTagsOfResourceOutput{Tags: append([]Tag{}, m.Tags...)}, nil
+	return &ddb.ListTagsOfResourceOutput{Tags: append([]ddb.Tag{}, m.Tags...)}, nil
 }
 
 // DescribeLimits reports the account's capacity quotas (DynamoDB's defaults).
-func (s *Service) DescribeLimits(ctx context.Context, region string, in *Empty) (*DescribeLimitsOutput, error) {
+func (s *Service) DescribeLimits(ctx context.Context, region string, in *ddb.Empty) (*ddb.DescribeLimitsOutput, error) {
 	// The quotas throttling enforces, scaled as it scales them.
 	scale := s.limiter.Scale()
 	account := int64(throttle.AccountQuotaUnits * scale)
 	tbl := int64(throttle.TableQuotaUnits * scale)
-	return &DescribeLimitsOutput{
+	return &ddb.DescribeLimitsOutput{
 		AccountMaxReadCapacityUnits: account, AccountMaxWriteCapacityUnits: account,
 		TableMaxReadCapacityUnits: tbl, TableMaxWriteCapacityUnits: tbl,
 	}, nil

@@ -2,9 +2,9 @@ package table
 
 import (
 	"encoding/binary"
-	"strings"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/partition"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/throttle"
@@ -17,20 +17,6 @@ import (
 // ThrottlingTag is the table tag that turns throttling on ("on") for one
 // table, or off ("off") under --throttling.
 const ThrottlingTag = "ddblocal:throttling"
-
-// ThrottlingReason is one entry of a throttling exception's
-// ThrottlingReasons: a reason such as TableWriteKeyRangeThroughputExceeded
-// and the table's or index's ARN.
-type ThrottlingReason = throttle.Reason
-
-// DynamoDB's messages for throttled requests.
-const (
-	msgProvisionedTable = "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
-	msgProvisionedIndex = "The level of configured provisioned throughput for one or more global secondary indexes of the table was exceeded. Consider increasing your provisioning level for the under-provisioned global secondary indexes with the UpdateTable API"
-	msgOnDemandTable    = "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html."
-	msgOnDemandIndex    = "Throughput exceeds the current capacity for one or more global secondary indexes. DynamoDB is automatically scaling your index so please try again shortly."
-	msgMaxOnDemand      = "Throughput exceeds the maximum OnDemandThroughput configured on table or index"
-)
 
 // throttleObserver passes every throttled request to the Service's insights
 // and to Options.ThrottleObserver.
@@ -104,42 +90,14 @@ func (s *Service) Partitions(id, index string) (partition.Map, bool) {
 // ProvisionedThroughputExceededException for a provisioned table,
 // ThrottlingException for an on-demand one, in the index's words when only
 // indexes were throttled.
-func throttleError(m *tableMeta, reasons []throttle.Reason) *Error {
-	index, max := true, false
-	for _, r := range reasons {
-		index = index && strings.HasPrefix(r.Reason, "Index")
-		max = max || strings.HasSuffix(r.Reason, "MaxOnDemandThroughputExceeded")
-	}
-	e := &Error{Code: ThrottlingException, ThrottlingReasons: reasons}
-	switch {
-	case m.tcap.Provisioned && index:
-		e.Code, e.Message = ProvisionedThroughputExceededException, msgProvisionedIndex
-	case m.tcap.Provisioned:
-		e.Code, e.Message = ProvisionedThroughputExceededException, msgProvisionedTable
-	case max:
-		e.Message = msgMaxOnDemand
-	case index:
-		e.Message = msgOnDemandIndex
-	default:
-		e.Message = msgOnDemandTable
-	}
-	return e
+func throttleError(m *tableMeta, reasons []throttle.Reason) *ddb.Error {
+	return ddb.Throttled(m.tcap.Provisioned, reasons)
 }
 
 // throttleReason is a transaction's cancellation reason for an action
 // throttled on m.
-func throttleReason(m *tableMeta) CancellationReason {
-	return ThrottledReason(m.tcap.Provisioned)
-}
-
-// ThrottledReason is the cancellation reason of a transaction action (or
-// the error of a batched statement) throttled on a provisioned table or an
-// on-demand one; fault injection fails members with the same words.
-func ThrottledReason(provisioned bool) CancellationReason {
-	if provisioned {
-		return CancellationReason{Code: "ProvisionedThroughputExceeded", Message: msgProvisionedTable}
-	}
-	return CancellationReason{Code: "ThrottlingError", Message: msgOnDemandTable}
+func throttleReason(m *tableMeta) ddb.CancellationReason {
+	return ddb.ThrottledReason(m.tcap.Provisioned)
 }
 
 // admitWrite admits mutation mu, taking its write units times mult (2 in a
@@ -154,7 +112,7 @@ func (s *Service) admitWrite(mu *mutation, mult float64, check bool) ([]throttle
 	err := s.db.View(func(tx *store.Tx) error {
 		sp := tx.Space(m.ID)
 		if sp == nil {
-			return errNotFound("", "")
+			return ddb.NotFound("")
 		}
 		raw := sp.Get(mu.key)
 		if raw == nil {
@@ -226,7 +184,7 @@ func (s *Service) consumeRead(m *tableMeta, t throttle.Target, units float64, co
 
 // warm raises m's warm throughput to what w asks for; warm throughput is
 // never lowered, so a smaller value is ignored.
-func (m *tableMeta) warm(w *WarmThroughput) {
+func (m *tableMeta) warm(w *ddb.WarmThroughput) {
 	if w == nil {
 		return
 	}
@@ -244,7 +202,7 @@ func (m *tableMeta) warmUnits() (read, write int64) {
 }
 
 // warmDescription is DescribeTable's WarmThroughput.
-func (m *tableMeta) warmDescription() *TableWarmThroughputDescription {
+func (m *tableMeta) warmDescription() *ddb.TableWarmThroughputDescription {
 	r, w := m.warmUnits()
-	return &TableWarmThroughputDescription{ReadUnitsPerSecond: r, WriteUnitsPerSecond: w, Status: "ACTIVE"}
+	return &ddb.TableWarmThroughputDescription{ReadUnitsPerSecond: r, WriteUnitsPerSecond: w, Status: "ACTIVE"}
 }

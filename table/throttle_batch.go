@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/throttle"
 )
 
@@ -17,16 +18,16 @@ import (
 // from items, table by table in name order) and returns the ones admitted,
 // and the requests of the others as UnprocessedItems. It fails with the
 // throttling exception when none is admitted.
-func (s *Service) admitBatchWrite(muts []mutation, items map[string][]WriteRequest) ([]mutation, map[string][]WriteRequest, error) {
+func (s *Service) admitBatchWrite(muts []mutation, items map[string][]ddb.WriteRequest) ([]mutation, map[string][]ddb.WriteRequest, error) {
 	if !slices.ContainsFunc(muts, func(mu mutation) bool { return s.throttling(mu.meta) }) {
 		return muts, nil, nil
 	}
-	var reqs []WriteRequest // in muts' order
+	var reqs []ddb.WriteRequest // in muts' order
 	for _, name := range slices.Sorted(maps.Keys(items)) {
 		reqs = append(reqs, items[name]...)
 	}
 	kept := muts[:0:0]
-	unprocessed := map[string][]WriteRequest{}
+	unprocessed := map[string][]ddb.WriteRequest{}
 	var first *tableMeta
 	var reasons []throttle.Reason
 	for i := range muts {
@@ -59,7 +60,7 @@ func (s *Service) admitBatchWrite(muts []mutation, items map[string][]WriteReque
 // taking its least cost, and moves the refused keys to out's
 // UnprocessedKeys. It fails with the throttling exception when none is
 // admitted.
-func (s *Service) admitBatchGet(reqs []batchGet, out *BatchGetItemOutput) error {
+func (s *Service) admitBatchGet(reqs []batchGet, out *ddb.BatchGetItemOutput) error {
 	if !slices.ContainsFunc(reqs, func(bg batchGet) bool { return s.throttling(bg.meta) }) {
 		return nil
 	}
@@ -105,7 +106,7 @@ func (s *Service) admitBatchGet(reqs []batchGet, out *BatchGetItemOutput) error 
 // its units; it returns the TransactionCanceledException when any is
 // throttled.
 func (s *Service) admitTransactWrite(acts []txWrite) error {
-	var reasons []CancellationReason
+	var reasons []ddb.CancellationReason
 	for i, a := range acts {
 		if !s.throttling(a.mu.meta) {
 			continue
@@ -119,7 +120,7 @@ func (s *Service) admitTransactWrite(acts []txWrite) error {
 		}
 	}
 	if reasons != nil {
-		return Cancelled(reasons)
+		return ddb.Cancelled(reasons)
 	}
 	return nil
 }
@@ -128,7 +129,7 @@ func (s *Service) admitTransactWrite(acts []txWrite) error {
 // takes two units (a transactional strongly consistent read) now and the
 // rest with consumeTransactGet.
 func (s *Service) admitTransactGet(gets []txGet) error {
-	var reasons []CancellationReason
+	var reasons []ddb.CancellationReason
 	for i, g := range gets {
 		if !s.throttling(g.meta) {
 			continue
@@ -139,7 +140,7 @@ func (s *Service) admitTransactGet(gets []txGet) error {
 		}
 	}
 	if reasons != nil {
-		return Cancelled(reasons)
+		return ddb.Cancelled(reasons)
 	}
 	return nil
 }
@@ -157,9 +158,9 @@ func (s *Service) consumeTransactGet(gets []txGet, sizes []int) {
 
 // throttledAt records in reasons (made for n actions, all None, on first
 // use) that action i on m was throttled.
-func throttledAt(reasons []CancellationReason, n, i int, m *tableMeta) []CancellationReason {
+func throttledAt(reasons []ddb.CancellationReason, n, i int, m *tableMeta) []ddb.CancellationReason {
 	if reasons == nil {
-		reasons = make([]CancellationReason, n)
+		reasons = make([]ddb.CancellationReason, n)
 		for j := range reasons {
 			reasons[j].Code = reasonNone
 		}

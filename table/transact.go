@@ -3,9 +3,9 @@ package table
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/store"
 )
@@ -18,37 +18,11 @@ const (
 	msgTxMultipleOps = "Transaction request cannot include multiple operations on one item"
 	msgTxTooLarge    = "Transaction request cannot be larger than 4 MB"
 	msgTxOneAction   = "TransactItems can only contain one of Check, Put, Update or Delete"
-	msgTxCancelled   = "Transaction cancelled, please refer cancellation reasons for specific reasons"
 	msgCondFailed    = "The conditional request failed"
 )
 
 // reasonNone is the cancellation code of an action that did not fail.
 const reasonNone = "None"
-
-// reasonCodes maps the errors an action can fail with to the code its
-// CancellationReason carries (DynamoDB drops the "Exception" suffix and says
-// ThrottlingError for throttling).
-var reasonCodes = map[Code]string{
-	ConditionalCheckFailedException:          "ConditionalCheckFailed",
-	ValidationException:                      "ValidationError",
-	ItemCollectionSizeLimitExceededException: "ItemCollectionSizeLimitExceeded",
-	TransactionConflictException:             "TransactionConflict",
-	ProvisionedThroughputExceededException:   "ProvisionedThroughputExceeded",
-	ThrottlingException:                      "ThrottlingError",
-}
-
-// Cancelled returns the TransactionCanceledException DynamoDB sends for
-// reasons, one per action in request order: its message lists every code,
-// "None" for the actions that did not fail.
-func Cancelled(reasons []CancellationReason) *Error {
-	codes := make([]string, len(reasons))
-	for i, r := range reasons {
-		codes[i] = r.Code
-	}
-	return &Error{Code: TransactionCanceledException,
-		Message:             msgTxCancelled + " [" + strings.Join(codes, ", ") + "]",
-		CancellationReasons: reasons}
-}
 
 // txWrite is one validated TransactWriteItems action.
 type txWrite struct {
@@ -64,7 +38,7 @@ type txWrite struct {
 // listing a reason for every action, and nothing is written. A
 // ClientRequestToken makes a retry within 10 minutes return the first
 // success without writing again.
-func (s *Service) TransactWriteItems(ctx context.Context, region string, in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
+func (s *Service) TransactWriteItems(ctx context.Context, region string, in *ddb.TransactWriteItemsInput) (*ddb.TransactWriteItemsOutput, error) {
 	acts, err := s.prepareTransactWrite(ctx, region, in)
 	if err != nil {
 		return nil, err
@@ -90,7 +64,7 @@ func (s *Service) TransactWriteItems(ctx context.Context, region string, in *Tra
 	out, err := s.runTransactWrite(ctx, acts, in, shared)
 	if errors.Is(err, errTokenUsed) {
 		// Another front-end committed it: remember it here too.
-		out, err = &TransactWriteItemsOutput{}, nil
+		out, err = &ddb.TransactWriteItemsOutput{}, nil
 		s.tokens.finish(region, token, out, s.now())
 		return s.replayed(acts, out, in.ReturnConsumedCapacity)
 	}
@@ -105,14 +79,14 @@ func (s *Service) TransactWriteItems(ctx context.Context, region string, in *Tra
 // the others, whose conditions are not evaluated), once every other check
 // has passed: DynamoDB validates the request first and the keys as the
 // transaction runs.
-func (s *Service) prepareTransactWrite(ctx context.Context, region string, in *TransactWriteItemsInput) ([]txWrite, error) {
+func (s *Service) prepareTransactWrite(ctx context.Context, region string, in *ddb.TransactWriteItemsInput) ([]txWrite, error) {
 	acts := make([]txWrite, 0, len(in.TransactItems))
 	seen := make(map[string]bool, len(in.TransactItems))
 	size := 0
-	var reasons []CancellationReason // made when a key does not fit its schema
+	var reasons []ddb.CancellationReason // made when a key does not fit its schema
 	for i, ti := range in.TransactItems {
 		a, n, err := s.prepareAction(ctx, region, ti)
-		if e, ok := err.(*Error); ok && e.schema {
+		if e, ok := err.(*ddb.Error); ok && e.KeySchema {
 			reasons = schemaReason(reasons, len(in.TransactItems), i, e)
 			continue
 		}
@@ -120,37 +94,37 @@ func (s *Service) prepareTransactWrite(ctx context.Context, region string, in *T
 			return nil, err
 		}
 		if size += n; size > maxTransactBytes {
-			return nil, Errorf(ValidationException, msgTxTooLarge)
+			return nil, ddb.Errorf(ddb.ValidationException, msgTxTooLarge)
 		}
 		id := a.mu.meta.ID + "\x00" + string(a.mu.key)
 		if seen[id] {
-			return nil, Errorf(ValidationException, msgTxMultipleOps)
+			return nil, ddb.Errorf(ddb.ValidationException, msgTxMultipleOps)
 		}
 		seen[id] = true
 		acts = append(acts, a)
 	}
 	if reasons != nil {
-		return nil, Cancelled(reasons)
+		return nil, ddb.Cancelled(reasons)
 	}
 	return acts, nil
 }
 
 // schemaReason records in reasons (made for n actions, all None, on first
 // use) that action i's key does not fit its schema.
-func schemaReason(reasons []CancellationReason, n, i int, e *Error) []CancellationReason {
+func schemaReason(reasons []ddb.CancellationReason, n, i int, e *ddb.Error) []ddb.CancellationReason {
 	if reasons == nil {
-		reasons = make([]CancellationReason, n)
+		reasons = make([]ddb.CancellationReason, n)
 		for j := range reasons {
 			reasons[j].Code = reasonNone
 		}
 	}
-	reasons[i] = CancellationReason{Code: reasonCodes[ValidationException], Message: e.Message}
+	reasons[i] = ddb.CancellationReason{Code: ddb.ReasonCode(ddb.ValidationException), Message: e.Message}
 	return reasons
 }
 
 // prepareAction validates one action as its single-item operation would
 // and returns it with the bytes it counts toward the 4 MB limit.
-func (s *Service) prepareAction(ctx context.Context, region string, ti TransactWriteItem) (txWrite, int, error) {
+func (s *Service) prepareAction(ctx context.Context, region string, ti ddb.TransactWriteItem) (txWrite, int, error) {
 	n := 0
 	for _, set := range []bool{ti.ConditionCheck != nil, ti.Put != nil, ti.Delete != nil, ti.Update != nil} {
 		if set {
@@ -158,7 +132,7 @@ func (s *Service) prepareAction(ctx context.Context, region string, ti TransactW
 		}
 	}
 	if n != 1 {
-		return txWrite{}, 0, Errorf(ValidationException, msgTxOneAction)
+		return txWrite{}, 0, ddb.Errorf(ddb.ValidationException, msgTxOneAction)
 	}
 	switch {
 	case ti.Put != nil:
@@ -167,7 +141,7 @@ func (s *Service) prepareAction(ctx context.Context, region string, ti TransactW
 		if err != nil {
 			return txWrite{}, 0, err
 		}
-		c, err := s.compileTx(p.ConditionExpression, nil, p.exprParams)
+		c, err := s.compileTx(p.ConditionExpression, nil, p.ExprParams)
 		if err != nil {
 			return txWrite{}, 0, err
 		}
@@ -185,22 +159,22 @@ func (s *Service) prepareAction(ctx context.Context, region string, ti TransactW
 		return txWrite{mu: mu}, item.Size(), nil
 	case ti.Delete != nil:
 		d := ti.Delete
-		return s.keyedAction(ctx, region, d.TableName, d.Key, d.ConditionExpression, nil, d.exprParams,
+		return s.keyedAction(ctx, region, d.TableName, d.Key, d.ConditionExpression, nil, d.ExprParams,
 			d.ReturnValuesOnConditionCheckFailure, false)
 	case ti.Update != nil:
 		u := ti.Update
-		return s.keyedAction(ctx, region, u.TableName, u.Key, u.ConditionExpression, u.UpdateExpression, u.exprParams,
+		return s.keyedAction(ctx, region, u.TableName, u.Key, u.ConditionExpression, u.UpdateExpression, u.ExprParams,
 			u.ReturnValuesOnConditionCheckFailure, false)
 	default:
 		cc := ti.ConditionCheck
-		return s.keyedAction(ctx, region, cc.TableName, cc.Key, cc.ConditionExpression, nil, cc.exprParams,
+		return s.keyedAction(ctx, region, cc.TableName, cc.Key, cc.ConditionExpression, nil, cc.ExprParams,
 			cc.ReturnValuesOnConditionCheckFailure, true)
 	}
 }
 
 // keyedAction validates a Delete, Update (update != nil) or ConditionCheck
 // (check) action, which all name their item by Key.
-func (s *Service) keyedAction(ctx context.Context, region, tableName string, keyItem attr.Item, cond, update *string, p exprParams, rv string, check bool) (txWrite, int, error) {
+func (s *Service) keyedAction(ctx context.Context, region, tableName string, keyItem attr.Item, cond, update *string, p ddb.ExprParams, rv string, check bool) (txWrite, int, error) {
 	m, err := s.table(ctx, region, tableName)
 	if err != nil {
 		return txWrite{}, 0, err
@@ -228,7 +202,7 @@ func (s *Service) keyedAction(ctx context.Context, region, tableName string, key
 }
 
 // compileTx compiles one action's expressions with its own names and values.
-func (s *Service) compileTx(cond, update *string, p exprParams) (*expressions.Compiled, error) {
+func (s *Service) compileTx(cond, update *string, p ddb.ExprParams) (*expressions.Compiled, error) {
 	op := expressions.OpWrite
 	if update != nil {
 		op = expressions.OpUpdate
@@ -239,7 +213,7 @@ func (s *Service) compileTx(cond, update *string, p exprParams) (*expressions.Co
 
 // runTransactWrite performs validated actions in one store transaction and
 // reports the capacity and item collection sizes of what they did.
-func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *TransactWriteItemsInput, shared *sharedToken) (*TransactWriteItemsOutput, error) {
+func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *ddb.TransactWriteItemsInput, shared *sharedToken) (*ddb.TransactWriteItemsOutput, error) {
 	if err := s.admitTransactWrite(acts); err != nil {
 		return nil, err
 	}
@@ -275,7 +249,7 @@ func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *Tran
 	if err != nil {
 		return nil, err
 	}
-	out := &TransactWriteItemsOutput{}
+	out := &ddb.TransactWriteItemsOutput{}
 	for _, mt := range transactMeters(acts, results) {
 		if cc := mt.report(in.ReturnConsumedCapacity); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
@@ -294,7 +268,7 @@ func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *Tran
 		}
 		if icm := m.collectionMetrics(in.ReturnItemCollectionMetrics, results[i]); icm != nil {
 			if out.ItemCollectionMetrics == nil {
-				out.ItemCollectionMetrics = map[string][]*ItemCollectionMetrics{}
+				out.ItemCollectionMetrics = map[string][]*ddb.ItemCollectionMetrics{}
 			}
 			out.ItemCollectionMetrics[m.Name] = append(out.ItemCollectionMetrics[m.Name], icm)
 		}
@@ -307,13 +281,13 @@ func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *Tran
 // writing nothing. It returns a TransactionCanceledException if any action
 // fails.
 func checkAll(tx *store.Tx, acts []txWrite, results []written) error {
-	reasons := make([]CancellationReason, len(acts))
+	reasons := make([]ddb.CancellationReason, len(acts))
 	failed := false
 	for i, a := range acts {
 		reasons[i].Code = reasonNone
 		sp := tx.Space(a.mu.meta.ID)
 		if sp == nil {
-			return errNotFound("", "")
+			return ddb.NotFound("")
 		}
 		var old attr.Item
 		if raw := sp.Get(a.mu.key); raw != nil {
@@ -325,7 +299,7 @@ func checkAll(tx *store.Tx, acts []txWrite, results []written) error {
 		results[i] = written{old: old, oldSize: old.Size()}
 		if a.mu.cond != nil && !a.mu.cond.Eval(old) {
 			failed = true
-			reasons[i] = CancellationReason{Code: reasonCodes[ConditionalCheckFailedException], Message: msgCondFailed}
+			reasons[i] = ddb.CancellationReason{Code: ddb.ReasonCode(ddb.ConditionalCheckFailedException), Message: msgCondFailed}
 			if a.mu.returnOldOnFailure {
 				reasons[i].Item = old
 			}
@@ -341,23 +315,23 @@ func checkAll(tx *store.Tx, acts []txWrite, results []written) error {
 		}
 	}
 	if failed {
-		return Cancelled(reasons)
+		return ddb.Cancelled(reasons)
 	}
 	return nil
 }
 
 // reasonFor turns an action's DynamoDB error into its cancellation reason;
 // ok is false for errors that are not an action's own (internal failures).
-func reasonFor(err error) (CancellationReason, bool) {
-	e, ok := err.(*Error)
+func reasonFor(err error) (ddb.CancellationReason, bool) {
+	e, ok := err.(*ddb.Error)
 	if !ok {
-		return CancellationReason{}, false
+		return ddb.CancellationReason{}, false
 	}
-	code, ok := reasonCodes[e.Code]
-	if !ok {
-		return CancellationReason{}, false
+	code := ddb.ReasonCode(e.Code)
+	if code == "" {
+		return ddb.CancellationReason{}, false
 	}
-	return CancellationReason{Code: code, Message: e.Message, Item: e.Item}, true
+	return ddb.CancellationReason{Code: code, Message: e.Message, Item: e.Item}, true
 }
 
 // cancelAt is the cancellation of n actions where action i failed with err,
@@ -367,12 +341,12 @@ func cancelAt(n, i int, err error) error {
 	if !ok {
 		return err
 	}
-	reasons := make([]CancellationReason, n)
+	reasons := make([]ddb.CancellationReason, n)
 	for j := range reasons {
 		reasons[j].Code = reasonNone
 	}
 	reasons[i] = r
-	return Cancelled(reasons)
+	return ddb.Cancelled(reasons)
 }
 
 // transactMeters charges committed actions, one meter per table in order of
@@ -410,10 +384,10 @@ type txGet struct {
 // TransactGetItems reads up to 100 items across tables from one consistent
 // snapshot. Responses are in request order, {} for an absent item; each read
 // costs twice a strongly consistent read.
-func (s *Service) TransactGetItems(ctx context.Context, region string, in *TransactGetItemsInput) (*TransactGetItemsOutput, error) {
+func (s *Service) TransactGetItems(ctx context.Context, region string, in *ddb.TransactGetItemsInput) (*ddb.TransactGetItemsOutput, error) {
 	gets := make([]txGet, len(in.TransactItems))
 	seen := make(map[string]bool, len(in.TransactItems))
-	var reasons []CancellationReason // as in prepareTransactWrite
+	var reasons []ddb.CancellationReason // as in prepareTransactWrite
 	for i, ti := range in.TransactItems {
 		g := ti.Get
 		m, err := s.table(ctx, region, g.TableName)
@@ -425,7 +399,7 @@ func (s *Service) TransactGetItems(ctx context.Context, region string, in *Trans
 			return nil, err
 		}
 		key, err := m.lookupKey(g.Key)
-		if e, ok := err.(*Error); ok && e.schema {
+		if e, ok := err.(*ddb.Error); ok && e.KeySchema {
 			reasons = schemaReason(reasons, len(in.TransactItems), i, e)
 			continue
 		}
@@ -434,24 +408,24 @@ func (s *Service) TransactGetItems(ctx context.Context, region string, in *Trans
 		}
 		id := m.ID + "\x00" + string(key)
 		if seen[id] {
-			return nil, Errorf(ValidationException, msgTxMultipleOps)
+			return nil, ddb.Errorf(ddb.ValidationException, msgTxMultipleOps)
 		}
 		seen[id] = true
 		gets[i] = txGet{meta: m, key: key, project: c.Projection}
 	}
 	if reasons != nil {
-		return nil, Cancelled(reasons)
+		return nil, ddb.Cancelled(reasons)
 	}
 	if err := s.admitTransactGet(gets); err != nil {
 		return nil, err
 	}
-	out := &TransactGetItemsOutput{Responses: make([]ItemResponse, len(gets))}
+	out := &ddb.TransactGetItemsOutput{Responses: make([]ddb.ItemResponse, len(gets))}
 	sizes := make([]int, len(gets))
 	err := s.db.View(func(tx *store.Tx) error {
 		for i, g := range gets {
 			sp := tx.Space(g.meta.ID)
 			if sp == nil {
-				return errNotFound("", "")
+				return ddb.NotFound("")
 			}
 			raw := sp.Get(g.key)
 			if raw == nil {
@@ -485,7 +459,7 @@ func (s *Service) TransactGetItems(ctx context.Context, region string, in *Trans
 // transactReads reports, per table in order of first appearance, the
 // capacity of transactional reads of items of the given sizes (0: absent):
 // each costs twice a strongly consistent read. Nil unless mode asks for it.
-func transactReads(metas []*tableMeta, sizes []int, mode string) []*ConsumedCapacity {
+func transactReads(metas []*tableMeta, sizes []int, mode string) []*ddb.ConsumedCapacity {
 	var meters []*meter
 	byTable := map[string]*meter{}
 	for i, m := range metas {
@@ -498,7 +472,7 @@ func transactReads(metas []*tableMeta, sizes []int, mode string) []*ConsumedCapa
 		}
 		mt.addTable(readUnits(sizes[i], true))
 	}
-	var out []*ConsumedCapacity
+	var out []*ddb.ConsumedCapacity
 	for _, mt := range meters {
 		if cc := mt.report(mode); cc != nil {
 			out = append(out, cc)
@@ -511,7 +485,7 @@ func transactReads(metas []*tableMeta, sizes []int, mode string) []*ConsumedCapa
 // except for its capacity: a replay writes nothing but reads the items
 // ("Subsequent TransactWriteItems calls with the same client token return the
 // number of read capacity units consumed in reading the item", API reference).
-func (s *Service) replayed(acts []txWrite, first *TransactWriteItemsOutput, mode string) (*TransactWriteItemsOutput, error) {
+func (s *Service) replayed(acts []txWrite, first *ddb.TransactWriteItemsOutput, mode string) (*ddb.TransactWriteItemsOutput, error) {
 	out := *first
 	out.ConsumedCapacity = nil
 	if mode != "TOTAL" && mode != "INDEXES" {
@@ -524,7 +498,7 @@ func (s *Service) replayed(acts []txWrite, first *TransactWriteItemsOutput, mode
 			metas[i] = a.mu.meta
 			sp := tx.Space(a.mu.meta.ID)
 			if sp == nil {
-				return Errorf(ResourceNotFoundException, "Requested resource not found")
+				return ddb.NotFound("")
 			}
 			if raw := sp.Get(a.mu.key); raw != nil {
 				n, err := attr.BinarySize(raw)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -48,11 +49,11 @@ func txService(t *testing.T) (*Service, *fakeClock) {
 		db.Close()
 	})
 	for _, name := range []string{"A", "B"} {
-		_, err := s.CreateTable(context.Background(), "r", &CreateTableInput{
+		_, err := s.CreateTable(context.Background(), "r", &ddb.CreateTableInput{
 			TableName:            name,
 			BillingMode:          "PAY_PER_REQUEST",
-			AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-			KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
+			AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+			KeySchema:            []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -66,16 +67,16 @@ func nv(s string) attr.Value { return attr.Value{T: attr.TypeN, S: s} }
 
 func keyOfPK(pk string) attr.Item { return attr.Item{"pk": sv(pk)} }
 
-func put(table, pk string, extra ...any) TransactWriteItem {
+func put(table, pk string, extra ...any) ddb.TransactWriteItem {
 	item := keyOfPK(pk)
 	for i := 0; i < len(extra); i += 2 {
 		item[extra[i].(string)] = extra[i+1].(attr.Value)
 	}
-	return TransactWriteItem{Put: &TransactPut{TableName: table, Item: item}}
+	return ddb.TransactWriteItem{Put: &ddb.TransactPut{TableName: table, Item: item}}
 }
 
-func values(kv ...any) exprParams {
-	p := exprParams{ExpressionAttributeValues: map[string]attr.Value{}}
+func values(kv ...any) ddb.ExprParams {
+	p := ddb.ExprParams{ExpressionAttributeValues: map[string]attr.Value{}}
 	for i := 0; i < len(kv); i += 2 {
 		p.ExpressionAttributeValues[kv[i].(string)] = kv[i+1].(attr.Value)
 	}
@@ -84,7 +85,7 @@ func values(kv ...any) exprParams {
 
 func getItem(t *testing.T, s *Service, table, pk string) attr.Item {
 	t.Helper()
-	out, err := s.GetItem(context.Background(), "r", &GetItemInput{TableName: table, Key: keyOfPK(pk)})
+	out, err := s.GetItem(context.Background(), "r", &ddb.GetItemInput{TableName: table, Key: keyOfPK(pk)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func getItem(t *testing.T, s *Service, table, pk string) attr.Item {
 	return item
 }
 
-func codes(e *Error) []string {
+func codes(e *ddb.Error) []string {
 	var cs []string
 	for _, r := range e.CancellationReasons {
 		cs = append(cs, r.Code)
@@ -107,14 +108,14 @@ func TestTransactWriteCancellation(t *testing.T) {
 	exists := "attribute_exists(pk)"
 	tests := []struct {
 		name      string
-		items     []TransactWriteItem
+		items     []ddb.TransactWriteItem
 		wantCodes []string
 		wantMsg   string
 	}{
 		{
 			name: "condition check fails",
-			items: []TransactWriteItem{
-				{ConditionCheck: &ConditionCheck{TableName: "A", Key: keyOfPK("missing"), ConditionExpression: &exists}},
+			items: []ddb.TransactWriteItem{
+				{ConditionCheck: &ddb.ConditionCheck{TableName: "A", Key: keyOfPK("missing"), ConditionExpression: &exists}},
 				put("B", "new"),
 			},
 			wantCodes: []string{"ConditionalCheckFailed", "None"},
@@ -122,18 +123,18 @@ func TestTransactWriteCancellation(t *testing.T) {
 		},
 		{
 			name: "runtime update error",
-			items: []TransactWriteItem{
+			items: []ddb.TransactWriteItem{
 				put("B", "new"),
-				{Update: &TransactUpdate{TableName: "A", Key: keyOfPK("seed"), UpdateExpression: ptr("ADD s :one"), exprParams: values(":one", nv("1"))}},
+				{Update: &ddb.TransactUpdate{TableName: "A", Key: keyOfPK("seed"), UpdateExpression: ptr("ADD s :one"), ExprParams: values(":one", nv("1"))}},
 			},
 			wantCodes: []string{"None", "ValidationError"},
 			wantMsg:   "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ValidationError]",
 		},
 		{
 			name: "two failures",
-			items: []TransactWriteItem{
-				{Delete: &TransactDelete{TableName: "A", Key: keyOfPK("nope"), ConditionExpression: &exists}},
-				{Put: &TransactPut{TableName: "B", Item: keyOfPK("x"), ConditionExpression: ptr("n = :v"), exprParams: values(":v", nv("2"))}},
+			items: []ddb.TransactWriteItem{
+				{Delete: &ddb.TransactDelete{TableName: "A", Key: keyOfPK("nope"), ConditionExpression: &exists}},
+				{Put: &ddb.TransactPut{TableName: "B", Item: keyOfPK("x"), ConditionExpression: ptr("n = :v"), ExprParams: values(":v", nv("2"))}},
 			},
 			wantCodes: []string{"ConditionalCheckFailed", "ConditionalCheckFailed"},
 			wantMsg:   "Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, ConditionalCheckFailed]",
@@ -143,12 +144,12 @@ func TestTransactWriteCancellation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := txService(t)
 			ctx := context.Background()
-			if _, err := s.PutItem(ctx, "r", &PutItemInput{TableName: "A", Item: attr.Item{"pk": sv("seed"), "s": sv("text")}}); err != nil {
+			if _, err := s.PutItem(ctx, "r", &ddb.PutItemInput{TableName: "A", Item: attr.Item{"pk": sv("seed"), "s": sv("text")}}); err != nil {
 				t.Fatal(err)
 			}
-			_, err := s.TransactWriteItems(ctx, "r", &TransactWriteItemsInput{TransactItems: tt.items})
-			var e *Error
-			if !errors.As(err, &e) || e.Code != TransactionCanceledException {
+			_, err := s.TransactWriteItems(ctx, "r", &ddb.TransactWriteItemsInput{TransactItems: tt.items})
+			var e *ddb.Error
+			if !errors.As(err, &e) || e.Code != ddb.TransactionCanceledException {
 				t.Fatalf("got %v, want TransactionCanceledException", err)
 			}
 			if got := codes(e); !slices.Equal(got, tt.wantCodes) {
@@ -168,14 +169,14 @@ func TestTransactWriteAllOld(t *testing.T) {
 	s, _ := txService(t)
 	ctx := context.Background()
 	seed := attr.Item{"pk": sv("k"), "n": nv("1")}
-	if _, err := s.PutItem(ctx, "r", &PutItemInput{TableName: "A", Item: seed}); err != nil {
+	if _, err := s.PutItem(ctx, "r", &ddb.PutItemInput{TableName: "A", Item: seed}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.TransactWriteItems(ctx, "r", &TransactWriteItemsInput{TransactItems: []TransactWriteItem{
-		{ConditionCheck: &ConditionCheck{TableName: "A", Key: keyOfPK("k"), ConditionExpression: ptr("n = :two"),
-			ReturnValuesOnConditionCheckFailure: "ALL_OLD", exprParams: values(":two", nv("2"))}},
+	_, err := s.TransactWriteItems(ctx, "r", &ddb.TransactWriteItemsInput{TransactItems: []ddb.TransactWriteItem{
+		{ConditionCheck: &ddb.ConditionCheck{TableName: "A", Key: keyOfPK("k"), ConditionExpression: ptr("n = :two"),
+			ReturnValuesOnConditionCheckFailure: "ALL_OLD", ExprParams: values(":two", nv("2"))}},
 	}})
-	var e *Error
+	var e *ddb.Error
 	if !errors.As(err, &e) || len(e.CancellationReasons) != 1 {
 		t.Fatalf("got %v, want one cancellation reason", err)
 	}
@@ -189,40 +190,40 @@ func TestTransactWriteValidation(t *testing.T) {
 	cond := "attribute_exists(pk)"
 	tests := []struct {
 		name  string
-		items []TransactWriteItem
-		code  Code
+		items []ddb.TransactWriteItem
+		code  ddb.Code
 		msg   string
 	}{
-		{"same item twice", []TransactWriteItem{put("A", "x"), {Delete: &TransactDelete{TableName: "A", Key: keyOfPK("x")}}},
-			ValidationException, "Transaction request cannot include multiple operations on one item"},
-		{"same key in two tables is fine", []TransactWriteItem{put("A", "x"), put("B", "x")}, "", ""},
-		{"missing table", []TransactWriteItem{put("A", "x"), put("Nope", "x")}, ResourceNotFoundException, "Requested resource not found"},
-		{"two actions in one", []TransactWriteItem{{Put: put("A", "x").Put, ConditionCheck: &ConditionCheck{TableName: "A", Key: keyOfPK("y"), ConditionExpression: &cond}}},
-			ValidationException, "TransactItems can only contain one of Check, Put, Update or Delete"},
-		{"no action", []TransactWriteItem{{}}, ValidationException, "TransactItems can only contain one of Check, Put, Update or Delete"},
+		{"same item twice", []ddb.TransactWriteItem{put("A", "x"), {Delete: &ddb.TransactDelete{TableName: "A", Key: keyOfPK("x")}}},
+			ddb.ValidationException, "Transaction request cannot include multiple operations on one item"},
+		{"same key in two tables is fine", []ddb.TransactWriteItem{put("A", "x"), put("B", "x")}, "", ""},
+		{"missing table", []ddb.TransactWriteItem{put("A", "x"), put("Nope", "x")}, ddb.ResourceNotFoundException, "Requested resource not found"},
+		{"two actions in one", []ddb.TransactWriteItem{{Put: put("A", "x").Put, ConditionCheck: &ddb.ConditionCheck{TableName: "A", Key: keyOfPK("y"), ConditionExpression: &cond}}},
+			ddb.ValidationException, "TransactItems can only contain one of Check, Put, Update or Delete"},
+		{"no action", []ddb.TransactWriteItem{{}}, ddb.ValidationException, "TransactItems can only contain one of Check, Put, Update or Delete"},
 		// A key that does not fit the schema cancels, after the request's own checks.
-		{"bad key", []TransactWriteItem{{Delete: &TransactDelete{TableName: "A", Key: attr.Item{"other": sv("x")}}}},
-			TransactionCanceledException, "Transaction cancelled, please refer cancellation reasons for specific reasons [ValidationError]"},
-		{"bad key then a missing table", []TransactWriteItem{{Delete: &TransactDelete{TableName: "A", Key: attr.Item{"other": sv("x")}}}, put("Nope", "x")},
-			ResourceNotFoundException, "Requested resource not found"},
-		{"empty key string is the request's", []TransactWriteItem{put("A", "x"), {Delete: &TransactDelete{TableName: "A", Key: keyOfPK("")}}},
-			ValidationException, "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: pk"},
-		{"update of key attribute", []TransactWriteItem{{Update: &TransactUpdate{TableName: "A", Key: keyOfPK("x"), UpdateExpression: ptr("SET pk = :v"), exprParams: values(":v", sv("y"))}}},
-			ValidationException, "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key"},
-		{"unused value", []TransactWriteItem{{Put: &TransactPut{TableName: "A", Item: keyOfPK("x"), exprParams: values(":v", sv("y"))}}},
-			ValidationException, ""},
+		{"bad key", []ddb.TransactWriteItem{{Delete: &ddb.TransactDelete{TableName: "A", Key: attr.Item{"other": sv("x")}}}},
+			ddb.TransactionCanceledException, "Transaction cancelled, please refer cancellation reasons for specific reasons [ValidationError]"},
+		{"bad key then a missing table", []ddb.TransactWriteItem{{Delete: &ddb.TransactDelete{TableName: "A", Key: attr.Item{"other": sv("x")}}}, put("Nope", "x")},
+			ddb.ResourceNotFoundException, "Requested resource not found"},
+		{"empty key string is the request's", []ddb.TransactWriteItem{put("A", "x"), {Delete: &ddb.TransactDelete{TableName: "A", Key: keyOfPK("")}}},
+			ddb.ValidationException, "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: pk"},
+		{"update of key attribute", []ddb.TransactWriteItem{{Update: &ddb.TransactUpdate{TableName: "A", Key: keyOfPK("x"), UpdateExpression: ptr("SET pk = :v"), ExprParams: values(":v", sv("y"))}}},
+			ddb.ValidationException, "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key"},
+		{"unused value", []ddb.TransactWriteItem{{Put: &ddb.TransactPut{TableName: "A", Item: keyOfPK("x"), ExprParams: values(":v", sv("y"))}}},
+			ddb.ValidationException, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := txService(t)
-			_, err := s.TransactWriteItems(context.Background(), "r", &TransactWriteItemsInput{TransactItems: tt.items})
+			_, err := s.TransactWriteItems(context.Background(), "r", &ddb.TransactWriteItemsInput{TransactItems: tt.items})
 			if tt.code == "" {
 				if err != nil {
 					t.Fatalf("got %v, want success", err)
 				}
 				return
 			}
-			var e *Error
+			var e *ddb.Error
 			if !errors.As(err, &e) || e.Code != tt.code || (tt.msg != "" && e.Message != tt.msg) {
 				t.Fatalf("got %v, want %s: %s", err, tt.code, tt.msg)
 			}
@@ -233,12 +234,12 @@ func TestTransactWriteValidation(t *testing.T) {
 func TestTransactWriteTooLarge(t *testing.T) {
 	s, _ := txService(t)
 	big := sv(string(make([]byte, 390<<10)))
-	var items []TransactWriteItem
+	var items []ddb.TransactWriteItem
 	for i := range 11 {
 		items = append(items, put("A", string(rune('a'+i)), "blob", big))
 	}
-	_, err := s.TransactWriteItems(context.Background(), "r", &TransactWriteItemsInput{TransactItems: items})
-	var e *Error
+	_, err := s.TransactWriteItems(context.Background(), "r", &ddb.TransactWriteItemsInput{TransactItems: items})
+	var e *ddb.Error
 	if !errors.As(err, &e) || e.Message != "Transaction request cannot be larger than 4 MB" {
 		t.Fatalf("got %v, want the 4 MB ValidationException", err)
 	}
@@ -247,12 +248,12 @@ func TestTransactWriteTooLarge(t *testing.T) {
 func TestTransactWriteAppliesAndCharges(t *testing.T) {
 	s, _ := txService(t)
 	ctx := context.Background()
-	out, err := s.TransactWriteItems(ctx, "r", &TransactWriteItemsInput{
+	out, err := s.TransactWriteItems(ctx, "r", &ddb.TransactWriteItemsInput{
 		ReturnConsumedCapacity: "TOTAL",
-		TransactItems: []TransactWriteItem{
+		TransactItems: []ddb.TransactWriteItem{
 			put("A", "1", "v", sv("a")),
 			put("B", "2", "v", sv("b")),
-			{Update: &TransactUpdate{TableName: "A", Key: keyOfPK("3"), UpdateExpression: ptr("ADD c :one"), exprParams: values(":one", nv("1"))}},
+			{Update: &ddb.TransactUpdate{TableName: "A", Key: keyOfPK("3"), UpdateExpression: ptr("ADD c :one"), ExprParams: values(":one", nv("1"))}},
 		},
 	})
 	if err != nil {
@@ -275,10 +276,10 @@ func TestTransactWriteAppliesAndCharges(t *testing.T) {
 func TestTransactWriteIdempotency(t *testing.T) {
 	s, clk := txService(t)
 	ctx := context.Background()
-	in := func(token, expr string) *TransactWriteItemsInput {
-		return &TransactWriteItemsInput{ClientRequestToken: &token, ReturnConsumedCapacity: "TOTAL",
-			TransactItems: []TransactWriteItem{{Update: &TransactUpdate{TableName: "A", Key: keyOfPK("c"),
-				UpdateExpression: &expr, exprParams: values(":one", nv("1"))}}}}
+	in := func(token, expr string) *ddb.TransactWriteItemsInput {
+		return &ddb.TransactWriteItemsInput{ClientRequestToken: &token, ReturnConsumedCapacity: "TOTAL",
+			TransactItems: []ddb.TransactWriteItem{{Update: &ddb.TransactUpdate{TableName: "A", Key: keyOfPK("c"),
+				UpdateExpression: &expr, ExprParams: values(":one", nv("1"))}}}}
 	}
 	counter := func() string { return getItem(t, s, "A", "c")["n"].S }
 	first, err := s.TransactWriteItems(ctx, "r", in("tok", "ADD n :one"))
@@ -297,12 +298,12 @@ func TestTransactWriteIdempotency(t *testing.T) {
 		t.Errorf("got capacity %+v then %+v, want writes then 2 read units only", w, r)
 	}
 	_, err = s.TransactWriteItems(ctx, "r", in("tok", "ADD n :one SET m = :one"))
-	var e *Error
-	if !errors.As(err, &e) || e.Code != IdempotentParameterMismatchException {
+	var e *ddb.Error
+	if !errors.As(err, &e) || e.Code != ddb.IdempotentParameterMismatchException {
 		t.Fatalf("got %v, want IdempotentParameterMismatchException", err)
 	}
 	// The same token in another region is another token.
-	if _, err := s.TransactWriteItems(ctx, "r2", in("tok", "ADD n :one SET m = :one")); err == nil || errors.As(err, &e) && e.Code == IdempotentParameterMismatchException {
+	if _, err := s.TransactWriteItems(ctx, "r2", in("tok", "ADD n :one SET m = :one")); err == nil || errors.As(err, &e) && e.Code == ddb.IdempotentParameterMismatchException {
 		t.Fatalf("got %v in another region, want the table not found there", err)
 	}
 	clk.advance(tokenTTL)
@@ -318,28 +319,28 @@ func TestTokenCache(t *testing.T) {
 	c := newTokenCache()
 	t0 := time.Unix(0, 0)
 	d1, d2 := [32]byte{1}, [32]byte{2}
-	out := &TransactWriteItemsOutput{}
+	out := &ddb.TransactWriteItemsOutput{}
 	steps := []struct {
 		name    string
-		do      func() (*TransactWriteItemsOutput, error)
-		wantOut *TransactWriteItemsOutput
-		wantErr Code
+		do      func() (*ddb.TransactWriteItemsOutput, error)
+		wantOut *ddb.TransactWriteItemsOutput
+		wantErr ddb.Code
 	}{
-		{"first claims", func() (*TransactWriteItemsOutput, error) { return c.begin("r", "t", d1, t0) }, nil, ""},
-		{"concurrent retry", func() (*TransactWriteItemsOutput, error) { return c.begin("r", "t", d1, t0) }, nil, TransactionInProgressException},
-		{"finish", func() (*TransactWriteItemsOutput, error) { c.finish("r", "t", out, t0); return nil, nil }, nil, ""},
-		{"retry gets answer", func() (*TransactWriteItemsOutput, error) { return c.begin("r", "t", d1, t0.Add(time.Minute)) }, out, ""},
-		{"mismatch", func() (*TransactWriteItemsOutput, error) { return c.begin("r", "t", d2, t0.Add(time.Minute)) }, nil, IdempotentParameterMismatchException},
-		{"expired", func() (*TransactWriteItemsOutput, error) { return c.begin("r", "t", d2, t0.Add(tokenTTL)) }, nil, ""},
-		{"failure releases", func() (*TransactWriteItemsOutput, error) {
+		{"first claims", func() (*ddb.TransactWriteItemsOutput, error) { return c.begin("r", "t", d1, t0) }, nil, ""},
+		{"concurrent retry", func() (*ddb.TransactWriteItemsOutput, error) { return c.begin("r", "t", d1, t0) }, nil, ddb.TransactionInProgressException},
+		{"finish", func() (*ddb.TransactWriteItemsOutput, error) { c.finish("r", "t", out, t0); return nil, nil }, nil, ""},
+		{"retry gets answer", func() (*ddb.TransactWriteItemsOutput, error) { return c.begin("r", "t", d1, t0.Add(time.Minute)) }, out, ""},
+		{"mismatch", func() (*ddb.TransactWriteItemsOutput, error) { return c.begin("r", "t", d2, t0.Add(time.Minute)) }, nil, ddb.IdempotentParameterMismatchException},
+		{"expired", func() (*ddb.TransactWriteItemsOutput, error) { return c.begin("r", "t", d2, t0.Add(tokenTTL)) }, nil, ""},
+		{"failure releases", func() (*ddb.TransactWriteItemsOutput, error) {
 			c.finish("r", "t", nil, t0.Add(tokenTTL))
 			return c.begin("r", "t", d1, t0.Add(tokenTTL))
 		}, nil, ""},
 	}
 	for _, st := range steps {
 		got, err := st.do()
-		var code Code
-		var e *Error
+		var code ddb.Code
+		var e *ddb.Error
 		if errors.As(err, &e) {
 			code = e.Code
 		}
@@ -353,14 +354,14 @@ func TestTransactGetItems(t *testing.T) {
 	s, _ := txService(t)
 	ctx := context.Background()
 	for _, it := range []struct{ table, pk string }{{"A", "1"}, {"B", "2"}} {
-		if _, err := s.PutItem(ctx, "r", &PutItemInput{TableName: it.table, Item: attr.Item{"pk": sv(it.pk), "a": sv("x"), "b": sv("y")}}); err != nil {
+		if _, err := s.PutItem(ctx, "r", &ddb.PutItemInput{TableName: it.table, Item: attr.Item{"pk": sv(it.pk), "a": sv("x"), "b": sv("y")}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	out, err := s.TransactGetItems(ctx, "r", &TransactGetItemsInput{ReturnConsumedCapacity: "TOTAL", TransactItems: []TransactGetItem{
-		{Get: &TransactGet{TableName: "B", Key: keyOfPK("2"), ProjectionExpression: ptr("#a"), ExpressionAttributeNames: map[string]string{"#a": "a"}}},
-		{Get: &TransactGet{TableName: "A", Key: keyOfPK("missing")}},
-		{Get: &TransactGet{TableName: "A", Key: keyOfPK("1")}},
+	out, err := s.TransactGetItems(ctx, "r", &ddb.TransactGetItemsInput{ReturnConsumedCapacity: "TOTAL", TransactItems: []ddb.TransactGetItem{
+		{Get: &ddb.TransactGet{TableName: "B", Key: keyOfPK("2"), ProjectionExpression: ptr("#a"), ExpressionAttributeNames: map[string]string{"#a": "a"}}},
+		{Get: &ddb.TransactGet{TableName: "A", Key: keyOfPK("missing")}},
+		{Get: &ddb.TransactGet{TableName: "A", Key: keyOfPK("1")}},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -380,10 +381,10 @@ func TestTransactGetItems(t *testing.T) {
 	if len(out.ConsumedCapacity) != 2 || out.ConsumedCapacity[0].TableName != "B" || out.ConsumedCapacity[0].CapacityUnits != 2 || out.ConsumedCapacity[1].CapacityUnits != 4 {
 		t.Errorf("got capacity %+v %+v, want B 2 then A 4", out.ConsumedCapacity[0], out.ConsumedCapacity[1])
 	}
-	_, err = s.TransactGetItems(ctx, "r", &TransactGetItemsInput{TransactItems: []TransactGetItem{
-		{Get: &TransactGet{TableName: "A", Key: keyOfPK("1")}}, {Get: &TransactGet{TableName: "A", Key: keyOfPK("1")}},
+	_, err = s.TransactGetItems(ctx, "r", &ddb.TransactGetItemsInput{TransactItems: []ddb.TransactGetItem{
+		{Get: &ddb.TransactGet{TableName: "A", Key: keyOfPK("1")}}, {Get: &ddb.TransactGet{TableName: "A", Key: keyOfPK("1")}},
 	}})
-	var e *Error
+	var e *ddb.Error
 	if !errors.As(err, &e) || e.Message != msgTxMultipleOps {
 		t.Fatalf("got %v, want %q", err, msgTxMultipleOps)
 	}
@@ -402,17 +403,17 @@ func BenchmarkTransactWriteItems(b *testing.B) {
 				defer c.Close()
 			}
 			ctx := context.Background()
-			if _, err := s.CreateTable(ctx, "r", &CreateTableInput{TableName: "A", BillingMode: "PAY_PER_REQUEST",
-				AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-				KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}}}); err != nil {
+			if _, err := s.CreateTable(ctx, "r", &ddb.CreateTableInput{TableName: "A", BillingMode: "PAY_PER_REQUEST",
+				AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+				KeySchema:            []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}}}); err != nil {
 				b.Fatal(err)
 			}
-			items := make([]TransactWriteItem, n)
+			items := make([]ddb.TransactWriteItem, n)
 			for i := range items {
-				items[i] = TransactWriteItem{Update: &TransactUpdate{TableName: "A", Key: keyOfPK(string(rune('a'+i%26)) + string(rune('a'+i/26))),
-					UpdateExpression: ptr("ADD n :one"), exprParams: values(":one", nv("1"))}}
+				items[i] = ddb.TransactWriteItem{Update: &ddb.TransactUpdate{TableName: "A", Key: keyOfPK(string(rune('a'+i%26)) + string(rune('a'+i/26))),
+					UpdateExpression: ptr("ADD n :one"), ExprParams: values(":one", nv("1"))}}
 			}
-			in := &TransactWriteItemsInput{TransactItems: items}
+			in := &ddb.TransactWriteItemsInput{TransactItems: items}
 			b.ResetTimer()
 			for b.Loop() {
 				if _, err := s.TransactWriteItems(ctx, "r", in); err != nil {

@@ -5,65 +5,38 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 )
 
-// TimeToLiveSpecification enables or disables Time to Live on one attribute.
-type TimeToLiveSpecification struct {
-	Enabled       *bool  `ddb:"required"`
-	AttributeName string `ddb:"required;len=1..255"`
-}
-
-// UpdateTimeToLiveInput is UpdateTimeToLive's request.
-type UpdateTimeToLiveInput struct {
-	TableName               string                   `ddb:"required;tablename"`
-	TimeToLiveSpecification *TimeToLiveSpecification `ddb:"required"`
-}
-
-// UpdateTimeToLiveOutput is UpdateTimeToLive's response.
-type UpdateTimeToLiveOutput struct {
-	TimeToLiveSpecification *TimeToLiveSpecification
-}
-
-// TimeToLiveDescription reports a table's Time to Live setting.
-type TimeToLiveDescription struct {
-	TimeToLiveStatus string
-	AttributeName    string `json:",omitempty"`
-}
-
-// DescribeTimeToLiveOutput is DescribeTimeToLive's response.
-type DescribeTimeToLiveOutput struct {
-	TimeToLiveDescription TimeToLiveDescription
-}
-
 // DescribeTimeToLive reports whether Time to Live is enabled on a table and on
 // which attribute. Infrastructure tools call it after creating a table.
-func (s *Service) DescribeTimeToLive(ctx context.Context, region string, in *TableNameInput) (*DescribeTimeToLiveOutput, error) {
+func (s *Service) DescribeTimeToLive(ctx context.Context, region string, in *ddb.TableNameInput) (*ddb.DescribeTimeToLiveOutput, error) {
 	if s.deleted.has(region, tableName(in.TableName), s.now()) {
-		return nil, Errorf(ValidationException, "Cannot describe time to live while table is in DELETING state: Current table state is DELETING")
+		return nil, ddb.Errorf(ddb.ValidationException, "Cannot describe time to live while table is in DELETING state: Current table state is DELETING")
 	}
 	m, err := s.tableForControl(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
 	if s.creating(m) {
-		return nil, Errorf(ValidationException, "Cannot describe time to live while table is in CREATING state: Current table state is CREATING")
+		return nil, ddb.Errorf(ddb.ValidationException, "Cannot describe time to live while table is in CREATING state: Current table state is CREATING")
 	}
 	ch, err := s.ttlChange(m)
 	if err != nil {
 		return nil, err
 	}
 	settling := ch.Time+s.opts.TransientDelay.Nanoseconds() > s.now().UnixNano()
-	d := TimeToLiveDescription{TimeToLiveStatus: "DISABLED"}
+	d := ddb.TimeToLiveDescription{TimeToLiveStatus: "DISABLED"}
 	switch {
 	case m.TTLAttribute != "" && settling:
-		d = TimeToLiveDescription{TimeToLiveStatus: "ENABLING", AttributeName: m.TTLAttribute}
+		d = ddb.TimeToLiveDescription{TimeToLiveStatus: "ENABLING", AttributeName: m.TTLAttribute}
 	case m.TTLAttribute != "":
-		d = TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: m.TTLAttribute}
+		d = ddb.TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: m.TTLAttribute}
 	case settling && ch.Attribute != "":
-		d = TimeToLiveDescription{TimeToLiveStatus: "DISABLING", AttributeName: ch.Attribute}
+		d = ddb.TimeToLiveDescription{TimeToLiveStatus: "DISABLING", AttributeName: ch.Attribute}
 	}
-	return &DescribeTimeToLiveOutput{TimeToLiveDescription: d}, nil
+	return &ddb.DescribeTimeToLiveOutput{TimeToLiveDescription: d}, nil
 }
 
 // ttlModifyInterval is how long after one UpdateTimeToLive DynamoDB refuses
@@ -98,13 +71,13 @@ func (s *Service) ttlChange(m *tableMeta) (ttlChange, error) {
 // (ttl_sweep.go) deletes expired items of tables that have it. As in
 // DynamoDB, a table's setting changes at most once an hour (by the server's
 // clock), and ENABLING / DISABLING last Options.TransientDelay.
-func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutput, error) {
+func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *ddb.UpdateTimeToLiveInput) (*ddb.UpdateTimeToLiveOutput, error) {
 	m, err := s.tableForControl(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
 	spec := in.TimeToLiveSpecification
-	notFound := errNotFound("Table", m.Name)
+	notFound := ddb.NotFound("Table: %s not found", m.Name)
 	_, err = s.changeTable(ctx, m, notFound, func(tx *store.Tx, cur, next *tableMeta) error {
 		sp := tx.Space(cur.ID)
 		if sp == nil {
@@ -115,21 +88,21 @@ func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *Updat
 	if err != nil {
 		return nil, err
 	}
-	return &UpdateTimeToLiveOutput{TimeToLiveSpecification: spec}, nil
+	return &ddb.UpdateTimeToLiveOutput{TimeToLiveSpecification: spec}, nil
 }
 
 // applyTTL validates spec against cur's Time to Live and its last change
 // (read from sp), sets next's, and records the change in sp.
-func (s *Service) applyTTL(sp *store.Space, cur, next *tableMeta, spec *TimeToLiveSpecification) error {
+func (s *Service) applyTTL(sp *store.Space, cur, next *tableMeta, spec *ddb.TimeToLiveSpecification) error {
 	// The already-enabled/disabled messages follow DynamoDB's pattern; the
 	// docs say only that such a call is a ValidationException.
 	switch {
 	case *spec.Enabled && cur.TTLAttribute == spec.AttributeName:
-		return Errorf(ValidationException, "TimeToLive is already enabled")
+		return ddb.Errorf(ddb.ValidationException, "TimeToLive is already enabled")
 	case *spec.Enabled && cur.TTLAttribute != "":
-		return Errorf(ValidationException, "TimeToLive is active on a different AttributeName: current AttributeName is %s", cur.TTLAttribute)
+		return ddb.Errorf(ddb.ValidationException, "TimeToLive is active on a different AttributeName: current AttributeName is %s", cur.TTLAttribute)
 	case !*spec.Enabled && cur.TTLAttribute == "":
-		return Errorf(ValidationException, "TimeToLive is already disabled")
+		return ddb.Errorf(ddb.ValidationException, "TimeToLive is already disabled")
 	case *spec.Enabled:
 		next.TTLAttribute = spec.AttributeName
 	default:
@@ -143,7 +116,7 @@ func (s *Service) applyTTL(sp *store.Space, cur, next *tableMeta, spec *TimeToLi
 		}
 	}
 	if last.Time != 0 && now-last.Time < ttlModifyInterval.Nanoseconds() {
-		return Errorf(ValidationException, "Time to live has been modified multiple times within a fixed interval")
+		return ddb.Errorf(ddb.ValidationException, "Time to live has been modified multiple times within a fixed interval")
 	}
 	rec, err := json.Marshal(ttlChange{Time: now, Attribute: spec.AttributeName})
 	if err != nil {

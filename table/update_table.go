@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/gsi"
 	"github.com/ddblocal/ddblocal/store"
 )
@@ -11,7 +12,7 @@ import (
 // UpdateTable changes a table's billing mode, throughput, stream, encryption,
 // class or deletion protection. Changes to global secondary indexes arrive with
 // index maintenance and are refused until then.
-func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTableInput) (*TableOutput, error) {
+func (s *Service) UpdateTable(ctx context.Context, region string, in *ddb.UpdateTableInput) (*ddb.TableOutput, error) {
 	m, err := s.tableForControl(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
@@ -20,7 +21,7 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil &&
 		in.WarmThroughput == nil {
 		// DynamoDB's current wording (it lists members ddblocal does not take).
-		return nil, Errorf(ValidationException, "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
+		return nil, ddb.Errorf(ddb.ValidationException, "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
 	}
 	now := s.now().UnixNano()
 	if err := s.inUse(m, now); err != nil {
@@ -29,7 +30,7 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 	if err := checkTableUpdate(m, in, now); err != nil {
 		return nil, err
 	}
-	notFound := errNotFound("Table", m.Name)
+	notFound := ddb.NotFound("Table: %s not found", m.Name)
 	var created []string
 	next, err := s.changeTable(ctx, m, notFound, func(tx *store.Tx, cur, next *tableMeta) error {
 		// Another UpdateTable may have committed since m was read.
@@ -57,14 +58,14 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *UpdateTabl
 	if s.opts.TransientDelay > 0 {
 		d.TableStatus = "UPDATING"
 	}
-	return &TableOutput{TableDescription: d}, nil
+	return &ddb.TableOutput{TableDescription: d}, nil
 }
 
 // checkTableUpdate validates in against m, the definition as the caller
 // found it, on a copy, so that a bad request is refused before the store is
 // touched. The transaction applies in again to the stored definition: a
 // change committed since may have moved it on, and then its checks decide.
-func checkTableUpdate(m *tableMeta, in *UpdateTableInput, now int64) error {
+func checkTableUpdate(m *tableMeta, in *ddb.UpdateTableInput, now int64) error {
 	b, err := encodeMeta(m)
 	if err != nil {
 		return err
@@ -80,7 +81,7 @@ func checkTableUpdate(m *tableMeta, in *UpdateTableInput, now int64) error {
 // applyTableUpdate applies in, at now, to next, a copy of cur, the stored
 // definition, and records its stream change in tx; it returns the global
 // indexes it creates and deletes. changeTable derives next afterwards.
-func (s *Service) applyTableUpdate(tx *store.Tx, cur, next *tableMeta, in *UpdateTableInput, now int64) (created, deleted []string, err error) {
+func (s *Service) applyTableUpdate(tx *store.Tx, cur, next *tableMeta, in *ddb.UpdateTableInput, now int64) (created, deleted []string, err error) {
 	next.Updated = now
 	if err := next.applyUpdate(in); err != nil {
 		return nil, nil, err
@@ -107,7 +108,7 @@ func (s *Service) applyTableUpdate(tx *store.Tx, cur, next *tableMeta, in *Updat
 
 // indexSpaces creates and drops in tx the spaces of the global indexes an
 // UpdateTable of m created and deleted.
-func indexSpaces(tx *store.Tx, m *tableMeta, created, deleted []string, notFound *Error) error {
+func indexSpaces(tx *store.Tx, m *tableMeta, created, deleted []string, notFound *ddb.Error) error {
 	for _, name := range created {
 		if err := tx.CreateSpace(indexSpaceID(m, name)); err != nil {
 			return err
@@ -138,7 +139,7 @@ func indexSpaces(tx *store.Tx, m *tableMeta, created, deleted []string, notFound
 
 // applyUpdate validates and applies an UpdateTable request to a copy of the
 // table's definition.
-func (m *tableMeta) applyUpdate(in *UpdateTableInput) error {
+func (m *tableMeta) applyUpdate(in *ddb.UpdateTableInput) error {
 	if in.BillingMode != "" || in.ProvisionedThroughput != nil {
 		mode := in.BillingMode
 		if mode == "" {
@@ -148,7 +149,7 @@ func (m *tableMeta) applyUpdate(in *UpdateTableInput) error {
 			pt := in.ProvisionedThroughput
 			if pt.ReadCapacityUnits != nil && pt.WriteCapacityUnits != nil &&
 				*pt.ReadCapacityUnits == m.ReadCapacity && *pt.WriteCapacityUnits == m.WriteCapacity {
-				return Errorf(ValidationException, "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: %d. Requested ReadCapacityUnits: %d. Current WriteCapacityUnits provisioned for the table: %d. Requested WriteCapacityUnits: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+				return ddb.Errorf(ddb.ValidationException, "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: %d. Requested ReadCapacityUnits: %d. Current WriteCapacityUnits provisioned for the table: %d. Requested WriteCapacityUnits: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
 					m.ReadCapacity, *pt.ReadCapacityUnits, m.WriteCapacity, *pt.WriteCapacityUnits)
 			}
 		}
@@ -169,7 +170,7 @@ func (m *tableMeta) applyUpdate(in *UpdateTableInput) error {
 	if in.StreamSpecification != nil {
 		enabled := in.StreamSpecification.StreamEnabled != nil && *in.StreamSpecification.StreamEnabled
 		if enabled && m.Stream != nil {
-			return Errorf(ValidationException, "Table already has an enabled stream: %s", m.arn()+"/stream/"+m.StreamLabel)
+			return ddb.Errorf(ddb.ValidationException, "Table already has an enabled stream: %s", m.arn()+"/stream/"+m.StreamLabel)
 		}
 		if err := m.setStream(in.StreamSpecification); err != nil {
 			return err
@@ -194,7 +195,7 @@ func (m *tableMeta) applyUpdate(in *UpdateTableInput) error {
 
 // applyIndexUpdates applies UpdateTable.GlobalSecondaryIndexUpdates: one
 // index created or deleted per call, as DynamoDB allows, and throughput updates.
-func (m *tableMeta) applyIndexUpdates(in *UpdateTableInput) error {
+func (m *tableMeta) applyIndexUpdates(in *ddb.UpdateTableInput) error {
 	structural := 0
 	for _, u := range in.GlobalSecondaryIndexUpdates {
 		n := 0
@@ -215,7 +216,7 @@ func (m *tableMeta) applyIndexUpdates(in *UpdateTableInput) error {
 		}
 	}
 	if structural > 1 {
-		return Errorf(LimitExceededException, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
+		return ddb.Errorf(ddb.LimitExceededException, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
 	}
 	for _, u := range in.GlobalSecondaryIndexUpdates {
 		switch {
@@ -226,13 +227,13 @@ func (m *tableMeta) applyIndexUpdates(in *UpdateTableInput) error {
 		case u.Delete != nil:
 			i := m.gsiPosition(u.Delete.IndexName)
 			if i < 0 {
-				return errNotFound("Index", u.Delete.IndexName)
+				return ddb.NotFound("Index: %s not found", u.Delete.IndexName)
 			}
 			m.GlobalSecondaryIndexes = append(m.GlobalSecondaryIndexes[:i:i], m.GlobalSecondaryIndexes[i+1:]...)
 		default:
 			i := m.gsiPosition(u.Update.IndexName)
 			if i < 0 {
-				return errNotFound("Index", u.Update.IndexName)
+				return ddb.NotFound("Index: %s not found", u.Update.IndexName)
 			}
 			ix := &m.GlobalSecondaryIndexes[i]
 			if pt := u.Update.ProvisionedThroughput; pt != nil {
@@ -261,7 +262,7 @@ func (m *tableMeta) gsiPosition(name string) int {
 
 // createIndex adds a global index definition, with the attribute definitions
 // its new key attributes need.
-func (m *tableMeta) createIndex(g *GlobalSecondaryIndex, defs []AttributeDefinition) error {
+func (m *tableMeta) createIndex(g *ddb.GlobalSecondaryIndex, defs []ddb.AttributeDefinition) error {
 	if m.gsiPosition(g.IndexName) >= 0 {
 		return invalid("Attempting to create an index which already exists")
 	}
@@ -273,7 +274,7 @@ func (m *tableMeta) createIndex(g *GlobalSecondaryIndex, defs []AttributeDefinit
 	if len(m.GlobalSecondaryIndexes) >= maxGSIs {
 		return invalid("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGSIs)
 	}
-	m.AttributeDefinitions = append([]AttributeDefinition(nil), m.AttributeDefinitions...)
+	m.AttributeDefinitions = append([]ddb.AttributeDefinition(nil), m.AttributeDefinitions...)
 	for _, d := range defs {
 		if m.attrType(d.AttributeName) == 0 {
 			m.AttributeDefinitions = append(m.AttributeDefinitions, d)
@@ -312,7 +313,7 @@ func (m *tableMeta) pruneAttributeDefinitions() {
 			used[k.AttributeName] = true
 		}
 	}
-	var keep []AttributeDefinition
+	var keep []ddb.AttributeDefinition
 	for _, d := range m.AttributeDefinitions {
 		if used[d.AttributeName] {
 			keep = append(keep, d)

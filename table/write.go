@@ -6,6 +6,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/changelog"
+	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/store"
 )
@@ -103,7 +104,7 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 	w := written{collection: -1}
 	sp := sw.space(tx, mu.meta.ID)
 	if sp == nil {
-		return w, errNotFound("", "")
+		return w, ddb.NotFound("")
 	}
 	if mu.blind && len(mu.meta.lsis) == 0 && !mu.logged(sp) {
 		return mu.blindPut(sp, sw)
@@ -150,7 +151,7 @@ func (mu *mutation) decide(raw []byte, w *written) error {
 		w.old, w.oldSize = old, size
 	}
 	if mu.cond != nil && !mu.cond.Eval(w.old) {
-		e := Errorf(ConditionalCheckFailedException, "The conditional request failed")
+		e := ddb.Errorf(ddb.ConditionalCheckFailedException, "The conditional request failed")
 		if mu.returnOldOnFailure {
 			e.Item = w.old
 		}
@@ -313,9 +314,9 @@ func validationError(err error) error {
 	var ee *expressions.Error
 	switch {
 	case errors.As(err, &ae):
-		return Errorf(ValidationException, "%s", ae.Msg)
+		return ddb.Errorf(ddb.ValidationException, "%s", ae.Msg)
 	case errors.As(err, &ee):
-		return Errorf(ValidationException, "%s", ee.Msg)
+		return ddb.Errorf(ddb.ValidationException, "%s", ee.Msg)
 	}
 	return err
 }

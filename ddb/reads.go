@@ -1,4 +1,4 @@
-package table
+package ddb
 
 import (
 	"github.com/ddblocal/ddblocal/attr"
@@ -22,7 +22,7 @@ type QueryInput struct {
 	ProjectionExpression   *string `json:",omitempty"`
 	FilterExpression       *string `json:",omitempty"`
 	KeyConditionExpression *string `json:",omitempty"`
-	exprParams
+	ExprParams
 }
 
 // ScanInput is Scan's request.
@@ -41,7 +41,7 @@ type ScanInput struct {
 	ProjectionExpression   *string `json:",omitempty"`
 	FilterExpression       *string `json:",omitempty"`
 	ConsistentRead         *bool   `json:",omitempty"`
-	exprParams
+	ExprParams
 }
 
 // ReadOutput is the response of Query and Scan. Query and Scan leave Items
@@ -57,7 +57,9 @@ type ReadOutput struct {
 	// RenderedItems is the page's items when Items is nil; nil for Select
 	// COUNT. It is not a wire member of its own.
 	RenderedItems attr.ItemsJSON `json:"-"`
-	release       func()         // gives RenderedItems' buffer back; nil if not pooled
+	// Recycle gives RenderedItems' buffer back; nil if not pooled. It is
+	// not a wire member.
+	Recycle func() `json:"-"`
 }
 
 // Release gives the buffer behind the output's items back to the Service
@@ -65,9 +67,9 @@ type ReadOutput struct {
 // left to the GC), and o must not be used afterwards: the api layer calls it
 // once the response has been encoded.
 func (o *ReadOutput) Release() {
-	if o.release != nil {
-		o.release()
-		o.release, o.RenderedItems = nil, nil
+	if o.Recycle != nil {
+		o.Recycle()
+		o.Recycle, o.RenderedItems = nil, nil
 	}
 }
 

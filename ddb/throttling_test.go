@@ -1,4 +1,4 @@
-package table
+package ddb
 
 import (
 	"testing"
@@ -6,9 +6,8 @@ import (
 	"github.com/ddblocal/ddblocal/throttle"
 )
 
-func TestThrottleError(t *testing.T) {
-	prov := &tableMeta{tcap: throttle.Capacity{Provisioned: true}}
-	od := &tableMeta{}
+func TestThrottled(t *testing.T) {
+	const prov, od = true, false
 	r := func(names ...string) []throttle.Reason {
 		var out []throttle.Reason
 		for _, n := range names {
@@ -17,10 +16,10 @@ func TestThrottleError(t *testing.T) {
 		return out
 	}
 	tests := []struct {
-		m       *tableMeta
-		reasons []throttle.Reason
-		code    Code
-		msg     string
+		provisioned bool
+		reasons     []throttle.Reason
+		code        Code
+		msg         string
 	}{
 		{prov, r("TableWriteKeyRangeThroughputExceeded"), ProvisionedThroughputExceededException, msgProvisionedTable},
 		{prov, r("TableReadProvisionedThroughputExceeded", "IndexReadProvisionedThroughputExceeded"), ProvisionedThroughputExceededException, msgProvisionedTable},
@@ -30,9 +29,9 @@ func TestThrottleError(t *testing.T) {
 		{od, r("TableReadMaxOnDemandThroughputExceeded"), ThrottlingException, msgMaxOnDemand},
 	}
 	for _, tc := range tests {
-		e := throttleError(tc.m, tc.reasons)
+		e := Throttled(tc.provisioned, tc.reasons)
 		if e.Code != tc.code || e.Message != tc.msg || len(e.ThrottlingReasons) != len(tc.reasons) {
-			t.Errorf("throttleError(provisioned %v, %v) = %s %q, want %s %q", tc.m.tcap.Provisioned, tc.reasons, e.Code, e.Message, tc.code, tc.msg)
+			t.Errorf("Throttled(%v, %v) = %s %q, want %s %q", tc.provisioned, tc.reasons, e.Code, e.Message, tc.code, tc.msg)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package table
+package ddb
 
 // The request and response shapes of DynamoDB's control-plane operations, with
 // JSON names exactly as on the wire and `ddb` tags carrying the API's member
@@ -129,16 +129,6 @@ type DeletedTableDescription struct {
 	StreamSpecification   *StreamSpecification `json:",omitempty"`
 	LatestStreamLabel     string               `json:",omitempty"`
 	LatestStreamArn       string               `json:",omitempty"`
-}
-
-// deleted returns the members of d that DeleteTable reports, as DELETING.
-func (d *TableDescription) deleted() *DeletedTableDescription {
-	return &DeletedTableDescription{
-		TableName: d.TableName, TableStatus: "DELETING", ProvisionedThroughput: d.ProvisionedThroughput,
-		TableSizeBytes: d.TableSizeBytes, ItemCount: d.ItemCount, TableArn: d.TableArn, TableId: d.TableId,
-		BillingModeSummary: d.BillingModeSummary, StreamSpecification: d.StreamSpecification,
-		LatestStreamLabel: d.LatestStreamLabel, LatestStreamArn: d.LatestStreamArn,
-	}
 }
 
 // DescribeTableOutput is DescribeTable's response.

@@ -1,4 +1,4 @@
-package table
+package ddb
 
 import (
 	"github.com/ddblocal/ddblocal/attr"
@@ -7,14 +7,14 @@ import (
 
 // The request and response shapes of the single-item operations.
 
-// exprParams are the expression members shared by the item operations.
-type exprParams struct {
+// ExprParams are the expression members shared by the item operations.
+type ExprParams struct {
 	ExpressionAttributeNames  map[string]string     `json:",omitempty"`
 	ExpressionAttributeValues map[string]attr.Value `json:",omitempty"`
 }
 
-// writeParams are the members PutItem, DeleteItem and UpdateItem share.
-type writeParams struct {
+// WriteParams are the members PutItem, DeleteItem and UpdateItem share.
+type WriteParams struct {
 	ConditionExpression                 *string `json:",omitempty"`
 	Expected                            map[string]expressions.ExpectedAttributeValue
 	ConditionalOperator                 *string `json:",omitempty" ddb:"enum=AND|OR"`
@@ -22,30 +22,21 @@ type writeParams struct {
 	ReturnConsumedCapacity              string  `json:",omitempty" ddb:"enum=INDEXES|TOTAL|NONE"`
 	ReturnItemCollectionMetrics         string  `json:",omitempty" ddb:"enum=SIZE|NONE"`
 	ReturnValuesOnConditionCheckFailure string  `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`
-	exprParams
-}
-
-// exprInput is the compiler's input for what every single-item write may
-// carry: a condition, in either form, and its placeholders.
-func (p *writeParams) exprInput() expressions.Input {
-	return expressions.Input{
-		ConditionExpression: p.ConditionExpression, Expected: p.Expected, ConditionalOperator: p.ConditionalOperator,
-		Names: p.ExpressionAttributeNames, Values: p.ExpressionAttributeValues, Op: expressions.OpWrite,
-	}
+	ExprParams
 }
 
 // PutItemInput is PutItem's request.
 type PutItemInput struct {
 	TableName string    `ddb:"required;tablename"`
 	Item      attr.Item `ddb:"required"`
-	writeParams
+	WriteParams
 }
 
 // DeleteItemInput is DeleteItem's request.
 type DeleteItemInput struct {
 	TableName string    `ddb:"required;tablename"`
 	Key       attr.Item `ddb:"required"`
-	writeParams
+	WriteParams
 }
 
 // UpdateItemInput is UpdateItem's request.
@@ -54,7 +45,7 @@ type UpdateItemInput struct {
 	Key              attr.Item `ddb:"required"`
 	UpdateExpression *string   `json:",omitempty"`
 	AttributeUpdates map[string]expressions.AttributeValueUpdate
-	writeParams
+	WriteParams
 }
 
 // GetItemInput is GetItem's request.

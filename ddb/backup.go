@@ -1,4 +1,4 @@
-package table
+package ddb
 
 // The request and response shapes of backups, point-in-time recovery,
 // resource policies and Kinesis streaming destinations, as on the wire.
@@ -150,9 +150,9 @@ type ListBackupsOutput struct {
 	LastEvaluatedBackupArn string `json:",omitempty"`
 }
 
-// restoreOverrides are the members both restore operations accept to change
+// RestoreOverrides are the members both restore operations accept to change
 // what they restore. A nil index list restores every index; an empty one none.
-type restoreOverrides struct {
+type RestoreOverrides struct {
 	BillingModeOverride           string                 `json:",omitempty" ddb:"enum=PROVISIONED|PAY_PER_REQUEST"`
 	GlobalSecondaryIndexOverride  []GlobalSecondaryIndex `json:",omitempty"`
 	LocalSecondaryIndexOverride   []LocalSecondaryIndex  `json:",omitempty"`
@@ -165,7 +165,7 @@ type restoreOverrides struct {
 type RestoreTableFromBackupInput struct {
 	TargetTableName string `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
 	BackupArn       string `ddb:"required;len=37..1024"`
-	restoreOverrides
+	RestoreOverrides
 }
 
 // RestoreTableToPointInTimeInput is RestoreTableToPointInTime's request.
@@ -175,7 +175,7 @@ type RestoreTableToPointInTimeInput struct {
 	TargetTableName         string   `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
 	UseLatestRestorableTime *bool    `json:",omitempty"`
 	RestoreDateTime         *float64 `json:",omitempty"`
-	restoreOverrides
+	RestoreOverrides
 }
 
 // RestoreSummary says where a table being restored comes from.

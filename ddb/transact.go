@@ -1,4 +1,4 @@
-package table
+package ddb
 
 import "github.com/ddblocal/ddblocal/attr"
 
@@ -28,7 +28,7 @@ type ConditionCheck struct {
 	Key                                 attr.Item `ddb:"required"`
 	ConditionExpression                 *string   `ddb:"required"`
 	ReturnValuesOnConditionCheckFailure string    `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`
-	exprParams
+	ExprParams
 }
 
 // TransactPut writes a whole item, as PutItem does.
@@ -37,7 +37,7 @@ type TransactPut struct {
 	Item                                attr.Item `ddb:"required"`
 	ConditionExpression                 *string   `json:",omitempty"`
 	ReturnValuesOnConditionCheckFailure string    `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`
-	exprParams
+	ExprParams
 }
 
 // TransactDelete deletes an item by key, as DeleteItem does.
@@ -46,7 +46,7 @@ type TransactDelete struct {
 	Key                                 attr.Item `ddb:"required"`
 	ConditionExpression                 *string   `json:",omitempty"`
 	ReturnValuesOnConditionCheckFailure string    `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`
-	exprParams
+	ExprParams
 }
 
 // TransactUpdate edits an item's attributes, as UpdateItem does.
@@ -56,7 +56,7 @@ type TransactUpdate struct {
 	UpdateExpression                    *string   `ddb:"required"`
 	ConditionExpression                 *string   `json:",omitempty"`
 	ReturnValuesOnConditionCheckFailure string    `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`
-	exprParams
+	ExprParams
 }
 
 // TransactWriteItemsOutput is TransactWriteItems' response. ConsumedCapacity

@@ -1,4 +1,4 @@
-package table
+package ddb
 
 import (
 	"fmt"
@@ -49,11 +49,11 @@ type Error struct {
 	// ThrottlingReasons says why a throttling exception was raised and on
 	// which table or index.
 	ThrottlingReasons []ThrottlingReason
-	// schema marks a key that does not fit its table's key schema (missing
-	// or of the wrong type): the transactions report it as the action's
-	// ValidationError cancellation reason, as DynamoDB checks keys against
-	// the schema while a transaction runs.
-	schema bool
+	// KeySchema marks a key that does not fit its table's key schema
+	// (missing or of the wrong type): the transactions report it as the
+	// action's ValidationError cancellation reason, as DynamoDB checks keys
+	// against the schema while a transaction runs. It is not a wire member.
+	KeySchema bool
 }
 
 // Error returns "Code: Message".
@@ -71,14 +71,16 @@ type CancellationReason struct {
 	Item    attr.Item `json:"Item,omitempty"`
 }
 
-// errNotFound is ResourceNotFoundException in DynamoDB's words: "Requested
-// resource not found", then ": <kind>: <name> not found" when kind is not
-// empty ("Table", "Index", or "ResourcArn", DynamoDB's own spelling).
-// Without a kind, it is what an operation returns when the table it
-// resolved is gone by the time its store transaction runs.
-func errNotFound(kind, name string) *Error {
-	if kind == "" {
+// NotFound is ResourceNotFoundException in DynamoDB's words: "Requested
+// resource not found", then ": " and the detail format makes with args
+// when format is not empty (such as "Table: %s not found"; DynamoDB spells
+// a tag resource's kind "ResourcArn"). It is the one place that message is
+// written. Without a detail, it is what an item operation returns for a
+// missing table, or when the table it resolved is gone by the time its
+// store transaction runs.
+func NotFound(format string, args ...any) *Error {
+	if format == "" {
 		return &Error{Code: ResourceNotFoundException, Message: "Requested resource not found"}
 	}
-	return Errorf(ResourceNotFoundException, "Requested resource not found: %s: %s not found", kind, name)
+	return &Error{Code: ResourceNotFoundException, Message: "Requested resource not found: " + fmt.Sprintf(format, args...)}
 }
