@@ -4,29 +4,12 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/ddblocal/ddblocal/store"
 )
-
-// clusterFlags are the flags of cluster mode: --store etcd://... makes this
-// process a stateless front-end of a store kept in etcd.
-type clusterFlags struct {
-	store         string
-	ca, cert, key string
-	user          string // user:password
-}
-
-func (f *clusterFlags) define(fs *flag.FlagSet, env envVars) {
-	fs.StringVar(&f.store, "store", env.str("STORE", ""), "etcd://host1:2379,host2:2379[/prefix]: keep tables in etcd, shared with other ddblocal front-ends (cluster mode) [DDBLOCAL_STORE]")
-	fs.StringVar(&f.ca, "etcd-ca", env.str("ETCD_CA", ""), "PEM CA bundle that signs etcd's certificates (TLS to etcd) [DDBLOCAL_ETCD_CA]")
-	fs.StringVar(&f.cert, "etcd-cert", env.str("ETCD_CERT", ""), "PEM client certificate for etcd (with --etcd-key) [DDBLOCAL_ETCD_CERT]")
-	fs.StringVar(&f.key, "etcd-key", env.str("ETCD_KEY", ""), "PEM private key of --etcd-cert [DDBLOCAL_ETCD_KEY]")
-	fs.StringVar(&f.user, "etcd-user", env.str("ETCD_USER", ""), "USER:PASSWORD for etcd authentication [DDBLOCAL_ETCD_USER]")
-}
 
 // options returns the store options --store asks for, or nil when it is
 // not set (single-process mode).
@@ -45,7 +28,7 @@ func (f clusterFlags) options() (*store.EtcdOptions, error) {
 		}
 		o.Username, o.Password = u, p
 	}
-	if o.TLS, err = f.tlsConfig(); err != nil {
+	if o.TLS, err = f.etcdTLS(); err != nil {
 		return nil, err
 	}
 	return o, nil
@@ -75,9 +58,9 @@ func parseStoreURL(s string) (*store.EtcdOptions, error) {
 	return o, nil
 }
 
-// tlsConfig returns the TLS configuration of --etcd-ca/--etcd-cert/--etcd-key,
+// etcdTLS returns the TLS configuration of --etcd-ca/--etcd-cert/--etcd-key,
 // or nil when none is given.
-func (f clusterFlags) tlsConfig() (*tls.Config, error) {
+func (f clusterFlags) etcdTLS() (*tls.Config, error) {
 	if f.ca == "" && f.cert == "" && f.key == "" {
 		return nil, nil
 	}

@@ -51,14 +51,3 @@ func runHealthcheck(ctx context.Context, args []string, getenv func(string) stri
 	fmt.Fprintf(stdout, "healthy: %s\n", *endpoint)
 	return nil
 }
-
-// parseSubcommand parses a subcommand's flags, refusing stray arguments.
-func parseSubcommand(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
-	}
-	return nil
-}

@@ -6,8 +6,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
 // command is one subcommand of the binary: `ddblocal NAME ARGS...`.
@@ -59,4 +66,83 @@ func usageCommands(w io.Writer) {
 		fmt.Fprintf(w, "  ddblocal %-20s %s\n", n+" [flags]", cs[n].summary)
 	}
 	fmt.Fprintf(w, "\nRun `ddblocal COMMAND --help` for a command's flags.\n\nFlags of the server:\n")
+}
+
+// The helpers every subcommand shares.
+
+// parseSubcommand parses a subcommand's flags, refusing stray arguments.
+func parseSubcommand(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+// endpointFlags are the flags export and import share to reach an endpoint.
+type endpointFlags struct {
+	endpoint, region string
+}
+
+// endpointCommand makes the flag set of a subcommand that reaches an
+// endpoint; a non-empty usage line replaces the default usage header.
+func endpointCommand(name, usage string, getenv func(string) string, stderr io.Writer) (*flag.FlagSet, *endpointFlags) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if usage != "" {
+		fs.Usage = func() {
+			fmt.Fprintln(stderr, usage)
+			fs.PrintDefaults()
+		}
+	}
+	ep := &endpointFlags{}
+	ep.register(fs, getenv)
+	return fs, ep
+}
+
+func (e *endpointFlags) register(fs *flag.FlagSet, getenv func(string) string) {
+	fs.StringVar(&e.endpoint, "endpoint", getenv("AWS_ENDPOINT_URL_DYNAMODB"), "DynamoDB endpoint, e.g. http://localhost:8000; empty means AWS itself [AWS_ENDPOINT_URL_DYNAMODB]")
+	fs.StringVar(&e.region, "region", "", "AWS region (default from the AWS config, else us-east-1)")
+}
+
+// client builds an SDK client the way the AWS CLI would: the default
+// credential chain and region. Against a loopback endpoint with no access
+// key in the environment it signs with dummy credentials, which ddblocal
+// accepts, so a fresh machine needs no AWS setup.
+func (e *endpointFlags) client(ctx context.Context, getenv func(string) string) (*dynamodb.Client, error) {
+	var opts []func(*awsconfig.LoadOptions) error
+	if e.region != "" {
+		opts = append(opts, awsconfig.WithRegion(e.region))
+	}
+	if isLoopback(e.endpoint) && getenv("AWS_ACCESS_KEY_ID") == "" && getenv("AWS_PROFILE") == "" {
+		opts = append(opts, awsconfig.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("local", "local", "")))
+	}
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Region == "" {
+		cfg.Region = "us-east-1"
+	}
+	return dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
+		if e.endpoint != "" {
+			o.BaseEndpoint = aws.String(e.endpoint)
+		}
+	}), nil
+}
+
+// isLoopback reports whether endpoint names this machine.
+func isLoopback(endpoint string) bool {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }

@@ -32,7 +32,11 @@ var tiers = []struct {
 	// server wires store, table and api for the command and ddbtest;
 	// integration holds tests only.
 	{"commands", []string{".", "bench", "ddbtest", "server", "integration"}, true},
+	// admin serves /_ddblocal/ routes; api's codecs and validator are its
+	// internal packages.
+	{"admin", []string{"admin"}, false},
 	{"api", []string{"api"}, false},
+	{"wire", []string{"api/internal/codec", "api/internal/validate"}, true},
 	{"front", []string{"partiql", "auth", "console"}, false},
 	{"service", []string{"table"}, false},
 	// ddb is DynamoDB's API model (shapes, error codes); access the

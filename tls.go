@@ -21,31 +21,37 @@ import (
 // in the directory of --db-path.
 const selfSignedName = "ddblocal-cert.pem"
 
+// tlsFlags are the flags of HTTPS.
+type tlsFlags struct {
+	cert, key  string
+	selfSigned bool
+}
+
 // tlsConfig returns the TLS configuration --tls-cert/--tls-key or
-// --tls-self-signed ask for, or nil for plain HTTP. A self-signed
+// --tls-self-signed (f) ask for, or nil for plain HTTP. A self-signed
 // certificate (for localhost, 127.0.0.1, ::1 and --host) is generated
 // afresh and its PEM written to dir, where SDKs can be told to trust it;
 // the path is logged. HTTP/2 and HTTP/1.1 are both offered.
-func tlsConfig(c config, dir string, log *slog.Logger) (*tls.Config, error) {
+func tlsConfig(f tlsFlags, host, dir string, log *slog.Logger) (*tls.Config, error) {
 	var cert tls.Certificate
 	var err error
 	switch {
-	case c.tlsSelfSigned && (c.tlsCert != "" || c.tlsKey != ""):
+	case f.selfSigned && (f.cert != "" || f.key != ""):
 		return nil, errors.New("--tls-self-signed and --tls-cert/--tls-key exclude each other")
-	case c.tlsSelfSigned:
+	case f.selfSigned:
 		path, err := filepath.Abs(filepath.Join(dir, selfSignedName))
 		if err != nil {
 			return nil, err
 		}
-		if cert, err = selfSigned(c.host, path); err != nil {
+		if cert, err = selfSigned(host, path); err != nil {
 			return nil, err
 		}
 		log.Info("wrote a self-signed TLS certificate; trust it with AWS_CA_BUNDLE (SDKs) or --ca-bundle (AWS CLI)", "cert", path)
-	case c.tlsCert != "" && c.tlsKey != "":
-		if cert, err = tls.LoadX509KeyPair(c.tlsCert, c.tlsKey); err != nil {
+	case f.cert != "" && f.key != "":
+		if cert, err = tls.LoadX509KeyPair(f.cert, f.key); err != nil {
 			return nil, err
 		}
-	case c.tlsCert != "" || c.tlsKey != "":
+	case f.cert != "" || f.key != "":
 		return nil, errors.New("--tls-cert and --tls-key go together")
 	default:
 		return nil, nil

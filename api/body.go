@@ -148,4 +148,4 @@ func badEncoding(enc string) *ddb.Error {
 	return errSerializationf("Request body is not valid " + enc + " data")
 }
 
-func errSerializationf(msg string) *ddb.Error { return apiErr(codeSerialization, msg) }
+func errSerializationf(msg string) *ddb.Error { return apiErr(ddb.SerializationException, msg) }

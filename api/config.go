@@ -1,8 +1,8 @@
 package api
 
 import (
-	"context"
 	"log/slog"
+	"net/http"
 
 	"github.com/ddblocal/ddblocal/auth"
 )
@@ -20,19 +20,15 @@ type Config struct {
 	// Logger receives request logs (debug) and internal errors (error).
 	// Nil discards them.
 	Logger *slog.Logger
-	// Ready reports whether the service can take requests; it backs
-	// GET /_ddblocal/health. Nil means always ready.
-	Ready func() error
-	// Settle backs POST /_ddblocal/settle: it returns once every write
-	// acknowledged before the call is visible to every read. Nil answers 404.
-	Settle func(ctx context.Context) error
+	// Admin serves every path under /_ddblocal (ddblocal's own routes,
+	// package admin), mounted there with the API's request ids, CORS,
+	// logging and panic recovery. Nil answers 404.
+	Admin http.Handler
 	// Verifier, when set, makes every DynamoDB call carry a valid SigV4
 	// signature by one of its credentials (--credentials); the signer's
 	// account then scopes the call. Nil accepts any signature, as DynamoDB
 	// Local does.
 	Verifier *auth.Verifier
-	// Insights backs GET /_ddblocal/insights (insights.go). Nil answers 404.
-	Insights InsightsSource
 }
 
 // logger returns cfg.Logger or a logger that discards everything.

@@ -21,7 +21,6 @@ const (
 
 // Error codes that only the HTTP layer raises (the service's own are ddb.Code).
 const (
-	codeSerialization    ddb.Code = "SerializationException"
 	codeUnknownOperation ddb.Code = "UnknownOperationException"
 	codeEntityTooLarge   ddb.Code = "RequestEntityTooLargeException"
 )
@@ -44,7 +43,7 @@ var wireKinds = map[ddb.Code]wireKind{
 	ddb.InternalServerError:                   {prefixDynamo, http.StatusInternalServerError, false},
 	ddb.ThrottlingException:                   {prefixAvail, http.StatusBadRequest, false},
 	ddb.AccessDeniedException:                 {prefixService, http.StatusBadRequest, false},
-	codeSerialization:                         {prefixService, http.StatusBadRequest, true},
+	ddb.SerializationException:                {prefixService, http.StatusBadRequest, true},
 	codeUnknownOperation:                      {prefixService, http.StatusBadRequest, false},
 	ddb.Code(auth.MissingAuthenticationToken): {prefixService, http.StatusBadRequest, false},
 	ddb.Code(auth.IncompleteSignature):        {prefixService, http.StatusBadRequest, false},
@@ -131,7 +130,7 @@ func classify(err error) *ddb.Error {
 	}
 	var se *attr.SerializationError
 	if errors.As(err, &se) {
-		return &ddb.Error{Code: codeSerialization, Message: se.Msg}
+		return &ddb.Error{Code: ddb.SerializationException, Message: se.Msg}
 	}
 	return nil
 }
@@ -139,4 +138,14 @@ func classify(err error) *ddb.Error {
 // apiErr returns a *ddb.Error with one of the HTTP layer's own codes.
 func apiErr(c ddb.Code, msg string) *ddb.Error {
 	return &ddb.Error{Code: c, Message: msg}
+}
+
+// WriteError sends err as DynamoDB's JSON error document, as the API's own
+// operations do (the request id from r's context, gzip and x-amz-crc32 as
+// asked), logging an internal error to log. ddblocal's own routes (package
+// admin) use it for errors in DynamoDB's words.
+func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	s := &server{log: log}
+	x := &exchange{sw: statusWriter{ResponseWriter: w}, ctx: reqCtx{Context: r.Context(), id: RequestID(r.Context())}}
+	s.writeError(x, r, err)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
-	"net/http"
 	"slices"
 
 	"github.com/ddblocal/ddblocal/attr"
@@ -12,10 +11,6 @@ import (
 	"github.com/ddblocal/ddblocal/faults"
 	"github.com/ddblocal/ddblocal/partiql"
 )
-
-// faultsPath is where fault rules are managed (see package faults for the
-// rule format): POST adds a rule, GET lists them, DELETE clears them.
-const faultsPath = "/_ddblocal/faults"
 
 // Messages of injected failures, as DynamoDB words them.
 const (
@@ -33,45 +28,6 @@ func WithFaults(ops map[string]Handler, inj *faults.Injector) map[string]Handler
 		out[op] = faulty(h, inj)
 	}
 	return out
-}
-
-// FaultRoutes serves the fault rules under /_ddblocal/faults and passes
-// every other request to next.
-func FaultRoutes(next http.Handler, inj *faults.Injector) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != faultsPath {
-			next.ServeHTTP(w, r)
-			return
-		}
-		switch r.Method {
-		case http.MethodGet:
-		case http.MethodPost:
-			var rule faults.Rule
-			dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&rule); err != nil {
-				writeFaultsJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
-				return
-			}
-			if err := inj.Add(rule); err != nil {
-				writeFaultsJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
-				return
-			}
-		case http.MethodDelete:
-			inj.Clear()
-		default:
-			w.Header().Set("Allow", "GET, POST, DELETE")
-			writeFaultsJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "method not allowed"})
-			return
-		}
-		writeFaultsJSON(w, http.StatusOK, map[string][]faults.Rule{"rules": inj.Rules()})
-	})
-}
-
-func writeFaultsJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
 }
 
 // faulty wraps one operation's handler with the injector.

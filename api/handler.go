@@ -15,7 +15,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/ddblocal/ddblocal/access"
-	"github.com/ddblocal/ddblocal/console"
+	"github.com/ddblocal/ddblocal/api/internal/codec"
+	"github.com/ddblocal/ddblocal/api/internal/validate"
 )
 
 // targetPrefix starts every X-Amz-Target of the DynamoDB 2012-08-10 API.
@@ -28,6 +29,10 @@ const streamsPrefix = "DynamoDBStreams_20120810."
 // msgUnknownOperation is DynamoDB's text for an operation it does not have.
 const msgUnknownOperation = "Unknown operation exception"
 
+// adminPrefix is where Config.Admin is mounted: nothing of DynamoDB's own
+// lives under it.
+const adminPrefix = "/_ddblocal"
+
 // server is the state behind one NewHandler: its configuration, request
 // id generator, router, operation table, validation rule cache, response
 // encoder and buffer pools. It is the handler NewHandler returns (see
@@ -39,19 +44,18 @@ type server struct {
 	ids     *idGen
 	router  http.Handler // every route but the hot `POST /`
 	ops     map[string]Handler
-	vd      validator
-	fd      fastDecoder
+	vd      validate.Validator
+	fd      codec.Decoder
 	resp    responder
-	enc     encoder
+	enc     codec.Encoder
 	bufs    sync.Pool // *[]byte response buffers, see encodeResult
 }
 
 // NewHandler returns the HTTP handler of the DynamoDB API: `POST /` with
 // X-Amz-Target "DynamoDB_20120810.<Operation>" dispatches to ops[Operation]
 // (DescribeEndpoints is answered here unless ops has it); `GET /` answers
-// DynamoDB's health text; `GET /_ddblocal/health` reports cfg.Ready as JSON
-// (200 or 503); `/_ddblocal/console/` serves the web console (package
-// console). ops is copied; it is not modified.
+// DynamoDB's health text; everything under /_ddblocal is cfg.Admin's (404
+// when nil). ops is copied; it is not modified.
 func NewHandler(cfg Config, ops map[string]Handler) http.Handler {
 	s := &server{cfg: cfg, corsAny: slices.Contains(cfg.CORSOrigins, "*"), log: cfg.logger(),
 		ids: newIDGen(), ops: maps.Clone(ops)}
@@ -63,30 +67,11 @@ func NewHandler(cfg Config, ops map[string]Handler) http.Handler {
 		s.dispatch(x, r)
 	})
 	r.Get("/", s.healthText)
-	r.Get("/_ddblocal/health", s.readiness)
-	cons := console.Handler()
-	r.Handle(console.Path, cons)
-	r.Handle(console.Path+"/*", cons)
-	if cfg.Settle != nil {
-		r.Post("/_ddblocal/settle", s.settle)
-	}
-	if cfg.Insights != nil {
-		r.Get(insightsPath, s.serveInsights)
+	if cfg.Admin != nil {
+		r.Mount(adminPrefix, cfg.Admin)
 	}
 	s.router = r
 	return s
-}
-
-// settle serves POST /_ddblocal/settle: 200 {"settled":true} once cfg.Settle
-// returns, 503 with the error otherwise (the client gave up, or shutdown).
-func (s *server) settle(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	if err := s.cfg.Settle(r.Context()); err != nil {
-		w.WriteHeader(http.StatusServiceUnavailable)
-		json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
-		return
-	}
-	w.Write([]byte(`{"settled":true}`))
 }
 
 // dispatch serves one DynamoDB API call, writing through x.sw.
@@ -166,20 +151,4 @@ func (s *server) describeEndpoints(context.Context, *Request) (any, error) {
 func (s *server) healthText(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/plain")
 	_, _ = io.WriteString(w, "healthy: "+s.cfg.Addr+" ")
-}
-
-// readiness reports cfg.Ready as JSON: 200 {"status":"ok"} or
-// 503 {"status":"unavailable","error":"…"}.
-func (s *server) readiness(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	var err error
-	if s.cfg.Ready != nil {
-		err = s.cfg.Ready()
-	}
-	if err != nil {
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_ = json.NewEncoder(w).Encode(map[string]string{"status": "unavailable", "error": err.Error()})
-		return
-	}
-	_ = json.NewEncoder(w).Encode(map[string]string{"status": "ok"})
 }

@@ -2,9 +2,10 @@ package api
 
 import (
 	"context"
-	"reflect"
 
 	"github.com/ddblocal/ddblocal/access"
+	"github.com/ddblocal/ddblocal/api/internal/codec"
+	"github.com/ddblocal/ddblocal/api/internal/validate"
 )
 
 // Request is one decoded DynamoDB call.
@@ -15,8 +16,8 @@ type Request struct {
 	RequestID string // also sent back as x-amzn-RequestId
 	Body      []byte // the JSON body, already decompressed
 
-	vd *validator   // the handler's rule cache; nil uses a private one
-	fd *fastDecoder // the handler's decode plans; nil decodes with encoding/json only
+	vd *validate.Validator // the handler's rule cache; nil uses a private one
+	fd *codec.Decoder      // the handler's decode plans; nil decodes with encoding/json only
 }
 
 // Decode unmarshals Body into v (a pointer to a JSON-tagged struct) and then
@@ -32,25 +33,17 @@ func (r *Request) Decode(v any) error {
 	}
 	vd := r.vd
 	if vd == nil {
-		vd = new(validator)
+		vd = new(validate.Validator)
 	}
-	return vd.validate(v)
+	return vd.Validate(v)
 }
 
-// unmarshal decodes Body into v: by the fast path when it can, otherwise
-// (and for every error) by encoding/json from a zeroed v, so that what is
-// decoded and how errors read never depend on which path ran.
+// unmarshal decodes Body into v, by the handler's decoder when there is one.
 func (r *Request) unmarshal(v any) error {
-	// Only a zero target can be reset for the fallback without losing
-	// what the caller put there.
-	if rv := reflect.ValueOf(v); r.fd != nil && len(r.Body) > 0 &&
-		rv.Kind() == reflect.Pointer && !rv.IsNil() && rv.Elem().IsZero() {
-		if r.fd.decode(r.Body, v) {
-			return nil
-		}
-		rv.Elem().SetZero()
+	if r.fd != nil {
+		return r.fd.Decode(r.Body, v)
 	}
-	return unmarshal(r.Body, v)
+	return codec.Unmarshal(r.Body, v)
 }
 
 // Handler serves one operation. Its result is JSON-encoded as the response

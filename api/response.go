@@ -29,7 +29,7 @@ func (s *server) encodeResult(v any) (*[]byte, error) {
 		*bp = append((*bp)[:0], "{}"...)
 		return bp, nil
 	}
-	b, err := s.enc.appendValue((*bp)[:0], v)
+	b, err := s.enc.AppendValue((*bp)[:0], v)
 	*bp = b
 	if r, ok := v.(releaser); ok {
 		r.Release() // v's bytes are in b now, or failed to encode

@@ -36,6 +36,9 @@ const (
 	PointInTimeRecoveryUnavailableException  Code = "PointInTimeRecoveryUnavailableException"
 	InvalidRestoreTimeException              Code = "InvalidRestoreTimeException"
 	PolicyNotFoundException                  Code = "PolicyNotFoundException"
+	// SerializationException is Coral's: a body that is not JSON, or a
+	// member of the wrong JSON type.
+	SerializationException Code = "SerializationException"
 )
 
 // Error is a DynamoDB error in DynamoDB's words. Item is set on a

@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
+	"github.com/ddblocal/ddblocal/admin"
 	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/store/etcdtest"
@@ -40,7 +41,7 @@ func startFrontEndWith(t testing.TB, endpoints []string, prefix string, opts tab
 		t.Fatal(err)
 	}
 	svc := table.New(db, opts)
-	cfg := api.Config{Addr: "localhost:8000", Settle: svc.Settle, Verifier: testVerifier()}
+	cfg := api.Config{Addr: "localhost:8000", Verifier: testVerifier(), Admin: admin.Handler(admin.Config{Settle: svc.Settle})}
 	ts := httptest.NewServer(api.NewHandler(cfg, api.Operations(svc)))
 	t.Cleanup(func() {
 		ts.Close()

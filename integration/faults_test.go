@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddblocal/ddblocal/admin"
 	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/faults"
 	"github.com/ddblocal/ddblocal/store"
@@ -37,7 +38,8 @@ func startFaultServer(t *testing.T) *faultServer {
 	}
 	svc := table.New(db, table.Options{})
 	inj := faults.New()
-	h := api.FaultRoutes(api.NewHandler(api.Config{Addr: "localhost:8000", Verifier: testVerifier()}, api.WithFaults(api.Operations(svc), inj)), inj)
+	h := api.NewHandler(api.Config{Addr: "localhost:8000", Verifier: testVerifier(), Admin: admin.Handler(admin.Config{Faults: inj})},
+		api.WithFaults(api.Operations(svc), inj))
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
 		ts.Close()

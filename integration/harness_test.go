@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/ddblocal/ddblocal/admin"
 	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/auth"
 	"github.com/ddblocal/ddblocal/store"
@@ -61,7 +62,9 @@ func startServer(t testing.TB, opts table.Options) *server {
 		t.Fatal(err)
 	}
 	svc := table.New(db, opts)
-	cfg := api.Config{Addr: "localhost:8000", Settle: svc.Settle, Verifier: testVerifier(), Insights: svc}
+	v := testVerifier()
+	cfg := api.Config{Addr: "localhost:8000", Verifier: v,
+		Admin: admin.Handler(admin.Config{Settle: svc.Settle, Insights: svc, Verifier: v})}
 	ts := httptest.NewServer(api.NewHandler(cfg, api.Operations(svc)))
 	t.Cleanup(func() {
 		ts.Close()

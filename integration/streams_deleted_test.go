@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
+	"github.com/ddblocal/ddblocal/admin"
 	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/clock"
 	"github.com/ddblocal/ddblocal/store"
@@ -155,7 +156,8 @@ func startDurableClockServer(t *testing.T, path string, clk *clock.Clock) (srv *
 	}
 	svc := table.New(db, table.Options{Now: clk.Now})
 	svc.RunOnMove(clk)
-	ts := httptest.NewServer(api.ClockRoutes(api.NewHandler(api.Config{Addr: "localhost:8000", Settle: svc.Settle}, api.Operations(svc)), clk))
+	ts := httptest.NewServer(api.NewHandler(api.Config{Addr: "localhost:8000",
+		Admin: admin.Handler(admin.Config{Settle: svc.Settle, Clock: clk})}, api.Operations(svc)))
 	stopped := false
 	stop = func() {
 		if !stopped {

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
+	"github.com/ddblocal/ddblocal/admin"
 	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/clock"
 	"github.com/ddblocal/ddblocal/store"
@@ -39,9 +40,9 @@ func startClockServer(t testing.TB, opts table.Options) *clockServer {
 	}
 	svc := table.New(db, opts)
 	svc.RunOnMove(clk)
-	cfg := api.Config{Addr: "localhost:8000", Settle: svc.Settle}
 	triggers := streams.NewTriggers(svc, nil)
-	ts := httptest.NewServer(api.TriggerRoutes(api.ClockRoutes(api.NewHandler(cfg, api.Operations(svc)), clk), triggers))
+	cfg := api.Config{Addr: "localhost:8000", Admin: admin.Handler(admin.Config{Settle: svc.Settle, Clock: clk, Triggers: triggers})}
+	ts := httptest.NewServer(api.NewHandler(cfg, api.Operations(svc)))
 	t.Cleanup(func() {
 		ts.Close()
 		triggers.Close()

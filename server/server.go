@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ddblocal/ddblocal/admin"
 	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/auth"
 	"github.com/ddblocal/ddblocal/clock"
@@ -120,14 +121,13 @@ func Start(ctx context.Context, opts Options) (s *Server, err error) {
 	s.svc = table.New(db, tOpts)
 	s.svc.RunOnMove(s.clock)
 	s.triggers = streams.NewTriggers(s.svc, log)
-	cfg := api.Config{Addr: s.addr, Logger: log, CORSOrigins: opts.CORSOrigins,
-		Ready: db.Ready, Settle: s.svc.Settle, Insights: s.svc}
+	cfg := api.Config{Addr: s.addr, Logger: log, CORSOrigins: opts.CORSOrigins}
 	inj := faults.New()
 	s.faults = inj
 	handler := func(cfg api.Config) http.Handler {
-		h := api.FaultRoutes(api.NewHandler(cfg, api.WithFaults(api.Operations(s.svc), inj)), inj)
-		h = api.ClockRoutes(h, s.clock)
-		h = api.TriggerRoutes(h, s.triggers)
+		cfg.Admin = admin.Handler(admin.Config{Ready: db.Ready, Settle: s.svc.Settle, Insights: s.svc,
+			Verifier: cfg.Verifier, Faults: inj, Clock: s.clock, Triggers: s.triggers, Logger: log})
+		h := api.NewHandler(cfg, api.WithFaults(api.Operations(s.svc), inj))
 		if opts.Wrap != nil {
 			h = opts.Wrap(h)
 		}

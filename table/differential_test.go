@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/ddblocal/ddblocal/admin"
 	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/store"
@@ -77,7 +78,7 @@ func diffServer(t *testing.T, plain bool) http.Handler {
 		s.Close()
 		db.Close()
 	})
-	return api.NewHandler(api.Config{Settle: s.Settle}, api.Operations(s))
+	return api.NewHandler(api.Config{Admin: admin.Handler(admin.Config{Settle: s.Settle})}, api.Operations(s))
 }
 
 const diffAuth = "AWS4-HMAC-SHA256 Credential=AKID/20250101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=abc"

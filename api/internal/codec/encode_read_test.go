@@ -1,4 +1,4 @@
-package api
+package codec
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 )
 
 // plainReadOutput has ReadOutput's wire members: what encoding/json writes
-// for it is the reference the encoder must match.
+// for it is the reference the Encoder must match.
 type plainReadOutput struct {
 	Items            *[]attr.Item `json:",omitempty"`
 	Count            int
@@ -41,12 +41,12 @@ func renderItems(t *testing.T, items ...attr.Item) attr.ItemsJSON {
 	return raw
 }
 
-// encodeBoth encodes v through a pointer and as a value: the encoder plans
+// encodeBoth encodes v through a pointer and as a value: the Encoder plans
 // both, and must write the same.
 func encodeBoth[T any](t *testing.T, v T, want []byte) {
 	t.Helper()
 	for name, x := range map[string]any{"pointer": &v, "value": v} {
-		got, err := new(encoder).appendValue(nil, x)
+		got, err := new(Encoder).AppendValue(nil, x)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s: got %s, %v\nwant %s", name, got, err, want)
 		}

@@ -1,4 +1,4 @@
-package api
+package codec
 
 import (
 	"reflect"
@@ -45,11 +45,11 @@ var decodeTargets = []func() any{
 
 // checkSameDecode decodes body into a fresh target by the fast path and by
 // encoding/json alone and fails unless value and error agree.
-func checkSameDecode(t *testing.T, fd *fastDecoder, body []byte, newTarget func() any) {
+func checkSameDecode(t *testing.T, fd *Decoder, body []byte, newTarget func() any) {
 	t.Helper()
 	got, want := newTarget(), newTarget()
-	gotErr := (&Request{Body: body, fd: fd}).unmarshal(got)
-	wantErr := unmarshal(body, want)
+	gotErr := fd.Decode(body, got)
+	wantErr := Unmarshal(body, want)
 	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
 		t.Fatalf("%T from %q: got error %v, want %v", got, body, gotErr, wantErr)
 	}
@@ -59,7 +59,7 @@ func checkSameDecode(t *testing.T, fd *fastDecoder, body []byte, newTarget func(
 }
 
 func TestFastDecodeMatchesEncodingJSON(t *testing.T) {
-	var fd fastDecoder
+	var fd Decoder
 	for _, body := range decodeBodies {
 		for _, target := range decodeTargets {
 			checkSameDecode(t, &fd, []byte(body), target)
@@ -68,7 +68,7 @@ func TestFastDecodeMatchesEncodingJSON(t *testing.T) {
 }
 
 func TestFastDecodeTakesFastPath(t *testing.T) {
-	var fd fastDecoder
+	var fd Decoder
 	for _, tc := range []struct {
 		body   string
 		target any
@@ -92,7 +92,7 @@ func FuzzFastDecode(f *testing.F) {
 	for _, b := range decodeBodies {
 		f.Add([]byte(b), uint8(0))
 	}
-	var fd fastDecoder
+	var fd Decoder
 	f.Fuzz(func(t *testing.T, body []byte, which uint8) {
 		checkSameDecode(t, &fd, body, decodeTargets[int(which)%len(decodeTargets)])
 	})
@@ -106,7 +106,7 @@ const benchPutBody = `{"TableName":"bench","Item":{"pk":{"S":"p00042"},"sk":{"S"
 func BenchmarkDecodePutItem(b *testing.B) {
 	body := []byte(benchPutBody)
 	b.Run("fast", func(b *testing.B) {
-		var fd fastDecoder
+		var fd Decoder
 		b.ReportAllocs()
 		for b.Loop() {
 			var in ddb.PutItemInput
@@ -119,7 +119,7 @@ func BenchmarkDecodePutItem(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			var in ddb.PutItemInput
-			if err := unmarshal(body, &in); err != nil {
+			if err := Unmarshal(body, &in); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -138,7 +138,7 @@ func BenchmarkDecodeBatchWrite25(b *testing.B) {
 	}
 	body = append(body, "]}}"...)
 	b.Run("fast", func(b *testing.B) {
-		var fd fastDecoder
+		var fd Decoder
 		b.ReportAllocs()
 		for b.Loop() {
 			var in ddb.BatchWriteItemInput
@@ -151,7 +151,7 @@ func BenchmarkDecodeBatchWrite25(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			var in ddb.BatchWriteItemInput
-			if err := unmarshal(body, &in); err != nil {
+			if err := Unmarshal(body, &in); err != nil {
 				b.Fatal(err)
 			}
 		}

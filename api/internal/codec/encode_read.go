@@ -1,4 +1,4 @@
-package api
+package codec
 
 import (
 	"reflect"
@@ -28,7 +28,7 @@ func pointerTo[T any](v reflect.Value) *T {
 }
 
 // encodeReadOutput writes a Query or Scan page.
-func encodeReadOutput(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+func encodeReadOutput(e *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	o := pointerTo[ddb.ReadOutput](v)
 	dst = append(dst, '{')
 	switch {
@@ -55,7 +55,7 @@ func encodeReadOutput(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	}
 	if o.ConsumedCapacity != nil {
 		var err error
-		if dst, err = e.appendValue(append(dst, `,"ConsumedCapacity":`...), o.ConsumedCapacity); err != nil {
+		if dst, err = e.AppendValue(append(dst, `,"ConsumedCapacity":`...), o.ConsumedCapacity); err != nil {
 			return dst, err
 		}
 	}
@@ -74,7 +74,7 @@ func appendItemList(dst []byte, items []attr.Item) []byte {
 }
 
 // encodeGetItemOutput writes GetItem's result.
-func encodeGetItemOutput(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+func encodeGetItemOutput(e *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	o := pointerTo[ddb.GetItemOutput](v)
 	dst = append(dst, '{')
 	switch {
@@ -88,7 +88,7 @@ func encodeGetItemOutput(e *encoder, dst []byte, v reflect.Value) ([]byte, error
 			dst = append(dst, ',')
 		}
 		var err error
-		if dst, err = e.appendValue(append(dst, `"ConsumedCapacity":`...), o.ConsumedCapacity); err != nil {
+		if dst, err = e.AppendValue(append(dst, `"ConsumedCapacity":`...), o.ConsumedCapacity); err != nil {
 			return dst, err
 		}
 	}

@@ -1,4 +1,4 @@
-package api
+package validate
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 	"github.com/ddblocal/ddblocal/ddb"
 )
 
-// validator checks decoded requests against their `ddb` struct tags, the
+// Validator checks decoded requests against their `ddb` struct tags, the
 // way Coral checks a request against the API model's member constraints.
 //
 // Tag grammar: rules separated by ';', each one of
@@ -28,9 +28,9 @@ import (
 // as absent; use a pointer where the difference matters. Nested structs,
 // and slices and maps of them, are checked recursively.
 //
-// Parsed rules are cached per type; the zero validator is ready to use and
+// Parsed rules are cached per type; the zero Validator is ready to use and
 // safe for concurrent use.
-type validator struct {
+type Validator struct {
 	types sync.Map // reflect.Type → *structRules
 }
 
@@ -55,9 +55,9 @@ type fieldRules struct {
 // isZeroer is implemented by struct types that know when they are empty.
 type isZeroer interface{ IsZero() bool }
 
-// validate checks v (a pointer to a struct, usually) and returns a
+// Validate checks v (a pointer to a struct, usually) and returns a
 // ValidationException listing every failed constraint, or nil.
-func (vd *validator) validate(v any) error {
+func (vd *Validator) Validate(v any) error {
 	var c checker
 	c.vd = vd
 	c.value(reflect.ValueOf(v), "")
@@ -76,7 +76,7 @@ func (vd *validator) validate(v any) error {
 
 // checker accumulates the failures of one validate call.
 type checker struct {
-	vd   *validator
+	vd   *Validator
 	msgs []string
 	err  error
 }
@@ -158,7 +158,7 @@ func hasRule(rs []rule, k ruleKind) bool {
 }
 
 // rulesFor returns the cached plan for struct type t, parsing it on first use.
-func (vd *validator) rulesFor(t reflect.Type) *structRules {
+func (vd *Validator) rulesFor(t reflect.Type) *structRules {
 	if sr, ok := vd.types.Load(t); ok {
 		return sr.(*structRules)
 	}

@@ -1,4 +1,4 @@
-package api
+package admin
 
 import (
 	"context"
@@ -6,10 +6,10 @@ import (
 	"net/http"
 
 	"github.com/ddblocal/ddblocal/access"
+	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/auth"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/insights"
-	"github.com/ddblocal/ddblocal/table"
 )
 
 // insightsPath serves the partition heat, hot keys and key-design warnings
@@ -27,38 +27,44 @@ type insightsTables struct {
 	Tables []string `json:"tables"`
 }
 
-// serveInsights answers GET /_ddblocal/insights?table=T with the report of
+// insightsHandler answers GET /_ddblocal/insights?table=T with the report of
 // table T, or without table the names of the caller's tables. The caller is
 // found as for DynamoDB's own calls: with --credentials the request must be
 // SigV4-signed (header or presigned query) and the signer's account scopes
 // it; without, any caller is the default account. The region is the
 // signature's, else the region query parameter, else us-east-1. Errors are
 // DynamoDB's JSON errors (an unknown table is ResourceNotFoundException).
-func (s *server) serveInsights(w http.ResponseWriter, r *http.Request) {
-	x := &exchange{sw: statusWriter{ResponseWriter: w}, ctx: reqCtx{Context: r.Context(), id: RequestID(r.Context())}}
-	id, err := s.insightsCaller(r)
+func insightsHandler(cfg Config) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		serveInsights(cfg, w, r)
+	}
+}
+
+// serveInsights is insightsHandler's body.
+func serveInsights(cfg Config, w http.ResponseWriter, r *http.Request) {
+	id, err := insightsCaller(cfg.Verifier, r)
 	if err != nil {
-		s.writeError(x, r, err)
+		api.WriteError(w, r, cfg.Logger, err)
 		return
 	}
-	var ctx context.Context = &x.ctx
-	if s.cfg.Verifier != nil {
+	ctx := r.Context()
+	if cfg.Verifier != nil {
 		ctx = access.WithCaller(ctx, access.Caller{Account: id.Account, AccessKey: id.AccessKey, Operation: "DescribeTable"})
 	}
 	scope := access.Scope(id.Account, id.Region)
 	var out any
 	if name := r.URL.Query().Get("table"); name != "" {
-		out, err = s.cfg.Insights.Insights(ctx, scope, name)
+		out, err = cfg.Insights.Insights(ctx, scope, name)
 	} else {
-		out, err = s.insightsTableNames(ctx, scope)
+		out, err = insightsTableNames(ctx, cfg.Insights, scope)
 	}
 	if err != nil {
-		s.writeError(x, r, err)
+		api.WriteError(w, r, cfg.Logger, err)
 		return
 	}
 	body, err := json.Marshal(out)
 	if err != nil {
-		s.writeError(x, r, err)
+		api.WriteError(w, r, cfg.Logger, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -67,9 +73,9 @@ func (s *server) serveInsights(w http.ResponseWriter, r *http.Request) {
 }
 
 // insightsCaller says who asks for insights (see serveInsights).
-func (s *server) insightsCaller(r *http.Request) (auth.Identity, error) {
-	if s.cfg.Verifier != nil {
-		return s.cfg.Verifier.Verify(r, nil)
+func insightsCaller(v *auth.Verifier, r *http.Request) (auth.Identity, error) {
+	if v != nil {
+		return v.Verify(r, nil)
 	}
 	region, err := auth.Region(r)
 	if err != nil {
@@ -82,11 +88,11 @@ func (s *server) insightsCaller(r *http.Request) (auth.Identity, error) {
 }
 
 // insightsTableNames lists every table of scope, all pages.
-func (s *server) insightsTableNames(ctx context.Context, scope string) (insightsTables, error) {
+func insightsTableNames(ctx context.Context, src InsightsSource, scope string) (insightsTables, error) {
 	out := insightsTables{Tables: []string{}}
 	in := &ddb.ListTablesInput{}
 	for {
-		page, err := s.cfg.Insights.ListTables(ctx, scope, in)
+		page, err := src.ListTables(ctx, scope, in)
 		if err != nil {
 			return out, err
 		}
@@ -95,14 +101,5 @@ func (s *server) insightsTableNames(ctx context.Context, scope string) (insights
 			return out, nil
 		}
 		in.ExclusiveStartTableName = page.LastEvaluatedTableName
-	}
-}
-
-// contributorInsightsOperations are the Contributor Insights operations.
-func contributorInsightsOperations(svc *table.Service) map[string]Handler {
-	return map[string]Handler{
-		"UpdateContributorInsights":   Op(svc.UpdateContributorInsights),
-		"DescribeContributorInsights": Op(svc.DescribeContributorInsights),
-		"ListContributorInsights":     Op(svc.ListContributorInsights),
 	}
 }

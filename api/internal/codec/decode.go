@@ -1,4 +1,4 @@
-package api
+package codec
 
 import (
 	"bytes"
@@ -8,13 +8,15 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
-// unmarshal decodes a request body into v, turning JSON syntax and member
+// Unmarshal decodes a request body into v, turning JSON syntax and member
 // type errors into SerializationException in Coral's words. Errors returned
 // by a member's own UnmarshalJSON (attr's) pass through unchanged. An empty
 // body reads as {} (DynamoDB Local accepts it, and no member is then set).
-func unmarshal(body []byte, v any) error {
+func Unmarshal(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil
 	}
@@ -24,14 +26,14 @@ func unmarshal(body []byte, v any) error {
 	}
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) {
-		return apiErr(codeSerialization, fmt.Sprintf("Malformed JSON at offset %d: %s", syn.Offset, syn.Error()))
+		return ddb.Errorf(ddb.SerializationException, "%s", fmt.Sprintf("Malformed JSON at offset %d: %s", syn.Offset, syn.Error()))
 	}
 	var ute *json.UnmarshalTypeError
 	if errors.As(err, &ute) {
-		return apiErr(codeSerialization, typeMismatch(ute))
+		return &ddb.Error{Code: ddb.SerializationException, Message: typeMismatch(ute)}
 	}
 	if isJSONPackageError(err) {
-		return apiErr(codeSerialization, err.Error())
+		return &ddb.Error{Code: ddb.SerializationException, Message: err.Error()}
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package api
+package codec
 
 import (
 	"encoding"
@@ -9,7 +9,7 @@ import (
 	"sync"
 )
 
-// fastDecoder decodes the common shape of a request body in one pass over
+// Decoder decodes the common shape of a request body in one pass over
 // the bytes, where encoding/json makes three over every item (validate the
 // whole body, find each member's extent, then attr's own decode) and
 // reflects its way through each struct.
@@ -19,7 +19,7 @@ import (
 // outside attribute values, plain integers — and gives up (ok=false) on
 // anything else, including every error. The caller then zeroes the target
 // and runs encoding/json, so results and error messages are unchanged.
-type fastDecoder struct {
+type Decoder struct {
 	plans sync.Map // reflect.Type → *decodePlan
 }
 
@@ -46,9 +46,25 @@ const (
 	decodeStruct
 )
 
+// Decode decodes body into v: by the fast path when it can, otherwise
+// (and for every error) by Unmarshal from a zeroed v, so that what is
+// decoded and how errors read never depend on which path ran.
+func (fd *Decoder) Decode(body []byte, v any) error {
+	// Only a zero target can be reset for the fallback without losing
+	// what the caller put there.
+	if rv := reflect.ValueOf(v); len(body) > 0 &&
+		rv.Kind() == reflect.Pointer && !rv.IsNil() && rv.Elem().IsZero() {
+		if fd.decode(body, v) {
+			return nil
+		}
+		rv.Elem().SetZero()
+	}
+	return Unmarshal(body, v)
+}
+
 // decode fills v (a non-nil pointer to a zero struct) from body and
 // reports whether it succeeded; on false, v may be partly filled.
-func (fd *fastDecoder) decode(body []byte, v any) bool {
+func (fd *Decoder) decode(body []byte, v any) bool {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return false
@@ -62,7 +78,7 @@ func (fd *fastDecoder) decode(body []byte, v any) bool {
 	return s.i == len(s.b)
 }
 
-func (fd *fastDecoder) plan(t reflect.Type) *decodePlan {
+func (fd *Decoder) plan(t reflect.Type) *decodePlan {
 	if p, ok := fd.plans.Load(t); ok {
 		return p.(*decodePlan)
 	}
@@ -162,7 +178,7 @@ type prefixUnmarshaler interface {
 }
 
 // value decodes the JSON value at s into v.
-func (fd *fastDecoder) value(s *scanner, v reflect.Value) bool {
+func (fd *Decoder) value(s *scanner, v reflect.Value) bool {
 	p := fd.plan(v.Type())
 	switch p.kind {
 	case decodePrefix:

@@ -1,7 +1,6 @@
-package api
+package admin
 
 import (
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -12,7 +11,7 @@ import (
 
 func TestClockRoutes(t *testing.T) {
 	c := clock.Manual(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
-	h := ClockRoutes(http.NotFoundHandler(), c)
+	h := mounted(Config{Clock: c})
 	tests := []struct {
 		method, body string
 		status       int

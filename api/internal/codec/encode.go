@@ -1,4 +1,4 @@
-package api
+package codec
 
 import (
 	"encoding"
@@ -14,7 +14,7 @@ import (
 	"github.com/ddblocal/ddblocal/attr"
 )
 
-// encoder writes handler results as JSON without encoding/json's costs on
+// Encoder writes handler results as JSON without encoding/json's costs on
 // item-heavy responses: encoding/json calls attr.Item's MarshalJSON and then
 // re-scans and compacts every byte it returned (half of a Query's CPU in
 // the profile). Here attr.Item and attr.Value are appended directly, and the
@@ -23,15 +23,15 @@ import (
 // The output is what encoding/json produces with SetEscapeHTML(false): same
 // member names and order, omitempty, null for nil pointers, slices and maps,
 // sorted map keys, base64 []byte, the same number formats. Anything this
-// encoder does not model (embedded structs, ",string", omitzero, Marshaler
+// Encoder does not model (embedded structs, ",string", omitzero, Marshaler
 // and TextMarshaler types other than attr's, non-string map keys) is handed
 // to encoding/json for that value, so the result stays correct.
-type encoder struct {
+type Encoder struct {
 	plans sync.Map // reflect.Type → encodeFunc
 }
 
 // encodeFunc appends the JSON of v to dst.
-type encodeFunc func(e *encoder, dst []byte, v reflect.Value) ([]byte, error)
+type encodeFunc func(e *Encoder, dst []byte, v reflect.Value) ([]byte, error)
 
 // Types the planner recognises; set once, never modified.
 var (
@@ -41,8 +41,8 @@ var (
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 )
 
-// appendValue appends the JSON of v (nil → null) to dst.
-func (e *encoder) appendValue(dst []byte, v any) ([]byte, error) {
+// AppendValue appends the JSON of v (nil → null) to dst.
+func (e *Encoder) AppendValue(dst []byte, v any) ([]byte, error) {
 	if v == nil {
 		return append(dst, "null"...), nil
 	}
@@ -53,7 +53,7 @@ func (e *encoder) appendValue(dst []byte, v any) ([]byte, error) {
 // planFor returns t's encodeFunc, building and caching it on first use.
 // Plans look up their element types' plans only when they run, so building
 // one never recurses and recursive types need no special care.
-func (e *encoder) planFor(t reflect.Type) encodeFunc {
+func (e *Encoder) planFor(t reflect.Type) encodeFunc {
 	if f, ok := e.plans.Load(t); ok {
 		return f.(encodeFunc)
 	}
@@ -115,8 +115,8 @@ func newPlan(t reflect.Type) encodeFunc {
 }
 
 // encodeFallback lets encoding/json encode v: the path for shapes this
-// encoder does not model, and for its errors (NaN, channels, ...).
-func encodeFallback(_ *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+// Encoder does not model, and for its errors (NaN, channels, ...).
+func encodeFallback(_ *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	b, err := json.Marshal(v.Interface())
 	if err != nil {
 		return dst, err
@@ -124,32 +124,32 @@ func encodeFallback(_ *encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	return append(dst, b...), nil
 }
 
-func encodeItem(_ *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+func encodeItem(_ *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	if v.IsNil() {
 		return append(dst, "null"...), nil
 	}
 	return attr.AppendItemJSON(dst, v.Interface().(attr.Item)), nil
 }
 
-func encodeAttrValue(_ *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+func encodeAttrValue(_ *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	return attr.AppendJSON(dst, v.Interface().(attr.Value)), nil
 }
 
-func encodeBool(_ *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+func encodeBool(_ *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	return strconv.AppendBool(dst, v.Bool()), nil
 }
 
-func encodeInt(_ *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+func encodeInt(_ *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	return strconv.AppendInt(dst, v.Int(), 10), nil
 }
 
-func encodeUint(_ *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+func encodeUint(_ *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	return strconv.AppendUint(dst, v.Uint(), 10), nil
 }
 
 // encodeFloat formats as encoding/json does: shortest representation,
 // exponent form only for very small or large magnitudes, "e-07" as "e-7".
-func encodeFloat(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+func encodeFloat(e *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	f := v.Float()
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return encodeFallback(e, dst, v) // encoding/json's UnsupportedValueError
@@ -171,11 +171,11 @@ func encodeFloat(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	return dst, nil
 }
 
-func encodeString(_ *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+func encodeString(_ *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	return attr.AppendJSONString(dst, v.String()), nil
 }
 
-func encodeBytes(_ *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+func encodeBytes(_ *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	if v.IsNil() {
 		return append(dst, "null"...), nil
 	}
@@ -184,7 +184,7 @@ func encodeBytes(_ *encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	return append(dst, '"'), nil
 }
 
-func encodeInterface(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+func encodeInterface(e *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 	if v.IsNil() {
 		return append(dst, "null"...), nil
 	}
@@ -194,7 +194,7 @@ func encodeInterface(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
 
 func newPointerPlan(t reflect.Type) encodeFunc {
 	elem := t.Elem()
-	return func(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+	return func(e *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 		if v.IsNil() {
 			return append(dst, "null"...), nil
 		}
@@ -204,7 +204,7 @@ func newPointerPlan(t reflect.Type) encodeFunc {
 
 func newSlicePlan(t reflect.Type) encodeFunc {
 	arr := newArrayPlan(t)
-	return func(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+	return func(e *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 		if v.IsNil() {
 			return append(dst, "null"...), nil
 		}
@@ -214,7 +214,7 @@ func newSlicePlan(t reflect.Type) encodeFunc {
 
 func newArrayPlan(t reflect.Type) encodeFunc {
 	elem := t.Elem()
-	return func(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+	return func(e *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 		dst = append(dst, '[')
 		n := v.Len()
 		if n > 0 {
@@ -235,7 +235,7 @@ func newArrayPlan(t reflect.Type) encodeFunc {
 
 func newMapPlan(t reflect.Type) encodeFunc {
 	elem := t.Elem()
-	return func(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+	return func(e *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 		if v.IsNil() {
 			return append(dst, "null"...), nil
 		}
@@ -312,7 +312,7 @@ func newStructPlan(t reflect.Type) encodeFunc {
 		seen[name] = true
 		fields = append(fields, field{index: i, prefix: `"` + name + `":`, omitEmpty: omit, typ: sf.Type})
 	}
-	return func(e *encoder, dst []byte, v reflect.Value) ([]byte, error) {
+	return func(e *Encoder, dst []byte, v reflect.Value) ([]byte, error) {
 		dst = append(dst, '{')
 		first := true
 		var err error

@@ -1,4 +1,4 @@
-package api
+package validate
 
 import (
 	"errors"
@@ -18,15 +18,15 @@ func FuzzDecode(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	vd := new(validator)
+	vd := new(Validator)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var in vIn
-		err := (&Request{Body: body, vd: vd}).Decode(&in)
+		err := decode(vd, body, &in)
 		if err == nil {
 			return
 		}
 		var te *ddb.Error
-		if !errors.As(err, &te) || (te.Code != ddb.ValidationException && te.Code != codeSerialization) {
+		if !errors.As(err, &te) || (te.Code != ddb.ValidationException && te.Code != ddb.SerializationException) {
 			t.Fatalf("Decode(%q) = %#v, want nil, a ValidationException or a SerializationException", body, err)
 		}
 	})

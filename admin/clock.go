@@ -1,4 +1,4 @@
-package api
+package admin
 
 import (
 	"context"
@@ -27,31 +27,26 @@ type clockMove struct {
 // clockFormat is RFC 3339 with milliseconds, in UTC.
 const clockFormat = "2006-01-02T15:04:05.000Z07:00"
 
-// ClockRoutes serves the clock under /_ddblocal/clock and passes every other
-// request to next. GET answers {"now": "<RFC 3339 ms>"}; POST with
+// clockRoutes serves c under /_ddblocal/clock. GET answers {"now": "<RFC 3339 ms>"}; POST with
 // {"advance": "49h"} or {"set": "2030-01-01T00:00:00Z"} moves it forward and
 // answers, with the new time, once the work the move made due has run.
-func ClockRoutes(next http.Handler, c Clock) http.Handler {
+func clockRoutes(c Clock) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != clockPath {
-			next.ServeHTTP(w, r)
-			return
-		}
 		now := c.Now()
 		switch r.Method {
 		case http.MethodGet:
 		case http.MethodPost:
 			var err error
 			if now, err = moveClock(r, w, c); err != nil {
-				writeFaultsJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error(), "now": now.UTC().Format(clockFormat)})
+				writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error(), "now": now.UTC().Format(clockFormat)})
 				return
 			}
 		default:
 			w.Header().Set("Allow", "GET, POST")
-			writeFaultsJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "method not allowed"})
+			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "method not allowed"})
 			return
 		}
-		writeFaultsJSON(w, http.StatusOK, map[string]string{"now": now.UTC().Format(clockFormat)})
+		writeJSON(w, http.StatusOK, map[string]string{"now": now.UTC().Format(clockFormat)})
 	})
 }
 

@@ -1,4 +1,4 @@
-package api
+package validate
 
 import (
 	"go/ast"
@@ -118,8 +118,8 @@ func sourceTags(t *testing.T, root string) []string {
 
 // TestDDBTagsParse checks that every ddb tag on the shapes of every
 // operation parses and fits its field's type (a bad one would otherwise
-// surface only when a request first uses it), and that no ddb tag in
-// table's source sits where no operation reaches it, unchecked. (Packages
+// surface only when a request first uses it), and that no ddb tag in ddb's
+// source (DynamoDB's shapes) sits where no operation reaches it, unchecked. (Packages
 // with operations of their own, outside table.Service, are not walked.)
 func TestDDBTagsParse(t *testing.T) {
 	checked := taggedFields(operationTypes())
@@ -131,7 +131,7 @@ func TestDDBTagsParse(t *testing.T) {
 			t.Errorf("%s: %v", field, err)
 		}
 	}
-	for _, field := range sourceTags(t, "../table") {
+	for _, field := range sourceTags(t, "../../../ddb") {
 		if _, ok := checked[field]; !ok {
 			t.Errorf("%s has a ddb tag that no operation's input reaches: it is never checked", field)
 		}

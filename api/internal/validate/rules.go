@@ -1,4 +1,4 @@
-package api
+package validate
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-// ruleKind names one constraint of the ddb tag grammar (see validator).
+// ruleKind names one constraint of the ddb tag grammar (see Validator).
 type ruleKind uint8
 
 const (

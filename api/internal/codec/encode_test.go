@@ -1,4 +1,4 @@
-package api
+package codec
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 )
 
 // stdJSON is what encoding/json writes for v with HTML escaping off, the
-// reference the encoder must match byte for byte.
+// reference the Encoder must match byte for byte.
 func stdJSON(t testing.TB, v any) []byte {
 	t.Helper()
 	var buf bytes.Buffer
@@ -93,8 +93,8 @@ func TestEncoderMatchesEncodingJSON(t *testing.T) {
 		{"escapes", "\b\f\t\r\x7f\xff<>&\u2029"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var e encoder
-			got, err := e.appendValue(nil, tc.v)
+			var e Encoder
+			got, err := e.AppendValue(nil, tc.v)
 			if err != nil {
 				t.Fatalf("appendValue: %v", err)
 			}
@@ -106,8 +106,8 @@ func TestEncoderMatchesEncodingJSON(t *testing.T) {
 }
 
 func TestEncoderUnsupportedValue(t *testing.T) {
-	var e encoder
-	_, gotErr := e.appendValue(nil, struct{ F float64 }{math.NaN()})
+	var e Encoder
+	_, gotErr := e.AppendValue(nil, struct{ F float64 }{math.NaN()})
 	_, wantErr := json.Marshal(struct{ F float64 }{math.NaN()})
 	if gotErr == nil || gotErr.Error() != wantErr.Error() {
 		t.Errorf("got %v, want %v", gotErr, wantErr)
@@ -130,13 +130,13 @@ func benchReadOutput() *ddb.ReadOutput {
 
 func BenchmarkEncodeReadOutput(b *testing.B) {
 	out := benchReadOutput()
-	b.Run("encoder", func(b *testing.B) {
-		var e encoder
+	b.Run("Encoder", func(b *testing.B) {
+		var e Encoder
 		buf := make([]byte, 0, 64<<10)
 		b.ReportAllocs()
 		for b.Loop() {
 			var err error
-			if buf, err = e.appendValue(buf[:0], out); err != nil {
+			if buf, err = e.AppendValue(buf[:0], out); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -154,13 +154,13 @@ func BenchmarkEncodeReadOutput(b *testing.B) {
 
 func BenchmarkEncodeGetItemOutput(b *testing.B) {
 	out := &ddb.GetItemOutput{Item: (*benchReadOutput().Items)[0]}
-	b.Run("encoder", func(b *testing.B) {
-		var e encoder
+	b.Run("Encoder", func(b *testing.B) {
+		var e Encoder
 		buf := make([]byte, 0, 4<<10)
 		b.ReportAllocs()
 		for b.Loop() {
 			var err error
-			if buf, err = e.appendValue(buf[:0], out); err != nil {
+			if buf, err = e.AppendValue(buf[:0], out); err != nil {
 				b.Fatal(err)
 			}
 		}

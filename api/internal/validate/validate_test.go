@@ -1,9 +1,10 @@
-package api
+package validate
 
 import (
 	"errors"
 	"testing"
 
+	"github.com/ddblocal/ddblocal/api/internal/codec"
 	"github.com/ddblocal/ddblocal/ddb"
 )
 
@@ -80,12 +81,11 @@ func TestValidate(t *testing.T) {
 			"1 validation error detected: Value '" + repeat("😀", 18) + "x' at 'clientToken' failed to satisfy constraint: Member must have length less than or equal to 36"},
 		{"unknown members ignored", `{"TableName":"abc",` + okKeys + `,"Bogus":{"a":[1,2]}}`, ""},
 	}
-	vd := new(validator)
+	vd := new(Validator)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &Request{Body: []byte(tt.body), vd: vd}
 			var in vIn
-			err := r.Decode(&in)
+			err := decode(vd, []byte(tt.body), &in)
 			if got := errText(err); got != tt.want {
 				t.Errorf("Decode(%s)\n got: %s\nwant: %s", tt.body, got, tt.want)
 			}
@@ -115,9 +115,9 @@ func TestDecodeSerialization(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var in vIn
-			err := (&Request{Body: []byte(tt.body)}).Decode(&in)
+			err := decode(new(Validator), []byte(tt.body), &in)
 			var te *ddb.Error
-			if !errors.As(err, &te) || te.Code != codeSerialization {
+			if !errors.As(err, &te) || te.Code != ddb.SerializationException {
 				t.Fatalf("Decode(%s) = %v, want a SerializationException", tt.body, err)
 			}
 			if got := te.Message; got != tt.want {
@@ -138,8 +138,9 @@ func TestBadTagIsInternal(t *testing.T) {
 		S string `ddb:"pattern=("`
 	}
 	for _, v := range []any{&bad{N: 1}, &unknown{S: "x"}, &badRegex{S: "x"}} {
-		err := (&Request{Body: []byte(`{}`)}).Decode(v)
-		if err == nil || classify(err) != nil {
+		err := decode(new(Validator), []byte(`{}`), v)
+		var te *ddb.Error
+		if err == nil || errors.As(err, &te) {
 			t.Errorf("Decode(%T) = %v, want an internal (non-DynamoDB) error", v, err)
 		}
 	}
@@ -212,14 +213,23 @@ func TestValidateTableNameOrARN(t *testing.T) {
 			"1 validation error detected: Value 'arn:" + repeat("a", 1021) + "' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to 1024"},
 		{"missing", `{}`, "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"},
 	}
-	vd := new(validator)
+	vd := new(Validator)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var v in
-			err := (&Request{Body: []byte(tt.body), vd: vd}).Decode(&v)
+			err := decode(vd, []byte(tt.body), &v)
 			if got := errText(err); got != tt.want {
 				t.Errorf("Decode(%s)\n got: %s\nwant: %s", tt.body, got, tt.want)
 			}
 		})
 	}
+}
+
+// decode is what api's Request.Decode does with a body: unmarshal, then
+// validate.
+func decode(vd *Validator, body []byte, v any) error {
+	if err := codec.Unmarshal(body, v); err != nil {
+		return err
+	}
+	return vd.Validate(v)
 }

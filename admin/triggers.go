@@ -1,4 +1,4 @@
-package api
+package admin
 
 import (
 	"encoding/json"
@@ -12,42 +12,41 @@ import (
 // them, DELETE triggersPath/{id} removes one.
 const triggersPath = "/_ddblocal/triggers"
 
-// TriggerRoutes serves the local triggers of ts under /_ddblocal/triggers and
-// passes every other request to next.
-func TriggerRoutes(next http.Handler, ts *streams.Triggers) http.Handler {
+// triggerRoutes serves the local triggers of ts under /_ddblocal/triggers.
+func triggerRoutes(ts *streams.Triggers) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, sub := strings.CutPrefix(r.URL.Path, triggersPath+"/")
 		switch {
 		case r.URL.Path == triggersPath && r.Method == http.MethodGet:
-			writeFaultsJSON(w, http.StatusOK, map[string][]streams.TriggerStatus{"triggers": ts.List()})
+			writeJSON(w, http.StatusOK, map[string][]streams.TriggerStatus{"triggers": ts.List()})
 		case r.URL.Path == triggersPath && r.Method == http.MethodPost:
 			var cfg streams.TriggerConfig
 			dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&cfg); err != nil {
-				writeFaultsJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+				writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
 				return
 			}
 			st, err := ts.Add(r.Context(), cfg)
 			if err != nil {
-				writeFaultsJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+				writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
 				return
 			}
-			writeFaultsJSON(w, http.StatusOK, st)
+			writeJSON(w, http.StatusOK, st)
 		case r.URL.Path == triggersPath:
 			w.Header().Set("Allow", "GET, POST")
-			writeFaultsJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "method not allowed"})
+			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "method not allowed"})
 		case sub && id != "" && r.Method == http.MethodDelete:
 			if !ts.Remove(id) {
-				writeFaultsJSON(w, http.StatusNotFound, map[string]string{"error": "no trigger " + id})
+				writeJSON(w, http.StatusNotFound, map[string]string{"error": "no trigger " + id})
 				return
 			}
-			writeFaultsJSON(w, http.StatusOK, map[string]string{"deleted": id})
+			writeJSON(w, http.StatusOK, map[string]string{"deleted": id})
 		case sub:
 			w.Header().Set("Allow", "DELETE")
-			writeFaultsJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "method not allowed"})
+			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "method not allowed"})
 		default:
-			next.ServeHTTP(w, r)
+			http.NotFound(w, r)
 		}
 	})
 }
