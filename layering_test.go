@@ -15,62 +15,81 @@ import (
 // module is this module's import path.
 const module = "github.com/ddblocal/ddblocal"
 
-// tiers are the packages by layer, top first, as shared/DESIGN.md draws
-// them: api → {partiql, auth, console} → table → {gsi, index, ...} →
-// {changelog, attr, store}. A package imports only packages of lower tiers,
-// except that the domain tier's packages may use each other (gsi uses
-// index) and the commands may use each other, but never ddbtest. Nothing
-// but a command imports api. "." is the ddblocal command itself.
+// architectureDoc is the page that draws the tiers: a fenced block
+// tagged "tiers" in it lists them, top first, one a line:
 //
-// A new package goes into the tier DESIGN.md gives it; one that DESIGN.md
-// does not place yet needs a line here (and a note for DESIGN.md).
-var tiers = []struct {
+//	NAME [mutual]: PACKAGE...
+//
+// A package imports only packages of lower tiers; those of a mutual tier
+// may also import each other. Nothing imports ddbtest. "." is the ddblocal
+// command itself. A new package needs a line there, and so this test keeps
+// the document and the code in step.
+const architectureDoc = "docs/ARCHITECTURE.md"
+
+// tier is one line of the document's tiers block.
+type tier struct {
 	name     string
 	packages []string
 	mutual   bool // members may import each other
-}{
-	// server wires store, table and api for the command and ddbtest;
-	// integration holds tests only.
-	{"commands", []string{".", "bench", "ddbtest", "server", "integration"}, true},
-	// admin serves /_ddblocal/ routes; api's codecs and validator are its
-	// internal packages.
-	{"admin", []string{"admin"}, false},
-	{"api", []string{"api"}, false},
-	{"wire", []string{"api/internal/codec", "api/internal/validate"}, true},
-	{"front", []string{"partiql", "auth", "console"}, false},
-	{"service", []string{"table"}, false},
-	// ddb is DynamoDB's API model (shapes, error codes); access the
-	// scopes, ARNs, callers and policy contract.
-	{"model", []string{"ddb"}, false},
-	{"rules", []string{"access"}, false},
-	// transfer and fixtures are the export/import formats and sample data
-	// of the subcommands.
-	{"domain", []string{"gsi", "index", "lsi", "expressions", "consistency", "faults", "streams", "throttle", "insights", "transfer", "fixtures"}, true},
-	// store/etcdtest embeds etcd servers for tests only.
-	{"base", []string{"changelog", "attr", "store", "store/etcdtest", "clock", "partition"}, false},
+}
+
+// parseTiers reads the tiers block of an architecture document.
+func parseTiers(doc string) ([]tier, error) {
+	_, block, ok := strings.Cut(doc, "\n```tiers\n")
+	if !ok {
+		return nil, fmt.Errorf("no ```tiers block")
+	}
+	block, _, ok = strings.Cut(block, "\n```")
+	if !ok {
+		return nil, fmt.Errorf("the ```tiers block is not closed")
+	}
+	var tiers []tier
+	for line := range strings.SplitSeq(block, "\n") {
+		head, pkgs, ok := strings.Cut(line, ":")
+		fields := strings.Fields(head)
+		if !ok || len(fields) == 0 || len(fields) > 2 || (len(fields) == 2 && fields[1] != "mutual") {
+			return nil, fmt.Errorf("tiers line %q: want NAME [mutual]: PACKAGE...", line)
+		}
+		tiers = append(tiers, tier{name: fields[0], packages: strings.Fields(pkgs), mutual: len(fields) == 2})
+	}
+	return tiers, nil
+}
+
+// readTiers returns the tiers of architectureDoc.
+func readTiers(t *testing.T) []tier {
+	t.Helper()
+	b, err := os.ReadFile(architectureDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tiers, err := parseTiers(string(b))
+	if err != nil {
+		t.Fatalf("%s: %v", architectureDoc, err)
+	}
+	return tiers
 }
 
 // checkEdge returns why from may not import to, or "" if it may.
-func checkEdge(from, to string) string {
-	fi, ti := tierOf(from), tierOf(to)
+func checkEdge(tiers []tier, from, to string) string {
+	fi, ti := tierOf(tiers, from), tierOf(tiers, to)
 	switch {
 	case fi < 0:
-		return fmt.Sprintf("package %q is in no tier: add it to tiers in layering_test.go where shared/DESIGN.md places it", from)
+		return fmt.Sprintf("package %q is in no tier: give it a line in the tiers of docs/ARCHITECTURE.md", from)
 	case ti < 0:
-		return fmt.Sprintf("package %q is in no tier: add it to tiers in layering_test.go where shared/DESIGN.md places it", to)
+		return fmt.Sprintf("package %q is in no tier: give it a line in the tiers of docs/ARCHITECTURE.md", to)
 	case to == "ddbtest":
 		return "nothing imports ddbtest"
 	case fi == ti && tiers[fi].mutual:
 		return ""
 	case ti <= fi:
-		return fmt.Sprintf("%s (tier %s) may import only lower tiers than %s, and %s is in tier %s: imports point down (shared/DESIGN.md, \"Packages and the direction of imports\")",
+		return fmt.Sprintf("%s (tier %s) may import only lower tiers than %s, and %s is in tier %s: imports point down (docs/ARCHITECTURE.md, \"Packages, by tier\")",
 			from, tiers[fi].name, tiers[fi].name, to, tiers[ti].name)
 	}
 	return ""
 }
 
 // tierOf returns the index of pkg's tier, or -1.
-func tierOf(pkg string) int {
+func tierOf(tiers []tier, pkg string) int {
 	for i, t := range tiers {
 		if slices.Contains(t.packages, pkg) {
 			return i
@@ -121,6 +140,7 @@ func moduleImports(root string) (map[string][]string, error) {
 // TestImportLayering checks every import between the module's packages
 // against the tiers.
 func TestImportLayering(t *testing.T) {
+	tiers := readTiers(t)
 	graph, err := moduleImports(".")
 	if err != nil {
 		t.Fatal(err)
@@ -132,11 +152,11 @@ func TestImportLayering(t *testing.T) {
 		}
 	}
 	for from, tos := range graph {
-		if r := checkEdge(from, from); strings.Contains(r, "in no tier") {
+		if r := checkEdge(tiers, from, from); strings.Contains(r, "in no tier") {
 			t.Errorf("%s", r)
 		}
 		for _, to := range tos {
-			if r := checkEdge(from, to); r != "" {
+			if r := checkEdge(tiers, from, to); r != "" {
 				t.Errorf("bad import edge %s -> %s: %s", from, to, r)
 			}
 		}
@@ -145,23 +165,41 @@ func TestImportLayering(t *testing.T) {
 
 // TestCheckEdge checks the rule itself on edges the design allows and forbids.
 func TestCheckEdge(t *testing.T) {
+	tiers := readTiers(t)
 	for _, c := range []struct {
 		from, to string
 		ok       bool
 	}{
 		{".", "api", true}, {"ddbtest", "server", true}, {"server", "api", true},
 		{"api", "partiql", true}, {"api", "table", true}, {"api", "attr", true},
-		{"partiql", "table", true}, {"auth", "attr", true},
+		{"partiql", "ddb", true}, {"auth", "attr", true}, {"admin", "api", true}, {"api", "api/internal/codec", true},
+		{"table", "ddb", true}, {"ddb", "attr", true}, {"table", "lsi", true}, {"table", "capacity", true},
 		{"table", "gsi", true}, {"table", "streams", true}, {"table", "store", true},
 		{"gsi", "index", true}, {"streams", "changelog", true}, {"lsi", "index", true},
 		{"table", "api", false}, {"partiql", "api", false}, {"store", "attr", false},
 		{"attr", "table", false}, {"gsi", "table", false}, {"partiql", "auth", false},
+		{"partiql", "table", false}, {"auth", "table", false}, {"ddb", "table", false}, {"api", "admin", false}, {"capacity", "ddb", false},
 		{"server", "ddbtest", false}, {"api", "ddbtest", false}, {"table", "nosuch", false},
 		{"nosuch", "attr", false},
 	} {
-		r := checkEdge(c.from, c.to)
+		r := checkEdge(tiers, c.from, c.to)
 		if got := r == ""; got != c.ok {
 			t.Errorf("checkEdge(%s, %s): got %q, want allowed=%v", c.from, c.to, r, c.ok)
+		}
+	}
+}
+
+// TestParseTiers checks the reading of the document's tiers block.
+func TestParseTiers(t *testing.T) {
+	doc := "# A\n\n```tiers\ntop mutual: . x\nlow: y z\n```\nmore\n"
+	got, err := parseTiers(doc)
+	want := []tier{{"top", []string{".", "x"}, true}, {"low", []string{"y", "z"}, false}}
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("parseTiers: got %v, %v, want %v", got, err, want)
+	}
+	for _, bad := range []string{"no block", "```tiers\nx: y\n```", "\n```tiers\nx y z: a\n```", "\n```tiers\nnocolon\n```", "\n```tiers\nx: a\n"} {
+		if _, err := parseTiers(bad); err == nil {
+			t.Errorf("parseTiers(%q): no error", bad)
 		}
 	}
 }

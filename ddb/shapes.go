@@ -282,3 +282,20 @@ type DescribeLimitsOutput struct {
 	TableMaxReadCapacityUnits    int64
 	TableMaxWriteCapacityUnits   int64
 }
+
+// TableSchema is what PartiQL needs of a table to plan a statement: its
+// name as stored, its key schema and the key schemas of its usable indexes
+// (every local index, the global indexes not being deleted). It is not a
+// wire shape: table.Service.Schema answers it without describing the table.
+type TableSchema struct {
+	TableName string
+	KeySchema []KeySchemaElement
+	Indexes   []IndexSchema
+}
+
+// IndexSchema is one index of a TableSchema.
+type IndexSchema struct {
+	IndexName string
+	KeySchema []KeySchemaElement
+	Global    bool
+}

@@ -54,9 +54,9 @@ func (k keys) all() []string {
 	return append(append([]string(nil), k.part...), k.sort)
 }
 
-// schema describes the table a statement names.
+// schema describes the table a statement names, by one lookup.
 func (s *Service) schema(ctx context.Context, region, name string) (*schema, error) {
-	out, err := s.tables.DescribeTable(ctx, region, &ddb.TableNameInput{TableName: name})
+	d, err := s.tables.Schema(ctx, region, name)
 	if err != nil {
 		var te *ddb.Error
 		if errors.As(err, &te) && te.Code == ddb.ResourceNotFoundException {
@@ -64,18 +64,9 @@ func (s *Service) schema(ctx context.Context, region, name string) (*schema, err
 		}
 		return nil, err
 	}
-	d := out.Table
-	if d.TableStatus == "DELETING" {
-		return nil, ddb.NotFound("")
-	}
 	sc := &schema{table: d.TableName, key: keysOf(d.KeySchema), indexes: map[string]indexKeys{}}
-	for _, ix := range d.LocalSecondaryIndexes {
-		sc.indexes[ix.IndexName] = indexKeys{keysOf(ix.KeySchema), false}
-	}
-	for _, ix := range d.GlobalSecondaryIndexes {
-		if ix.IndexStatus != "DELETING" {
-			sc.indexes[ix.IndexName] = indexKeys{keysOf(ix.KeySchema), true}
-		}
+	for _, ix := range d.Indexes {
+		sc.indexes[ix.IndexName] = indexKeys{keysOf(ix.KeySchema), ix.Global}
 	}
 	return sc, nil
 }

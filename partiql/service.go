@@ -10,7 +10,8 @@ import (
 // Tables is what statements run on: the table package's operations
 // (*table.Service implements it).
 type Tables interface {
-	DescribeTable(ctx context.Context, region string, in *ddb.TableNameInput) (*ddb.DescribeTableOutput, error)
+	// Schema returns the key schemas of a table and its usable indexes.
+	Schema(ctx context.Context, region, name string) (*ddb.TableSchema, error)
 	GetItem(ctx context.Context, region string, in *ddb.GetItemInput) (*ddb.GetItemOutput, error)
 	Query(ctx context.Context, region string, in *ddb.QueryInput) (*ddb.ReadOutput, error)
 	Scan(ctx context.Context, region string, in *ddb.ScanInput) (*ddb.ReadOutput, error)

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/capacity"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/store"
@@ -43,7 +44,7 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *ddb.Batch
 	if err := s.admitBatchGet(reqs, out); err != nil {
 		return nil, err
 	}
-	meters := make([]*meter, len(reqs))
+	meters := make([]*capacity.Meter, len(reqs))
 	err := s.db.View(func(tx *store.Tx) error {
 		size := 0
 		for i := range reqs {
@@ -58,7 +59,7 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *ddb.Batch
 		return nil, err
 	}
 	for _, mt := range meters {
-		if cc := mt.report(in.ReturnConsumedCapacity); cc != nil {
+		if cc := report(mt, in.ReturnConsumedCapacity); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
 		}
 	}
@@ -104,7 +105,7 @@ func (s *Service) batchGet(ctx context.Context, region, name string, ka ddb.Keys
 // readBatch reads one table's keys of a BatchGetItem in snapshot tx into
 // out, with *size the response's item bytes so far; keys past the 16 MB
 // limit go to UnprocessedKeys. It returns the table's read meter.
-func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *ddb.BatchGetItemOutput) (*meter, error) {
+func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *ddb.BatchGetItemOutput) (*capacity.Meter, error) {
 	sp := tx.Space(bg.meta.ID)
 	if sp == nil {
 		return nil, ddb.NotFound("")
@@ -116,7 +117,7 @@ func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *ddb.Batc
 			return nil, err
 		}
 	}
-	mt := newMeter(bg.meta.Name, true)
+	mt := capacity.NewMeter(bg.meta.Name, true)
 	throttled := s.throttling(bg.meta)
 	items := []attr.Item{}
 	for j, key := range bg.keys {
@@ -136,10 +137,10 @@ func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *ddb.Batc
 			out.UnprocessedKeys[bg.name] = un
 			break
 		}
-		mt.addTable(readUnits(item.Size(), consistent))
+		mt.AddTable(capacity.ReadUnits(item.Size(), consistent))
 		s.observeRead(bg.meta, key, item.Size(), consistent, false)
 		if throttled {
-			s.consumeRead(bg.meta, bg.meta.readTarget("", false, key, 0), readUnits(item.Size(), consistent), consistent)
+			s.consumeRead(bg.meta, bg.meta.readTarget("", false, key, 0), capacity.ReadUnits(item.Size(), consistent), consistent)
 		}
 		if item == nil {
 			continue
@@ -249,18 +250,18 @@ func batchWriteCapacity(muts []mutation, results []written, rcc string) []*ddb.C
 		return nil
 	}
 	var out []*ddb.ConsumedCapacity
-	var mt *meter
+	var mt *capacity.Meter
 	for i, mu := range muts {
-		if mt == nil || mt.table != mu.meta.Name {
+		if mt == nil || mt.Table != mu.meta.Name {
 			if mt != nil {
-				out = append(out, mt.report(rcc))
+				out = append(out, report(mt, rcc))
 			}
-			mt = newMeter(mu.meta.Name, false)
+			mt = capacity.NewMeter(mu.meta.Name, false)
 		}
-		mt.addWrite(results[i])
+		addWrite(mt, results[i])
 	}
 	if mt != nil {
-		out = append(out, mt.report(rcc))
+		out = append(out, report(mt, rcc))
 	}
 	return out
 }

@@ -185,7 +185,14 @@ func (s *Service) insightsAdmissible(m *tableMeta, ix *indexMeta, action string)
 		return ddb.Errorf(ddb.ValidationException, "Table or Index is not in a valid state to update Key Access Insights: TableStatus must be ACTIVE to enable ContributorInsights.")
 	}
 	delay := s.opts.TransientDelay.Nanoseconds()
-	if ix != nil && (!s.indexReady(m, ix.Name) || (delay > 0 && now < ix.Created+delay)) {
+	if ix == nil {
+		return nil
+	}
+	ready, err := s.indexReady(m, ix.Name)
+	if err != nil {
+		return err
+	}
+	if !ready || (delay > 0 && now < ix.Created+delay) {
 		return ddb.Errorf(ddb.ValidationException, "Table or Index is not in a valid state to update Key Access Insights: IndexStatus must be ACTIVE to enable ContributorInsights.")
 	}
 	return nil

@@ -64,6 +64,7 @@ func (s *Service) CreateTable(ctx context.Context, region string, in *ddb.Create
 		return nil, err
 	}
 	s.catalog.set(region, m.Name, m, stamp)
+	s.tableCreated(m)
 	// The new table is empty: building its global indexes only records their
 	// starting watermark, so do it before answering.
 	for _, g := range m.gsis {

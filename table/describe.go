@@ -9,29 +9,53 @@ import (
 
 	"github.com/ddblocal/ddblocal/access"
 	"github.com/ddblocal/ddblocal/ddb"
+	"github.com/ddblocal/ddblocal/gsi"
 	"github.com/ddblocal/ddblocal/store"
 )
 
 // spaceStats are a table's or index's live item count and size.
-type spaceStats struct{ items, bytes int64 }
+type spaceStats struct {
+	items, bytes int64
+	// building marks a global index whose backfill has not finished (it
+	// has no watermark yet).
+	building bool
+}
 
-// stats reads the counters of the table and its indexes in one snapshot.
-func (s *Service) stats(m *tableMeta) map[string]spaceStats {
+// stats reads the counters of the table and its indexes, and whether each
+// global index is still being built, in one snapshot. An index still
+// being built has its backfill started (or resumed, after a restart) by
+// starting the table's applier.
+func (s *Service) stats(m *tableMeta) (map[string]spaceStats, error) {
 	out := map[string]spaceStats{}
-	s.db.View(func(tx *store.Tx) error {
+	building := false
+	err := s.db.View(func(tx *store.Tx) error {
 		if sp := tx.Space(m.ID); sp != nil {
 			i, b := sp.Stats()
-			out[""] = spaceStats{i, b}
+			out[""] = spaceStats{items: i, bytes: b}
 		}
 		for _, ix := range m.indexes() {
+			var st spaceStats
 			if sp := tx.Space(indexSpaceID(m, ix.Name)); sp != nil {
-				i, b := sp.Stats()
-				out[ix.Name] = spaceStats{i, b}
+				st.items, st.bytes = sp.Stats()
+			}
+			out[ix.Name] = st
+		}
+		for _, ix := range m.GlobalSecondaryIndexes {
+			if _, ok := gsi.Watermark(tx, m.ID, ix.Name); !ok {
+				st := out[ix.Name]
+				st.building, building = true, true
+				out[ix.Name] = st
 			}
 		}
 		return nil
 	})
-	return out
+	if err != nil {
+		return nil, err
+	}
+	if building {
+		s.applier(m)
+	}
+	return out, nil
 }
 
 func indexSpaceID(m *tableMeta, index string) string { return m.ID + "/" + index }
@@ -147,10 +171,9 @@ func (s *Service) describeGlobalIndexes(m *tableMeta, stats map[string]spaceStat
 			ProvisionedThroughput: &ddb.ProvisionedThroughputDescription{ReadCapacityUnits: ix.ReadCapacity, WriteCapacityUnits: ix.WriteCapacity},
 			OnDemandThroughput:    ix.OnDemand,
 		}
-		if !s.indexReady(m, ix.Name) || (delay > 0 && now < ix.Created+delay) {
+		if building := stats[ix.Name].building; building || (delay > 0 && now < ix.Created+delay) {
 			gd.IndexStatus = "CREATING"
-			backfilling := !s.indexReady(m, ix.Name)
-			gd.Backfilling = &backfilling
+			gd.Backfilling = &building
 		}
 		out = append(out, gd)
 	}
@@ -241,6 +264,28 @@ func orNotFound(err error) error {
 	return err
 }
 
+// Schema returns the key schemas of a table and of its usable indexes,
+// for PartiQL: one catalog lookup (with the caller's access checked), none
+// of DescribeTable's counters or index states. A table that is gone or
+// being deleted is ResourceNotFoundException without detail.
+func (s *Service) Schema(ctx context.Context, region, name string) (*ddb.TableSchema, error) {
+	if s.deleted.has(region, tableName(name), s.now()) {
+		return nil, ddb.NotFound("")
+	}
+	m, err := s.table(ctx, region, name)
+	if err != nil {
+		return nil, err
+	}
+	sc := &ddb.TableSchema{TableName: m.Name, KeySchema: m.KeySchema}
+	for _, ix := range m.LocalSecondaryIndexes {
+		sc.Indexes = append(sc.Indexes, ddb.IndexSchema{IndexName: ix.Name, KeySchema: ix.KeySchema})
+	}
+	for _, ix := range m.GlobalSecondaryIndexes {
+		sc.Indexes = append(sc.Indexes, ddb.IndexSchema{IndexName: ix.Name, KeySchema: ix.KeySchema, Global: true})
+	}
+	return sc, nil
+}
+
 // DescribeTable returns a table's description.
 func (s *Service) DescribeTable(ctx context.Context, region string, in *ddb.TableNameInput) (*ddb.DescribeTableOutput, error) {
 	if d := s.deleted.get(region, tableName(in.TableName), s.now()); d != nil {
@@ -250,7 +295,11 @@ func (s *Service) DescribeTable(ctx context.Context, region string, in *ddb.Tabl
 	if err != nil {
 		return nil, err
 	}
-	return &ddb.DescribeTableOutput{Table: s.describe(m, s.stats(m))}, nil
+	stats, err := s.stats(m)
+	if err != nil {
+		return nil, err
+	}
+	return &ddb.DescribeTableOutput{Table: s.describe(m, stats)}, nil
 }
 
 // ListTables lists the region's table names in ascending order, a page at a time.
@@ -304,7 +353,11 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *ddb.TableN
 	if err := s.inUse(m, s.now().UnixNano()); err != nil {
 		return nil, err
 	}
-	d := s.describe(m, s.stats(m))
+	stats, err := s.stats(m)
+	if err != nil {
+		return nil, err
+	}
+	d := s.describe(m, stats)
 	d.TableStatus = "DELETING"
 	key := catalogKey(region, m.Name)
 	var stamp uint64
@@ -324,22 +377,8 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *ddb.TableN
 		if err := s.inUse(now, s.now().UnixNano()); err != nil {
 			return err
 		}
-		if err := s.deletedTableBackup(tx, now); err != nil {
+		if err := s.dropTable(tx, now); err != nil {
 			return err
-		}
-		for _, ix := range now.indexes() {
-			if err := tx.DropSpace(indexSpaceID(now, ix.Name)); err != nil {
-				return err
-			}
-		}
-		kept, err := retainStreams(tx, now, s.now().UnixNano())
-		if err != nil {
-			return err
-		}
-		if !kept {
-			if err := tx.DropSpace(now.ID); err != nil {
-				return err
-			}
 		}
 		stamp = s.catalog.stamp()
 		return tx.CatalogDelete(key)
@@ -348,10 +387,7 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *ddb.TableN
 		return nil, err
 	}
 	s.catalog.set(region, m.Name, nil, stamp)
-	s.stopApplier(m.ID)
-	s.history.Drop(m.ID)
-	s.insights.Drop(m.ID)
-	s.limiter.Forget(m.ID)
+	s.tableDropped(m.ID)
 	if s.opts.TransientDelay > 0 {
 		s.deleted.add(region, m.Name, d, s.now().Add(s.opts.TransientDelay))
 	}

@@ -166,16 +166,19 @@ func (s *Service) settleIndexes(ctx context.Context, m *tableMeta) error {
 // indexReady reports whether global index name has finished its backfill.
 // One that has not is being built, or will be once the table's applier
 // runs (a restart interrupted the backfill): it is started here.
-func (s *Service) indexReady(m *tableMeta, name string) bool {
+func (s *Service) indexReady(m *tableMeta, name string) (bool, error) {
 	var ok bool
-	_ = s.db.View(func(tx *store.Tx) error {
+	err := s.db.View(func(tx *store.Tx) error {
 		_, ok = gsi.Watermark(tx, m.ID, name)
 		return nil
 	})
+	if err != nil {
+		return false, err
+	}
 	if !ok {
 		s.applier(m)
 	}
-	return ok
+	return ok, nil
 }
 
 // startBackfill builds a new global index in the background, unless a

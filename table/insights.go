@@ -4,8 +4,10 @@ import (
 	"context"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/capacity"
 	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/insights"
+	"github.com/ddblocal/ddblocal/lsi"
 	"github.com/ddblocal/ddblocal/partition"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/throttle"
@@ -37,7 +39,7 @@ func (s *Service) observeWrite(m *tableMeta, key []byte, w written, transactiona
 	if transactional {
 		mult = 2
 	}
-	u := writeUnits(w.oldSize, w.newSize)
+	u := capacity.WriteUnits(w.oldSize, w.newSize)
 	s.insights.Write(m.ID, "", key, u*mult)
 	for _, d := range m.lsis {
 		if u := w.lsi[d.Name]; u > 0 {
@@ -61,7 +63,7 @@ func (s *Service) observeWrite(m *tableMeta, key []byte, w written, transactiona
 
 // observeRead records a keyed read of size bytes of m's item under key.
 func (s *Service) observeRead(m *tableMeta, key []byte, size int, consistent, transactional bool) {
-	u := readUnits(size, consistent)
+	u := capacity.ReadUnits(size, consistent)
 	if transactional {
 		u *= 2
 	}
@@ -135,7 +137,7 @@ func storedCollectionSizes(tx *store.Tx, m *tableMeta, z *insights.Sizer) func([
 	sizes := map[string]int64{}
 	if sp := tx.Space(m.ID); sp != nil {
 		for _, prefix := range z.Largest() {
-			sizes[string(prefix)] = decodeInt64(sp.GetMeta(collectionMetaPrefix + string(prefix)))
+			sizes[string(prefix)] = lsi.Size(sp, lsi.SizeKey(prefix))
 		}
 	}
 	return func(prefix []byte) int64 { return sizes[string(prefix)] }
@@ -208,19 +210,19 @@ func indexPrefixLen(d *index.Def) func([]byte) int {
 }
 
 // observePage records one Query or Scan page of target t, which metered mt.
-func (s *Service) observePage(t target, ps pageSpec, pg page, mt *meter) {
-	units := mt.tableUnits
+func (s *Service) observePage(t target, ps pageSpec, pg page, mt *capacity.Meter) {
+	units := mt.TableUnits
 	name := ""
 	if t.index != nil {
 		name = t.index.Name
 		units = 0
-		for _, u := range mt.lsi {
+		for _, u := range mt.LSI {
 			units += u
 		}
-		for _, u := range mt.gsi {
+		for _, u := range mt.GSI {
 			units += u
 		}
-		units += mt.tableUnits // items a local index read fetched from the table
+		units += mt.TableUnits // items a local index read fetched from the table
 	}
 	s.insights.Page(t.meta.ID, name, insights.PageRead{From: ps.from, LastRead: pg.lastRead, Units: units,
 		Scanned: pg.scanned, Returned: pg.count, Scan: ps.scan, Filtered: ps.filter != nil})

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/capacity"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/store"
@@ -160,7 +161,7 @@ func (s *Service) writeOne(ctx context.Context, mu *mutation, rcc, icm string, r
 		return nil, err
 	}
 	s.observeWrite(mu.meta, mu.key, w, false)
-	out := &ddb.WriteOutput{ConsumedCapacity: s.writeMeter(mu.meta, w).report(rcc),
+	out := &ddb.WriteOutput{ConsumedCapacity: report(s.writeMeter(mu.meta, w), rcc),
 		ItemCollectionMetrics: mu.meta.collectionMetrics(icm, w)}
 	if a := returned(w); len(a) > 0 {
 		out.Attributes = a
@@ -179,9 +180,9 @@ func allOld(rv string) func(written) attr.Item {
 }
 
 // writeMeter charges a committed write: the larger of old and new item size.
-func (s *Service) writeMeter(m *tableMeta, w written) *meter {
-	mt := newMeter(m.Name, false)
-	mt.addWrite(w)
+func (s *Service) writeMeter(m *tableMeta, w written) *capacity.Meter {
+	mt := capacity.NewMeter(m.Name, false)
+	addWrite(mt, w)
 	return mt
 }
 
@@ -252,13 +253,13 @@ func (s *Service) GetItem(ctx context.Context, region string, in *ddb.GetItemInp
 	if err != nil {
 		return nil, err
 	}
-	mt := newMeter(m.Name, true)
-	mt.addTable(readUnits(size, consistent))
+	mt := capacity.NewMeter(m.Name, true)
+	mt.AddTable(capacity.ReadUnits(size, consistent))
 	s.observeRead(m, key, size, consistent, false)
 	if throttled {
-		s.consumeRead(m, m.readTarget("", false, key, 0), mt.tableUnits, consistent)
+		s.consumeRead(m, m.readTarget("", false, key, 0), mt.TableUnits, consistent)
 	}
-	out := &ddb.GetItemOutput{ConsumedCapacity: mt.report(in.ReturnConsumedCapacity), RenderedItem: renderedJSON}
+	out := &ddb.GetItemOutput{ConsumedCapacity: report(mt, in.ReturnConsumedCapacity), RenderedItem: renderedJSON}
 	if item != nil && c.Projection != nil {
 		item = c.Projection.Apply(item)
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/capacity"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/gsi"
@@ -329,7 +330,7 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 	if tt != nil {
 		u := pageUnits(t, pg, consistent)
 		if ps.scan {
-			tt.Units = u - readUnits(0, consistent)
+			tt.Units = u - capacity.ReadUnits(0, consistent)
 			s.limiter.ConsumeSpan(s.now(), t.meta.ID, throttle.Read, *tt, scanEnd(t, ps, pg))
 		} else {
 			s.consumeRead(t.meta, *tt, u, consistent)
@@ -355,10 +356,10 @@ func scanEnd(t target, ps pageSpec, pg page) uint64 {
 // pageUnits is what reading page pg of t costs: the same sum pageOutput's
 // meter makes.
 func pageUnits(t target, pg page, consistent bool) float64 {
-	u := readUnits(pg.bytes, consistent)
+	u := capacity.ReadUnits(pg.bytes, consistent)
 	if t.index != nil {
 		for _, size := range pg.fetched {
-			u += readUnits(size, consistent)
+			u += capacity.ReadUnits(size, consistent)
 		}
 	}
 	return u
@@ -431,18 +432,18 @@ func (s *Service) readAt(tx *store.Tx, t target, ps pageSpec, at int64) (page, e
 // pageOutput renders a page read from target t as the response, with its
 // capacity; the items stay in scratch's buffer until the output is released.
 func (s *Service) pageOutput(t target, ps pageSpec, pg page, scratch *[]byte, consistent bool, rcc string) *ddb.ReadOutput {
-	mt := newMeter(t.meta.Name, true)
+	mt := capacity.NewMeter(t.meta.Name, true)
 	if t.index == nil {
-		mt.addTable(readUnits(pg.bytes, consistent))
+		mt.AddTable(capacity.ReadUnits(pg.bytes, consistent))
 	} else {
-		mt.addIndex(t.index.Global, t.index.Name, readUnits(pg.bytes, consistent))
+		mt.AddIndex(t.index.Global, t.index.Name, capacity.ReadUnits(pg.bytes, consistent))
 		for _, size := range pg.fetched {
-			mt.addTable(readUnits(size, consistent))
+			mt.AddTable(capacity.ReadUnits(size, consistent))
 		}
 	}
 	s.observePage(t, ps, pg, mt)
 	out := &ddb.ReadOutput{Count: pg.count, ScannedCount: pg.scanned, LastEvaluatedKey: pg.lastEvaluated,
-		ConsumedCapacity: mt.report(rcc)}
+		ConsumedCapacity: report(mt, rcc)}
 	if !ps.count {
 		out.RenderedItems = pg.items
 		if out.RenderedItems == nil {

@@ -222,12 +222,17 @@ func (s *Service) restore(ctx context.Context, build func(tx *store.Tx) (*tableM
 		return nil, err
 	}
 	s.catalog.set(m.Region, m.Name, m, stamp)
+	s.tableCreated(m)
 	for _, g := range m.gsis {
 		if err := gsi.Backfill(ctx, s.db, m.ID, g, indexSpaceID(m, g.Name), backfillChunk); err != nil {
 			return nil, err
 		}
 	}
-	d := s.describe(m, s.stats(m))
+	stats, err := s.stats(m)
+	if err != nil {
+		return nil, err
+	}
+	d := s.describe(m, stats)
 	if s.opts.TransientDelay > 0 {
 		d.TableStatus = "CREATING"
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/insights"
+	"github.com/ddblocal/ddblocal/lsi"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/streams"
 	"github.com/ddblocal/ddblocal/throttle"
@@ -107,7 +108,7 @@ func New(db *store.DB, opts Options) *Service {
 		opts.Now = time.Now
 	}
 	if opts.ItemCollectionLimit == 0 {
-		opts.ItemCollectionLimit = 10 << 30
+		opts.ItemCollectionLimit = lsi.DefaultLimit
 	}
 	bg, stopBG := context.WithCancel(context.Background())
 	s := &Service{db: db, opts: opts, catalog: newCatalog(opts.ItemCollectionLimit), deleted: newTombstones(),
@@ -115,7 +116,7 @@ func New(db *store.DB, opts Options) *Service {
 		policy: consistency.NewPolicy(opts.EventualLag, opts.Seed), history: consistency.NewHistory()}
 	s.insights = s.newRecorder()
 	s.limiter = throttle.New(throttle.Options{Scale: opts.CapacityScale, Observer: throttleObserver{s}})
-	s.startSweeper()
+	s.startMaintenance()
 	// In cluster mode other front-ends change the catalog too.
 	s.background.Go(func() { db.WatchCatalog(bg, s.catalog.forget) })
 	s.background.Go(func() { db.RunCompactor(bg, store.CompactOptions{}) })

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/capacity"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/partition"
 	"github.com/ddblocal/ddblocal/store"
@@ -131,7 +132,7 @@ func (s *Service) admitWrite(mu *mutation, mult float64, check bool) ([]throttle
 			next, failing = nil, true // the write will fail; it still costs a unit
 		}
 	}
-	units := writeUnits(old.Size(), next.Size())
+	units := capacity.WriteUnits(old.Size(), next.Size())
 	grow := func(from, to int) int64 { // bytes for the size split rule
 		if failing {
 			return 0
@@ -141,7 +142,7 @@ func (s *Service) admitWrite(mu *mutation, mult float64, check bool) ([]throttle
 	targets := []throttle.Target{{Cap: m.tcap, Hash: hashOf(mu.key), Key: mu.key, Units: units * mult, Bytes: grow(old.Size(), next.Size())}}
 	for _, d := range m.gsis {
 		c := d.Diff(mu.key, old, next)
-		u := indexWriteUnits(c)
+		u := capacity.IndexWriteUnits(c)
 		if u == 0 {
 			continue
 		}
@@ -172,13 +173,13 @@ func (m *tableMeta) readTarget(index string, global bool, key []byte, units floa
 // eventually consistent read, one for a strong one); the caller adds the
 // rest with consumeRead once it knows the size read.
 func (s *Service) admitRead(m *tableMeta, t throttle.Target, consistent bool) []throttle.Reason {
-	t.Units = readUnits(0, consistent)
+	t.Units = capacity.ReadUnits(0, consistent)
 	return s.limiter.Take(s.now(), m.ID, throttle.Read, []throttle.Target{t})
 }
 
 // consumeRead takes what a read of t cost beyond what admitRead took.
 func (s *Service) consumeRead(m *tableMeta, t throttle.Target, units float64, consistent bool) {
-	t.Units = units - readUnits(0, consistent)
+	t.Units = units - capacity.ReadUnits(0, consistent)
 	s.limiter.Consume(s.now(), m.ID, throttle.Read, t)
 }
 

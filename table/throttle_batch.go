@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/capacity"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/throttle"
 )
@@ -134,7 +135,7 @@ func (s *Service) admitTransactGet(gets []txGet) error {
 		if !s.throttling(g.meta) {
 			continue
 		}
-		t := g.meta.readTarget("", false, g.key, 2*readUnits(0, true))
+		t := g.meta.readTarget("", false, g.key, 2*capacity.ReadUnits(0, true))
 		if why := s.limiter.Take(s.now(), g.meta.ID, throttle.Read, []throttle.Target{t}); why != nil {
 			reasons = throttledAt(reasons, len(gets), i, g.meta)
 		}
@@ -150,7 +151,7 @@ func (s *Service) admitTransactGet(gets []txGet) error {
 func (s *Service) consumeTransactGet(gets []txGet, sizes []int) {
 	for i, g := range gets {
 		if s.throttling(g.meta) {
-			t := g.meta.readTarget("", false, g.key, 2*(readUnits(sizes[i], true)-readUnits(0, true)))
+			t := g.meta.readTarget("", false, g.key, 2*(capacity.ReadUnits(sizes[i], true)-capacity.ReadUnits(0, true)))
 			s.limiter.Consume(s.now(), g.meta.ID, throttle.Read, t)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/capacity"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/store"
@@ -251,7 +252,7 @@ func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *ddb.
 	}
 	out := &ddb.TransactWriteItemsOutput{}
 	for _, mt := range transactMeters(acts, results) {
-		if cc := mt.report(in.ReturnConsumedCapacity); cc != nil {
+		if cc := report(mt, in.ReturnConsumedCapacity); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
 		}
 	}
@@ -353,23 +354,23 @@ func cancelAt(n, i int, err error) error {
 // first appearance: writes as the single-item operations (index writes
 // included), a ConditionCheck as a write of the item it read, everything
 // doubled for the transaction.
-func transactMeters(acts []txWrite, results []written) []*meter {
-	var meters []*meter
-	byTable := map[string]*meter{}
+func transactMeters(acts []txWrite, results []written) []*capacity.Meter {
+	var meters []*capacity.Meter
+	byTable := map[string]*capacity.Meter{}
 	for i, a := range acts {
 		m := a.mu.meta
 		mt := byTable[m.ID]
 		if mt == nil {
-			mt = newMeter(m.Name, false)
-			mt.transaction = true
+			mt = capacity.NewMeter(m.Name, false)
+			mt.Transaction = true
 			byTable[m.ID] = mt
 			meters = append(meters, mt)
 		}
 		if a.check {
-			mt.addTable(writeUnits(results[i].oldSize, 0))
+			mt.AddTable(capacity.WriteUnits(results[i].oldSize, 0))
 			continue
 		}
-		mt.addWrite(results[i])
+		addWrite(mt, results[i])
 	}
 	return meters
 }
@@ -460,21 +461,21 @@ func (s *Service) TransactGetItems(ctx context.Context, region string, in *ddb.T
 // capacity of transactional reads of items of the given sizes (0: absent):
 // each costs twice a strongly consistent read. Nil unless mode asks for it.
 func transactReads(metas []*tableMeta, sizes []int, mode string) []*ddb.ConsumedCapacity {
-	var meters []*meter
-	byTable := map[string]*meter{}
+	var meters []*capacity.Meter
+	byTable := map[string]*capacity.Meter{}
 	for i, m := range metas {
 		mt := byTable[m.ID]
 		if mt == nil {
-			mt = newMeter(m.Name, true)
-			mt.transaction = true
+			mt = capacity.NewMeter(m.Name, true)
+			mt.Transaction = true
 			byTable[m.ID] = mt
 			meters = append(meters, mt)
 		}
-		mt.addTable(readUnits(sizes[i], true))
+		mt.AddTable(capacity.ReadUnits(sizes[i], true))
 	}
 	var out []*ddb.ConsumedCapacity
 	for _, mt := range meters {
-		if cc := mt.report(mode); cc != nil {
+		if cc := report(mt, mode); cc != nil {
 			out = append(out, cc)
 		}
 	}

@@ -2,7 +2,6 @@ package table
 
 import (
 	"context"
-	"errors"
 	"hash/fnv"
 	"strconv"
 	"time"
@@ -20,38 +19,11 @@ import (
 
 // Sweeper timing.
 const (
-	ttlTick  = time.Second // how often the background sweeper looks
-	ttlBatch = 1000        // expired keys collected per table per pass
+	ttlBatch = 1000 // expired keys collected per table per pass
 	// ttlIgnoreAge: DynamoDB does not delete items whose expiry is more than
 	// five years in the past.
 	ttlIgnoreAge = 5 * 365 * 24 * time.Hour
 )
-
-// startSweeper starts the background sweeper. It exits when Close is called.
-func (s *Service) startSweeper() {
-	s.background.Add(1)
-	go func() {
-		defer s.background.Done()
-		t := time.NewTicker(ttlTick)
-		defer t.Stop()
-		for {
-			select {
-			case <-s.bg.Done():
-				return
-			case <-t.C:
-			}
-			if err := s.sweepTTL(s.bg); err != nil && s.bg.Err() == nil && !errors.Is(err, store.ErrClosed) && s.opts.Logger != nil {
-				s.opts.Logger.Error("ttl: sweeping expired items", "err", err)
-			}
-			if s.bg.Err() != nil {
-				return // closing: a slow store (etcd down) must not hold Close twice
-			}
-			if err := s.dropDeletedStreams(s.bg, s.now().UnixNano()); err != nil && s.bg.Err() == nil && !errors.Is(err, store.ErrClosed) && s.opts.Logger != nil {
-				s.opts.Logger.Error("streams: dropping deleted tables' expired streams", "err", err)
-			}
-		}
-	}()
-}
 
 // sweepTTL deletes every item expired now in every table with Time to Live
 // enabled, and returns once they are deleted.

@@ -54,7 +54,11 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *ddb.Update
 			}
 		}
 	}
-	d := s.describe(next, s.stats(next))
+	stats, err := s.stats(next)
+	if err != nil {
+		return nil, err
+	}
+	d := s.describe(next, stats)
 	if s.opts.TransientDelay > 0 {
 		d.TableStatus = "UPDATING"
 	}

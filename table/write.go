@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/capacity"
 	"github.com/ddblocal/ddblocal/changelog"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/expressions"
@@ -122,13 +123,13 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 		return w, err
 	}
 	for _, d := range mu.meta.gsis {
-		w.gsi = addUnits(w.gsi, d.Name, indexWriteUnits(d.Diff(mu.key, w.old, w.new)))
+		w.gsi = addUnits(w.gsi, d.Name, capacity.IndexWriteUnits(d.Diff(mu.key, w.old, w.new)))
 	}
 	newBytes, err := mu.store(sp, sw, raw, w)
 	if err != nil {
 		return w, err
 	}
-	if err := lw.apply(tx, sp, mu.meta); err != nil {
+	if err := applyLocal(lw, tx, sp, mu.meta); err != nil {
 		return w, err
 	}
 	w.logged, err = mu.appendLog(sp, now, raw, newBytes)
