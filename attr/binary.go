@@ -257,6 +257,48 @@ func (d *binDecoder) str() (string, bool) {
 	return s, true
 }
 
+// mapValue reads an M's members, its type byte already read.
+func (d *binDecoder) mapValue(depth int) (Value, bool) {
+	if depth >= maxBinaryDepth {
+		return Value{}, false
+	}
+	n, ok := d.count()
+	if !ok {
+		return Value{}, false
+	}
+	m := make(map[string]Value, n)
+	for range n {
+		k, ok := d.str()
+		if !ok {
+			return Value{}, false
+		}
+		e, ok := d.value(depth + 1)
+		if !ok {
+			return Value{}, false
+		}
+		m[k] = e
+	}
+	return Value{T: TypeM, M: m}, true
+}
+
+// listValue reads an L's elements, its type byte already read.
+func (d *binDecoder) listValue(depth int) (Value, bool) {
+	if depth >= maxBinaryDepth {
+		return Value{}, false
+	}
+	n, ok := d.count()
+	if !ok {
+		return Value{}, false
+	}
+	l := make([]Value, n)
+	for i := range l {
+		if l[i], ok = d.value(depth + 1); !ok {
+			return Value{}, false
+		}
+	}
+	return Value{T: TypeL, L: l}, true
+}
+
 func (d *binDecoder) value(depth int) (Value, bool) {
 	if d.i >= len(d.s) {
 		return Value{}, false
@@ -279,41 +321,9 @@ func (d *binDecoder) value(depth int) (Value, bool) {
 	case TypeNULL:
 		return Value{T: t, Bool: true}, true
 	case TypeM:
-		if depth >= maxBinaryDepth {
-			return Value{}, false
-		}
-		n, ok := d.count()
-		if !ok {
-			return Value{}, false
-		}
-		m := make(map[string]Value, n)
-		for range n {
-			k, ok := d.str()
-			if !ok {
-				return Value{}, false
-			}
-			e, ok := d.value(depth + 1)
-			if !ok {
-				return Value{}, false
-			}
-			m[k] = e
-		}
-		return Value{T: t, M: m}, true
+		return d.mapValue(depth)
 	case TypeL:
-		if depth >= maxBinaryDepth {
-			return Value{}, false
-		}
-		n, ok := d.count()
-		if !ok {
-			return Value{}, false
-		}
-		l := make([]Value, n)
-		for i := range l {
-			if l[i], ok = d.value(depth + 1); !ok {
-				return Value{}, false
-			}
-		}
-		return Value{T: t, L: l}, true
+		return d.listValue(depth)
 	case TypeSS, TypeNS:
 		n, ok := d.count()
 		if !ok {

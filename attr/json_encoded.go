@@ -137,6 +137,43 @@ func (e *itemEncoder) members(out []byte, depth int) (_ []byte, count, size int,
 	}
 }
 
+// number reads an N's string and appends its canonical encoding to out;
+// it returns the number's Size.
+func (e *itemEncoder) number(out []byte) (_ []byte, size int, ok bool) {
+	s, ok := e.plainString()
+	if !ok {
+		return nil, 0, false
+	}
+	var buf [48]byte
+	n, err := parseDecimal(string(s), buf[:0])
+	if err != nil || n.check() != nil {
+		return nil, 0, false
+	}
+	var cb [64]byte
+	c := n.appendCanonical(cb[:0])
+	out = append(out, markIf(TypeN, jsonPlain(c)))
+	out = appendBytes(out, c)
+	return out, n.size(), true
+}
+
+// mapValue reads an M's members (depth as in value) and appends its
+// encoding to out; it returns the map's Size.
+func (e *itemEncoder) mapValue(out []byte, depth int) (_ []byte, size int, ok bool) {
+	if depth >= MaxNestingDepth || e.d.peek() != '{' {
+		return nil, 0, false
+	}
+	at := len(out)
+	out = append(out, byte(TypeM))
+	var n, sum int
+	var plain bool
+	if out, n, sum, plain, ok = e.members(out, depth+1); !ok {
+		return nil, 0, false
+	}
+	out[at] = markIf(TypeM, plain)
+	out = insertCount(out, at+1, n)
+	return out, 3 + n + sum, true
+}
+
 // value reads one AttributeValue and appends its encoding to out; it
 // returns the value's Size. depth is as in jsonDecoder.attributeValue.
 func (e *itemEncoder) value(out []byte, depth int) (_ []byte, size int, ok bool) {
@@ -160,20 +197,9 @@ func (e *itemEncoder) value(out []byte, depth int) (_ []byte, size int, ok bool)
 		out = appendBytes(out, s)
 		size = len(s)
 	case "N":
-		s, ok := e.plainString()
-		if !ok {
+		if out, size, ok = e.number(out); !ok {
 			return nil, 0, false
 		}
-		var buf [48]byte
-		n, err := parseDecimal(string(s), buf[:0])
-		if err != nil || n.check() != nil {
-			return nil, 0, false
-		}
-		var cb [64]byte
-		c := n.appendCanonical(cb[:0])
-		out = append(out, markIf(TypeN, jsonPlain(c)))
-		out = appendBytes(out, c)
-		size = n.size()
 	case "BOOL":
 		switch {
 		case e.literal("true"):
@@ -191,19 +217,9 @@ func (e *itemEncoder) value(out []byte, depth int) (_ []byte, size int, ok bool)
 		out = append(out, byte(TypeNULL))
 		size = 1
 	case "M":
-		if depth >= MaxNestingDepth || d.peek() != '{' {
+		if out, size, ok = e.mapValue(out, depth); !ok {
 			return nil, 0, false
 		}
-		at := len(out)
-		out = append(out, byte(TypeM))
-		var n, sum int
-		var plain bool
-		if out, n, sum, plain, ok = e.members(out, depth+1); !ok {
-			return nil, 0, false
-		}
-		out[at] = markIf(TypeM, plain)
-		out = insertCount(out, at+1, n)
-		size = 3 + n + sum
 	case "L":
 		if depth >= MaxNestingDepth || d.peek() != '[' {
 			return nil, 0, false

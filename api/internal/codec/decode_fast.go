@@ -40,7 +40,7 @@ const (
 	decodeBool
 	decodeInt
 	decodeFloat
-	decodePointer
+	decodePointer // from here on composite kinds (see value); keep them last
 	decodeSlice
 	decodeMap
 	decodeStruct
@@ -180,6 +180,15 @@ type prefixUnmarshaler interface {
 // value decodes the JSON value at s into v.
 func (fd *Decoder) value(s *scanner, v reflect.Value) bool {
 	p := fd.plan(v.Type())
+	if p.kind >= decodePointer {
+		return fd.composite(s, v, p)
+	}
+	return fd.scalar(s, v, p)
+}
+
+// scalar decodes a value of a kind below decodePointer: one the type
+// decodes itself, a string, a bool or a number.
+func (fd *Decoder) scalar(s *scanner, v reflect.Value, p *decodePlan) bool {
 	switch p.kind {
 	case decodePrefix:
 		if n, ok := v.Addr().Interface().(prefixUnmarshaler).UnmarshalJSONPrefix(s.b[s.i:]); ok {
@@ -236,6 +245,13 @@ func (fd *Decoder) value(s *scanner, v reflect.Value) bool {
 		}
 		v.SetFloat(f)
 		return true
+	}
+	return false
+}
+
+// composite decodes a pointer, slice, map or struct.
+func (fd *Decoder) composite(s *scanner, v reflect.Value, p *decodePlan) bool {
+	switch p.kind {
 	case decodePointer:
 		if s.literal("null") {
 			v.SetZero()

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// maxFuncLines is the team's limit on a function's body, in lines between
+// its braces. A body that is one type switch may be longer: its cases are
+// a table, not a procedure.
+const maxFuncLines = 80
+
+// longTestFuncs returns the test functions that were over the limit when the
+// limit became a test; they are long because of their case tables. The
+// list only shrinks: shortening one means deleting its line here, and a
+// new long function (test or not) fails.
+func longTestFuncs() []string {
+	return []string{
+		"api/handler_test.go TestErrors", "attr/number_test.go TestParseNumber", "auth/verify_test.go TestVerifyRejects",
+		"expressions/errors_test.go TestInvalidExpressions", "gsi/applier_test.go TestApplierWrites",
+		"insights/warnings_test.go TestWarningRules", "integration/auth_test.go TestSigV4HeaderCanonicalisation",
+		"integration/backup_test.go TestListBackups", "integration/binary_persist_test.go TestBinaryCrash",
+		"integration/contributor_insights_test.go TestContributorInsightsLifecycle", "integration/expr_errors_test.go TestExprErrorMessages",
+		"integration/expr_legacy_test.go TestLegacyExpected", "integration/expr_projection_test.go TestProjectionGetItem",
+		"integration/expr_update_test.go TestUpdateExpressions", "integration/expressions_test.go TestConditionExpressions",
+		"integration/expressions_test.go TestConditionOnWrites", "integration/fidelity_test.go TestConditionEdgeCases",
+		"integration/index_backfill_test.go TestGSIBackfill", "integration/index_describe_test.go TestIndexDescribe",
+		"integration/index_gsi_test.go TestGSIQuery", "integration/index_gsi_test.go TestGSIProjections",
+		"integration/index_lsi_test.go TestLSIQuery", "integration/index_multikey_test.go TestGSIMultiAttributeKeys",
+		"integration/partiql_multi_test.go TestPartiQLTransaction", "integration/partiql_test.go TestPartiQLMatchesExpressionAPI",
+		"integration/policy_test.go TestResourcePolicy", "integration/read_query_test.go TestQueryFilterLimitAndPaging",
+		"integration/read_query_test.go TestQueryErrors", "integration/triggers_test.go TestTriggerDeliversWithRetry",
+		"integration/ttl_test.go TestTimeToLiveDeletes", "store/commit_test.go testBatchWithFailures", "store/log_test.go testLog",
+		"table/streams_trim_test.go TestStreamShardsTrimmed",
+	}
+}
+
+// longFuncs returns every function (declared or literal) in the Go files
+// under root whose body is over maxFuncLines and is not one type switch,
+// as "path name lines".
+func longFuncs(root string) ([]string, error) {
+	var out []string
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() && path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") ||
+			name == "testdata" || name == "vendor" || name == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(name, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		ast.Inspect(f, func(n ast.Node) bool {
+			var body *ast.BlockStmt
+			fn := "func literal"
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				body, fn = n.Body, n.Name.Name
+			case *ast.FuncLit:
+				body = n.Body
+			}
+			if body == nil {
+				return true
+			}
+			lines := fset.Position(body.Rbrace).Line - fset.Position(body.Lbrace).Line - 1
+			if lines > maxFuncLines && !oneTypeSwitch(body) {
+				out = append(out, fmt.Sprintf("%s %s %d", filepath.ToSlash(rel), fn, lines))
+			}
+			return true
+		})
+		return nil
+	})
+	return out, err
+}
+
+// oneTypeSwitch reports whether body is a single type switch.
+func oneTypeSwitch(body *ast.BlockStmt) bool {
+	if len(body.List) != 1 {
+		return false
+	}
+	_, ok := body.List[0].(*ast.TypeSwitchStmt)
+	return ok
+}
+
+// TestFunctionLength enforces maxFuncLines over the whole module.
+func TestFunctionLength(t *testing.T) {
+	long, err := longFuncs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := longTestFuncs()
+	seen := map[string]bool{}
+	for _, l := range long {
+		f := strings.Fields(l)
+		key := f[0] + " " + f[1]
+		seen[key] = true
+		if strings.HasSuffix(f[0], "_test.go") && slices.Contains(allowed, key) {
+			continue
+		}
+		t.Errorf("%s is %s lines long: split it (at most %d lines, unless the body is one type switch)", key, f[2], maxFuncLines)
+	}
+	for _, key := range allowed {
+		if !seen[key] {
+			t.Errorf("%s is no longer over %d lines: delete it from longTestFuncs", key, maxFuncLines)
+		}
+	}
+}
+
+// TestLongFuncs checks the measure on a sample: a long function, a long
+// one-type-switch function, and a short one.
+func TestLongFuncs(t *testing.T) {
+	dir := t.TempDir()
+	long := "package p\n\nfunc Long() {\n" + strings.Repeat("\t_ = 1\n", maxFuncLines+1) + "}\n"
+	sw := "package p\n\nfunc Switch(v any) {\n\tswitch v.(type) {\n" + strings.Repeat("\tcase int:\n", maxFuncLines) + "\t}\n}\n"
+	short := "package p\n\nfunc Short() {\n" + strings.Repeat("\t_ = 1\n", maxFuncLines) + "}\n"
+	for name, src := range map[string]string{"long.go": long, "switch.go": sw, "short.go": short} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := longFuncs(dir)
+	if want := []string{fmt.Sprintf("long.go Long %d", maxFuncLines+1)}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("longFuncs: got %v, %v, want %v", got, err, want)
+	}
+}
