@@ -110,15 +110,15 @@ func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *ddb.Batc
 	if sp == nil {
 		return nil, ddb.NotFound("")
 	}
-	consistent := bg.req.ConsistentRead != nil && *bg.req.ConsistentRead
-	at := s.readTime(bg.meta, consistent)
-	if at != 0 {
-		if err := s.syncHistory(tx, bg.meta); err != nil {
-			return nil, err
-		}
+	// admitBatchGet admitted the keys (nil key: no admission here).
+	r, err := s.beginRead(bg.meta, nil, bg.req.ConsistentRead != nil && *bg.req.ConsistentRead)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.viewRead(tx, r); err != nil {
+		return nil, err
 	}
 	mt := capacity.NewMeter(bg.meta.Name, true)
-	throttled := s.throttling(bg.meta)
 	items := []attr.Item{}
 	for j, key := range bg.keys {
 		var item attr.Item
@@ -128,7 +128,7 @@ func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *ddb.Batc
 				return nil, err
 			}
 		}
-		item = s.itemAt(bg.meta, key, item, at)
+		item = s.itemAt(bg.meta, key, item, r.at)
 		if *size+item.Size() > maxBatchGetBytes {
 			// The response would pass 16 MB: this key and the rest wait.
 			un := bg.req
@@ -137,11 +137,7 @@ func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *ddb.Batc
 			out.UnprocessedKeys[bg.name] = un
 			break
 		}
-		mt.AddTable(capacity.ReadUnits(item.Size(), consistent))
-		s.observeRead(bg.meta, key, item.Size(), consistent, false)
-		if throttled {
-			s.consumeRead(bg.meta, bg.meta.readTarget("", false, key, 0), capacity.ReadUnits(item.Size(), consistent), consistent)
-		}
+		s.finishRead(r, key, item.Size(), mt)
 		if item == nil {
 			continue
 		}

@@ -203,68 +203,64 @@ func (s *Service) GetItem(ctx context.Context, region string, in *ddb.GetItemInp
 	if err != nil {
 		return nil, err
 	}
-	consistent := in.ConsistentRead != nil && *in.ConsistentRead
-	at := s.readTime(m, consistent)
+	r, err := s.beginRead(m, key, in.ConsistentRead != nil && *in.ConsistentRead)
+	if err != nil {
+		return nil, err
+	}
 	// The whole item as of now is transcoded from its stored bytes without
 	// being decoded; a projection or an older version needs the decoded item.
-	raw := at == 0 && c.Projection == nil && !s.plain
+	raw := r.at == 0 && c.Projection == nil && !s.plain
 	var item attr.Item
 	var renderedJSON []byte
 	size := 0
-	throttled := s.throttling(m)
-	if throttled {
-		if reasons := s.admitRead(m, m.readTarget("", false, key, 0), consistent); reasons != nil {
-			return nil, throttleError(m, reasons)
-		}
-	}
 	err = s.db.View(func(tx *store.Tx) error {
-		sp := tx.Space(m.ID)
-		if sp == nil {
-			return ddb.NotFound("")
-		}
-		if at != 0 {
-			if err := s.syncHistory(tx, m); err != nil {
-				return err
-			}
-		}
-		stored := sp.Get(key)
-		if raw {
-			if stored == nil {
-				return nil
-			}
-			var err error
-			if size, err = attr.BinarySize(stored); err != nil {
-				return err
-			}
-			// The stored bytes are only valid inside the transaction.
-			renderedJSON, err = attr.AppendBinaryJSON(make([]byte, 0, len(stored)+len(stored)/2+64), stored)
-			return err
-		}
-		if stored != nil {
-			var err error
-			if item, err = attr.DecodeBinary(stored); err != nil {
-				return err
-			}
-		}
-		item = s.itemAt(m, key, item, at)
-		size = item.Size()
-		return nil
+		var err error
+		item, renderedJSON, size, err = s.getStored(tx, r, key, raw)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	mt := capacity.NewMeter(m.Name, true)
-	mt.AddTable(capacity.ReadUnits(size, consistent))
-	s.observeRead(m, key, size, consistent, false)
-	if throttled {
-		s.consumeRead(m, m.readTarget("", false, key, 0), mt.TableUnits, consistent)
-	}
+	s.finishRead(r, key, size, mt)
 	out := &ddb.GetItemOutput{ConsumedCapacity: report(mt, in.ReturnConsumedCapacity), RenderedItem: renderedJSON}
 	if item != nil && c.Projection != nil {
 		item = c.Projection.Apply(item)
 	}
 	out.Item = item
 	return out, nil
+}
+
+// getStored reads the item under key for read r in snapshot tx: when raw,
+// rendered as DynamoDB JSON straight from its stored bytes (nil when
+// absent), else decoded as of r's instant. size is the item's size.
+func (s *Service) getStored(tx *store.Tx, r keyedRead, key []byte, raw bool) (item attr.Item, rendered []byte, size int, err error) {
+	sp := tx.Space(r.m.ID)
+	if sp == nil {
+		return nil, nil, 0, ddb.NotFound("")
+	}
+	if err := s.viewRead(tx, r); err != nil {
+		return nil, nil, 0, err
+	}
+	stored := sp.Get(key)
+	if raw {
+		if stored == nil {
+			return nil, nil, 0, nil
+		}
+		if size, err = attr.BinarySize(stored); err != nil {
+			return nil, nil, 0, err
+		}
+		// The stored bytes are only valid inside the transaction.
+		rendered, err = attr.AppendBinaryJSON(make([]byte, 0, len(stored)+len(stored)/2+64), stored)
+		return nil, rendered, size, err
+	}
+	if stored != nil {
+		if item, err = attr.DecodeBinary(stored); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	item = s.itemAt(r.m, key, item, r.at)
+	return item, nil, item.Size(), nil
 }
 
 // updateNext validates an update (no key attribute may change) and returns

@@ -13,7 +13,6 @@ import (
 	"github.com/ddblocal/ddblocal/gsi"
 	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
-	"github.com/ddblocal/ddblocal/throttle"
 )
 
 // target is what a Query or Scan reads: the table itself or one of its indexes.
@@ -268,23 +267,9 @@ func (t target) keyRange(kc *expressions.KeyCondition) (from, to []byte, err err
 func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consistentRead *bool, rcc string) (*ddb.ReadOutput, error) {
 	consistent := consistentRead != nil && *consistentRead
 	global := t.index != nil && t.index.Global
-	var tt *throttle.Target
-	if s.throttling(t.meta) {
-		name := ""
-		if global {
-			name = t.index.Name
-		}
-		// A page is admitted by the partition it starts in; a Scan's
-		// units are then shared by the partitions it read (scanSpan).
-		target := t.meta.readTarget(name, global, ps.from, 0)
-		if reasons := s.admitRead(t.meta, target, consistent); reasons != nil {
-			return nil, throttleError(t.meta, reasons)
-		}
-		tt = &target
-	}
-	at := int64(0)
-	if !global {
-		at = s.readTime(t.meta, consistent)
+	r, err := s.beginPage(t, ps, consistent)
+	if err != nil {
+		return nil, err
 	}
 	// The page's JSON is written into a scratch buffer kept by the Service.
 	// The api layer encodes the response after this returns and then calls
@@ -308,7 +293,7 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 				}
 			}
 			var err error
-			pg, err = s.readAt(tx, t, ps, at)
+			pg, err = s.readAt(tx, t, ps, r.at)
 			return err
 		})
 		if gw.building {
@@ -327,15 +312,7 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 		break
 	}
 	out := s.pageOutput(t, ps, pg, scratch, consistent, rcc)
-	if tt != nil {
-		u := pageUnits(t, pg, consistent)
-		if ps.scan {
-			tt.Units = u - capacity.ReadUnits(0, consistent)
-			s.limiter.ConsumeSpan(s.now(), t.meta.ID, throttle.Read, *tt, scanEnd(t, ps, pg))
-		} else {
-			s.consumeRead(t.meta, *tt, u, consistent)
-		}
-	}
+	s.finishPage(r, t, ps, pg)
 	return out, nil
 }
 
