@@ -65,7 +65,7 @@ func byGX() *index.Def {
 func spaceID(name string) string { return tableID + "/" + name }
 
 // harness is a table with global indexes in a store, written to the way
-// table/write.go writes: item, counters and change-log record in one Update.
+// table/item_write.go writes: item, counters and change-log record in one Update.
 type harness struct {
 	t     testing.TB
 	db    *store.DB
@@ -168,7 +168,7 @@ func (h *harness) writeAll(ops []op) (uint64, error) {
 	return seq, err
 }
 
-// writeTx writes one item as table/write.go does: item, counters and
+// writeTx writes one item as table/item_write.go does: item, counters and
 // change-log record. pk's storage key is "k"+pk.
 func writeTx(tx *store.Tx, now int64, pk string, it attr.Item) (uint64, error) {
 	key := []byte("k" + pk)

@@ -46,11 +46,11 @@ type tableMeta struct {
 	DeletingIndexes []deletingIndex
 	Tags            []ddb.Tag
 	TTLAttribute    string                    // Time to Live attribute, "" when disabled
-	PITR            *pitrMeta                 // point-in-time recovery, nil when off (pitr.go)
-	Policies        map[string]resourcePolicy // resource-based policies by stream label, "" for the table's (policy.go)
-	Restore         *restoreMeta              // what a restored table came from (restore.go)
+	PITR            *pitrMeta                 // point-in-time recovery, nil when off (backup_pitr.go)
+	Policies        map[string]resourcePolicy // resource-based policies by stream label, "" for the table's (policy_ops.go)
+	Restore         *restoreMeta              // what a restored table came from (backup_restore.go)
 	// ContributorInsights is the Contributor Insights setting of the table
-	// ("") and its global indexes (contributor_insights.go).
+	// ("") and its global indexes (insights_contributor.go).
 	ContributorInsights map[string]insightsState
 
 	schema keySchema
@@ -58,9 +58,9 @@ type tableMeta struct {
 	gsis   []*index.Def // derived from GlobalSecondaryIndexes
 	// collectionLimit is the item collection size limit (Options).
 	collectionLimit int64
-	// throttleTag is the value of the ThrottlingTag tag ("" without it);
+	// throttleTag is the value of the throttlingTag tag ("" without it);
 	// tcap and gsiCap are the table's and its global indexes' throughput,
-	// as package throttle takes it (throttle.go).
+	// as package throttle takes it (throttle_admit.go).
 	throttleTag string
 	tcap        throttle.Capacity
 	gsiCap      map[string]throttle.Capacity

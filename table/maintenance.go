@@ -8,16 +8,12 @@ import (
 	"github.com/ddblocal/ddblocal/store"
 )
 
-// Mover registers work to run whenever the clock is moved (clock.Clock).
-type Mover interface {
+// RunOnMove makes every move of the clock m (clock.Clock, which registers
+// work to run whenever it is moved) run the work it made due before the
+// move returns: the whole maintenance list.
+func (s *Service) RunOnMove(m interface {
 	OnMove(fn func(ctx context.Context, now time.Time) error)
-}
-
-// RunOnMove makes every move of the clock run the work it made due before
-// the move returns: expired items are deleted (with their stream records),
-// every table's stream shards are rolled over as the policy says, and global
-// indexes without a lag apply those deletions.
-func (s *Service) RunOnMove(m Mover) {
+}) {
 	m.OnMove(func(ctx context.Context, _ time.Time) error { return s.runDue(ctx) })
 }
 

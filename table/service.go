@@ -52,7 +52,7 @@ type Options struct {
 	// streams); the zero value rolls every streams.DefaultDuration.
 	StreamShards streams.Policy
 	// Throttling throttles every table as DynamoDB would (package
-	// throttle); without it, only tables tagged ThrottlingTag = "on" are.
+	// throttle); without it, only tables tagged ddblocal:throttling = "on" are.
 	Throttling bool
 	// CapacityScale multiplies DynamoDB's throughput limits (zero means 1).
 	CapacityScale float64
@@ -66,39 +66,57 @@ type Options struct {
 const exprCacheSize = 1024
 
 // Service implements DynamoDB's operations over a store. It is safe for
-// concurrent use.
+// concurrent use. Its fields are grouped by the subsystem that owns them;
+// each group's file family is named beside it.
 type Service struct {
-	db       *store.DB
-	opts     Options
+	db   *store.DB
+	opts Options
+
+	// The catalog (catalog_*): table definitions by scope and name, the
+	// tombstones of deleted tables, parsed resource policies (policy_*).
 	catalog  *catalog
 	deleted  *tombstones
-	tokens   *tokenCache // TransactWriteItems ClientRequestTokens (idempotency.go)
-	appliers *appliers
+	policies policyCache
+
+	// Items (item_*): TransactWriteItems ClientRequestTokens
+	// (item_idempotency.go), parsed expressions by text and names
+	// (compileExpr).
+	tokens *tokenCache
+	exprs  *expressions.Cache
+
+	// Reads (read_*): eventually consistent reads' lag policy and the
+	// history they read older versions from, the instant of the last
+	// Settle (writes before it are visible everywhere), and the *[]byte
+	// scratch buffers of Query and Scan pages (readPages).
 	policy   *consistency.Policy
 	history  *consistency.History
-	settled  atomic.Int64 // Unix nanoseconds of the last Settle: writes before it are visible everywhere
-	// exprs remembers parsed expressions by text and names (see compileExpr).
-	exprs *expressions.Cache
-	// pageBufs holds *[]byte scratch buffers for the JSON of Query and Scan
-	// pages (see readPages).
+	settled  atomic.Int64 // Unix nanoseconds
 	pageBufs sync.Pool
+
+	// Global indexes (catalog_gsi.go): one applier per table with any.
+	appliers *appliers
+
+	// Throttling (throttle_*) and what GET /_ddblocal/insights reports
+	// (insights_*).
+	limiter  *throttle.Limiter
+	insights *insights.Recorder
+
+	// Background work (maintenance.go): bg is the context of work that
+	// lives as long as the Service rather than any request (appliers,
+	// backfills, the maintenance ticker); Close cancels it and waits for
+	// the work. It is the one stored context. sweeping allows one Time to
+	// Live pass at a time (ttl_sweep.go).
+	bg         context.Context
+	stopBG     context.CancelFunc
+	background sync.WaitGroup
+	sweeping   sync.Mutex
+
 	// plain turns the fast paths off: blind puts, GetItem's item rendered
 	// from its stored bytes, Query and Scan pages decoding entries only as
 	// far as they need, and BatchWriteItem puts stored without being
 	// decoded. Each then takes its plain twin, which the differential test
 	// proves gives the same answers. Only tests set it.
 	plain bool
-	// bg is the context of background work (index appliers, backfills),
-	// which lives as long as the Service rather than any request; Close
-	// cancels it and waits for the work. It is the one stored context.
-	bg         context.Context
-	stopBG     context.CancelFunc
-	background sync.WaitGroup
-	sweeping   sync.Mutex // one Time to Live pass at a time (ttl_sweep.go)
-	policies   policyCache
-	// insights keeps what GET /_ddblocal/insights reports (insights.go).
-	insights *insights.Recorder
-	limiter  *throttle.Limiter
 }
 
 // New returns a Service over db. The caller keeps ownership of db and must

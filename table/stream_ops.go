@@ -121,7 +121,7 @@ func parseStreamARN(arn string) (scope, name, label string, ok bool) {
 
 // withStream runs fn on the stream named by arn in a read transaction, after
 // rolling its shards over if the policy says they are due. The stream may
-// be a deleted table's (streams_deleted.go).
+// be a deleted table's (stream_deleted.go).
 // The caller (ctx) is judged by the stream's own resource-based policy: a
 // stream of another account is read only as that policy allows, and is not
 // found at all when policies are not enforced.

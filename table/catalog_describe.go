@@ -2,16 +2,14 @@ package table
 
 import (
 	"context"
-	"sort"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/ddblocal/ddblocal/access"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/gsi"
 	"github.com/ddblocal/ddblocal/store"
 )
+
+// DescribeTable, ListTables and Schema: what a table is, as seen now.
 
 // spaceStats are a table's or index's live item count and size.
 type spaceStats struct {
@@ -189,81 +187,6 @@ func (s *Service) describeGlobalIndexes(m *tableMeta, stats map[string]spaceStat
 	return out
 }
 
-// table returns the table named by a TableName member (name or ARN), or
-// ResourceNotFoundException with the message item operations use. The
-// caller (ctx) must be allowed to use it (see authorize).
-func (s *Service) table(ctx context.Context, region, name string) (*tableMeta, error) {
-	return s.lookup(ctx, region, name, "", nil)
-}
-
-// tableIndex is table for a Query or Scan of index (none when nil): the
-// caller is judged on the index's ARN, which a table's policy must name
-// (as IAM does, a grant on the table alone does not cover its indexes).
-func (s *Service) tableIndex(ctx context.Context, region, name string, index *string) (*tableMeta, error) {
-	ix := ""
-	if index != nil {
-		ix = *index
-	}
-	return s.lookup(ctx, region, name, ix, nil)
-}
-
-// tableForControl is table with the message the control-plane operations use.
-func (s *Service) tableForControl(ctx context.Context, region, name string) (*tableMeta, error) {
-	return s.lookup(ctx, region, name, "", ddb.NotFound("Table: %s not found", tableName(name)))
-}
-
-// lookup resolves a TableName member in the caller's scope, or in the
-// scope its ARN names when resource-based policies are enforced, answering
-// notFound (nil: the item operations' ResourceNotFoundException) when there
-// is no such table, and checks the caller's access to the table or, when
-// index is not "", to that index. Another account's table that does not
-// exist is refused like one without a policy, so that no account learns
-// which tables another has.
-func (s *Service) lookup(ctx context.Context, region, name, index string, notFound error) (*tableMeta, error) {
-	scope := region
-	arnScope, foreign := access.ForeignARN(region, name)
-	if foreign {
-		if s.opts.Policies == nil {
-			return nil, orNotFound(notFound)
-		}
-		scope = arnScope
-	}
-	m, err := s.catalog.get(s.db, scope, tableName(name))
-	if err != nil {
-		return nil, err
-	}
-	if m == nil && !foreign {
-		return nil, orNotFound(notFound)
-	}
-	// Only a verified caller is judged (authorize passes everyone else):
-	// the resource's ARN costs allocations on every item operation.
-	if _, judged := s.callerOf(ctx); judged {
-		resource := name
-		if m != nil {
-			resource = m.arn()
-		}
-		if index != "" {
-			resource += "/index/" + index
-		}
-		if err := s.authorize(ctx, region, m, "", resource); err != nil {
-			return nil, err
-		}
-	}
-	if m == nil {
-		return nil, orNotFound(notFound)
-	}
-	return m, nil
-}
-
-// orNotFound is err, or when nil the item operations' ResourceNotFoundException,
-// made only when a table is missing.
-func orNotFound(err error) error {
-	if err == nil {
-		return ddb.NotFound("")
-	}
-	return err
-}
-
 // Schema returns the key schemas of a table and of its usable indexes,
 // for PartiQL: one catalog lookup (with the caller's access checked), none
 // of DescribeTable's counters or index states. A table that is gone or
@@ -335,117 +258,4 @@ func (s *Service) ListTables(ctx context.Context, region string, in *ddb.ListTab
 		out.LastEvaluatedTableName = out.TableNames[len(out.TableNames)-1]
 	}
 	return out, nil
-}
-
-// DeleteTable deletes a table and all its items and indexes.
-func (s *Service) DeleteTable(ctx context.Context, region string, in *ddb.TableNameInput) (*ddb.DeleteTableOutput, error) {
-	// "If table is already in the DELETING state, no error is returned."
-	if d := s.deleted.get(region, tableName(in.TableName), s.now()); d != nil {
-		return &ddb.DeleteTableOutput{TableDescription: deletedDescription(d)}, nil
-	}
-	m, err := s.tableForControl(ctx, region, in.TableName)
-	if err != nil {
-		return nil, err
-	}
-	if m.DeletionProtection {
-		return nil, ddb.Errorf(ddb.ValidationException, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
-	}
-	if err := s.inUse(m, s.now().UnixNano()); err != nil {
-		return nil, err
-	}
-	stats, err := s.stats(m)
-	if err != nil {
-		return nil, err
-	}
-	d := s.describe(m, stats)
-	d.TableStatus = "DELETING"
-	key := catalogKey(region, m.Name)
-	var stamp uint64
-	err = s.db.Update(ctx, func(tx *store.Tx) error {
-		cur := tx.CatalogGet(key)
-		if cur == nil {
-			return ddb.NotFound("Table: %s not found", m.Name)
-		}
-		// The name may have been re-created since m was read: delete what is there now.
-		now, err := decodeMeta(cur)
-		if err != nil {
-			return err
-		}
-		if now.DeletionProtection {
-			return ddb.Errorf(ddb.ValidationException, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
-		}
-		if err := s.inUse(now, s.now().UnixNano()); err != nil {
-			return err
-		}
-		if err := s.dropTable(tx, now); err != nil {
-			return err
-		}
-		stamp = s.catalog.stamp()
-		return tx.CatalogDelete(key)
-	})
-	if err != nil {
-		return nil, err
-	}
-	s.catalog.set(region, m.Name, nil, stamp)
-	s.tableDropped(m.ID)
-	if s.opts.TransientDelay > 0 {
-		s.deleted.add(region, m.Name, d, s.now().Add(s.opts.TransientDelay))
-	}
-	return &ddb.DeleteTableOutput{TableDescription: deletedDescription(d)}, nil
-}
-
-// tombstones remember deleted tables for TransientDelay, so DescribeTable reports
-// DELETING before ResourceNotFoundException, as DynamoDB does.
-type tombstones struct {
-	mu sync.Mutex
-	m  map[string]tombstone
-}
-
-type tombstone struct {
-	desc  *ddb.TableDescription
-	until time.Time
-}
-
-func newTombstones() *tombstones { return &tombstones{m: map[string]tombstone{}} }
-
-func (t *tombstones) add(region, name string, d *ddb.TableDescription, until time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.m[region+"/"+name] = tombstone{d, until}
-}
-
-func (t *tombstones) get(region, name string, now time.Time) *ddb.TableDescription {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	k := region + "/" + name
-	ts, ok := t.m[k]
-	if !ok {
-		return nil
-	}
-	if !now.Before(ts.until) {
-		delete(t.m, k)
-		return nil
-	}
-	return ts.desc
-}
-
-func (t *tombstones) has(region, name string, now time.Time) bool {
-	return t.get(region, name, now) != nil
-}
-
-// sortTags orders tags by key for deterministic output.
-func sortTags(tags []ddb.Tag) []ddb.Tag {
-	out := append([]ddb.Tag(nil), tags...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
-	return out
-}
-
-// deletedDescription returns the members of d that DeleteTable reports, as DELETING.
-func deletedDescription(d *ddb.TableDescription) *ddb.DeletedTableDescription {
-	return &ddb.DeletedTableDescription{
-		TableName: d.TableName, TableStatus: "DELETING", ProvisionedThroughput: d.ProvisionedThroughput,
-		TableSizeBytes: d.TableSizeBytes, ItemCount: d.ItemCount, TableArn: d.TableArn, TableId: d.TableId,
-		BillingModeSummary: d.BillingModeSummary, StreamSpecification: d.StreamSpecification,
-		LatestStreamLabel: d.LatestStreamLabel, LatestStreamArn: d.LatestStreamArn,
-	}
 }

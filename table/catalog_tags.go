@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"sort"
 	"strings"
 
 	"github.com/ddblocal/ddblocal/access"
@@ -83,7 +84,7 @@ func checkTags(tags []ddb.Tag) error {
 		if strings.HasPrefix(strings.ToLower(t.Key), "aws:") {
 			return ddb.Errorf(ddb.ValidationException, "One or more parameter values were invalid: Tag keys may not begin with aws:")
 		}
-		if t.Key == ThrottlingTag && t.Value != "on" && t.Value != "off" {
+		if t.Key == throttlingTag && t.Value != "on" && t.Value != "off" {
 			return invalid("Tag %s: must be on or off, not %q", t.Key, t.Value)
 		}
 		if t.Key == consistency.EventualLagTag || t.Key == consistency.GSILagTag {
@@ -142,4 +143,11 @@ func (s *Service) DescribeLimits(ctx context.Context, region string, in *ddb.Emp
 		AccountMaxReadCapacityUnits: account, AccountMaxWriteCapacityUnits: account,
 		TableMaxReadCapacityUnits: tbl, TableMaxWriteCapacityUnits: tbl,
 	}, nil
+}
+
+// sortTags orders tags by key for deterministic output.
+func sortTags(tags []ddb.Tag) []ddb.Tag {
+	out := append([]ddb.Tag(nil), tags...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
 }

@@ -12,12 +12,12 @@ import (
 )
 
 // Throttling (package throttle) applies to a table when the server runs
-// with Options.Throttling or the table carries the tag ThrottlingTag = "on".
+// with Options.Throttling or the table carries the tag throttlingTag = "on".
 // Off, it costs one boolean test per request.
 
-// ThrottlingTag is the table tag that turns throttling on ("on") for one
+// throttlingTag is the table tag that turns throttling on ("on") for one
 // table, or off ("off") under --throttling.
-const ThrottlingTag = "ddblocal:throttling"
+const throttlingTag = "ddblocal:throttling"
 
 // throttleObserver passes every throttled request to the Service's insights
 // and to Options.ThrottleObserver.
@@ -43,7 +43,7 @@ func (s *Service) throttling(m *tableMeta) bool {
 func (m *tableMeta) deriveThrottling() {
 	m.throttleTag = ""
 	for _, t := range m.Tags {
-		if t.Key == ThrottlingTag {
+		if t.Key == throttlingTag {
 			m.throttleTag = t.Value
 		}
 	}

@@ -14,7 +14,7 @@ func (s *Service) callerOf(ctx context.Context) (access.Caller, bool) {
 }
 
 // authorize checks the caller (from ctx), whose scope is scope, against
-// the resource-based policy stored under key (see policy.go: "" for the
+// the resource-based policy stored under key (see policy_ops.go: "" for the
 // table, a stream's label for a stream) of table m, for resource, the ARN
 // the request names (the table's, one of its indexes', or a stream's). An
 // explicit Deny refuses anyone; a caller of another account needs an

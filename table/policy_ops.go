@@ -16,7 +16,7 @@ import (
 // Resource-based policies are stored with their table (a table's under "",
 // a stream's under its label), returned with a revision id, and dropped with
 // the table. With Options.Policies set they are enforced on verified
-// callers (authorize, scope.go).
+// callers (authorize, policy_authorize.go).
 
 // resourcePolicy is one stored policy document.
 type resourcePolicy struct {
