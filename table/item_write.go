@@ -1,6 +1,7 @@
 package table
 
 import (
+	"bytes"
 	"context"
 	"errors"
 
@@ -37,6 +38,20 @@ type mutation struct {
 	// BatchWriteItem put's attr.Encoded): stored as is, and a blind put
 	// never decodes it.
 	enc []byte
+	// seen is what admission read and computed (throttling on, see
+	// admitWrite): decide reuses it while the stored item is still the one
+	// admission saw, so that the old item is decoded and the update applied
+	// once per write.
+	seen *seenItem
+}
+
+// seenItem is a write's old item as admission read it, and the new item
+// (or the error) it computed from it.
+type seenItem struct {
+	raw     []byte // the stored bytes (a copy), nil when absent
+	old     attr.Item
+	next    attr.Item
+	nextErr error
 }
 
 // logMeta names the space metadata that marks a table whose writes must be
@@ -140,10 +155,19 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 // checks the condition and computes the new item, filling in w's items and
 // sizes.
 func (mu *mutation) decide(raw []byte, w *written) error {
+	seen := mu.seen
+	if seen != nil && !bytes.Equal(raw, seen.raw) {
+		seen = nil // changed since admission: read it afresh
+	}
 	if raw != nil {
-		old, err := attr.DecodeBinary(raw)
-		if err != nil {
-			return err
+		old := attr.Item(nil)
+		if seen != nil {
+			old = seen.old
+		} else {
+			var err error
+			if old, err = attr.DecodeBinary(raw); err != nil {
+				return err
+			}
 		}
 		size, err := attr.BinarySize(raw) // recorded in the encoding: no walk
 		if err != nil {
@@ -158,7 +182,13 @@ func (mu *mutation) decide(raw []byte, w *written) error {
 		}
 		return e
 	}
-	next, err := mu.nextItem(w.old)
+	var next attr.Item
+	var err error
+	if seen != nil {
+		next, err = seen.next, seen.nextErr
+	} else {
+		next, err = mu.nextItem(w.old)
+	}
 	if err != nil {
 		return validationError(err)
 	}

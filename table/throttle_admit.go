@@ -1,6 +1,7 @@
 package table
 
 import (
+	"bytes"
 	"encoding/binary"
 
 	"github.com/ddblocal/ddblocal/attr"
@@ -105,20 +106,22 @@ func throttleReason(m *tableMeta) ddb.CancellationReason {
 // transaction) from the table's buckets and those of every global index it
 // changes; it returns the reasons when the write is throttled. The old
 // item is read to know the units and the index partitions, as DynamoDB
-// knows them before it writes. A transaction's ConditionCheck (check)
+// knows them before it writes; the commit reuses what was read (mu.seen). A transaction's ConditionCheck (check)
 // costs what writing the item unchanged would.
 func (s *Service) admitWrite(mu *mutation, mult float64, check bool) ([]throttle.Reason, error) {
 	m := mu.meta
 	var old attr.Item
+	var raw []byte
 	err := s.db.View(func(tx *store.Tx) error {
 		sp := tx.Space(m.ID)
 		if sp == nil {
 			return ddb.NotFound("")
 		}
-		raw := sp.Get(mu.key)
-		if raw == nil {
+		stored := sp.Get(mu.key)
+		if stored == nil {
 			return nil
 		}
+		raw = bytes.Clone(stored) // valid only inside the transaction
 		var err error
 		old, err = attr.DecodeBinary(raw)
 		return err
@@ -128,9 +131,12 @@ func (s *Service) admitWrite(mu *mutation, mult float64, check bool) ([]throttle
 	}
 	next, failing := old, false
 	if !check {
-		if next, err = mu.nextItem(old); err != nil {
+		var nextErr error
+		if next, nextErr = mu.nextItem(old); nextErr != nil {
 			next, failing = nil, true // the write will fail; it still costs a unit
 		}
+		// The commit reuses old and next while the item is unchanged.
+		mu.seen = &seenItem{raw: raw, old: old, next: next, nextErr: nextErr}
 	}
 	units := capacity.WriteUnits(old.Size(), next.Size())
 	grow := func(from, to int) int64 { // bytes for the size split rule
