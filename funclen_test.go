@@ -57,6 +57,11 @@ func longFuncs(root string) ([]string, error) {
 			name == "testdata" || name == "vendor" || name == "node_modules") {
 			return filepath.SkipDir
 		}
+		if d.IsDir() && path != root {
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir // a module of its own, not a package of this one
+			}
+		}
 		if d.IsDir() || !strings.HasSuffix(name, ".go") {
 			return nil
 		}
