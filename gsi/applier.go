@@ -34,7 +34,11 @@ type Options struct {
 	// (Unix nanoseconds), may be applied yet: an index that lags on purpose
 	// (the consistency policy). Records are applied in order, so one that is
 	// not due holds back the ones after it. It must be safe for concurrent use.
-	Due    func(seq uint64, t int64) bool
+	Due func(seq uint64, t int64) bool
+	// Hold, when not nil, returns the sequence after which another consumer
+	// of the change log (replication) needs its records, as tx sees it; ok
+	// false when it needs none. The log is never trimmed past it.
+	Hold   func(tx *store.Tx) (seq uint64, ok bool)
 	Logger *slog.Logger // nil = discard
 	// Owner, when set, says whether this process is the one that applies
 	// the table's log (cluster mode: one front-end per table). While it is
@@ -176,7 +180,7 @@ func (a *Applier) step(ctx context.Context) (batchResult, error) {
 	// must not cost a write transaction, let alone an fsync, every tick.
 	var work bool
 	if err := a.opts.DB.View(func(tx *store.Tx) error {
-		work = hasWork(tx, a.opts.TableID, defs, a.opts.SpaceID, cutoff, a.opts.Due)
+		work = hasWork(tx, a.opts.TableID, defs, a.opts.SpaceID, cutoff, a.opts.Due, a.opts.Hold)
 		return nil
 	}); err != nil || !work {
 		return res, err
@@ -188,7 +192,7 @@ func (a *Applier) step(ctx context.Context) (batchResult, error) {
 			}
 		}
 		var err error
-		res, err = runBatch(tx, a.opts.TableID, defs, a.opts.SpaceID, cutoff, a.opts.Due)
+		res, err = runBatch(tx, a.opts.TableID, defs, a.opts.SpaceID, cutoff, a.opts.Due, a.opts.Hold)
 		return err
 	})
 	if err == nil && res.stuck != nil {

@@ -41,7 +41,8 @@ type target struct {
 //
 // due, when not nil, holds back the first record it rejects and every record
 // after it (an index that lags on purpose); the applier's tick retries them.
-func runBatch(tx *store.Tx, tableID string, defs []*index.Def, spaceID func(string) string, cutoff int64, due func(seq uint64, t int64) bool) (batchResult, error) {
+// hold, when not nil, keeps the log after the sequence it returns.
+func runBatch(tx *store.Tx, tableID string, defs []*index.Def, spaceID func(string) string, cutoff int64, due func(seq uint64, t int64) bool, hold func(*store.Tx) (uint64, bool)) (batchResult, error) {
 	var res batchResult
 	tsp := tx.Space(tableID)
 	if tsp == nil {
@@ -84,6 +85,7 @@ func runBatch(tx *store.Tx, tableID string, defs []*index.Def, spaceID func(stri
 	for _, bf := range readBackfills(tsp) {
 		floor = min(floor, bf.start)
 	}
+	floor = held(tx, floor, hold)
 	n, err := trimLog(tsp, floor, cutoff)
 	if err != nil {
 		return res, err
@@ -194,7 +196,7 @@ func trimLog(tsp *store.Space, floor uint64, cutoff int64) (int, error) {
 // hasWork reports whether runBatch would change anything: an index with a
 // watermark whose next record is due, or log records it could trim. It only
 // reads.
-func hasWork(tx *store.Tx, tableID string, defs []*index.Def, spaceID func(string) string, cutoff int64, due func(uint64, int64) bool) bool {
+func hasWork(tx *store.Tx, tableID string, defs []*index.Def, spaceID func(string) string, cutoff int64, due func(uint64, int64) bool, hold func(*store.Tx) (uint64, bool)) bool {
 	tsp := tx.Space(tableID)
 	if tsp == nil {
 		return false
@@ -214,6 +216,7 @@ func hasWork(tx *store.Tx, tableID string, defs []*index.Def, spaceID func(strin
 	for _, bf := range readBackfills(tsp) {
 		floor = min(floor, bf.start)
 	}
+	floor = held(tx, floor, hold)
 	trim := false
 	tsp.AscendLog(0, func(seq uint64, raw []byte) bool {
 		rec, err := changelog.Decode(raw)
@@ -236,4 +239,15 @@ func firstDue(tsp *store.Space, after uint64, due func(uint64, int64) bool) bool
 		return false
 	})
 	return ok
+}
+
+// held lowers floor to what hold keeps, if anything.
+func held(tx *store.Tx, floor uint64, hold func(*store.Tx) (uint64, bool)) uint64 {
+	if hold == nil {
+		return floor
+	}
+	if h, ok := hold(tx); ok {
+		return min(floor, h)
+	}
+	return floor
 }

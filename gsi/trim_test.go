@@ -129,3 +129,31 @@ func TestTrimWaitsForSlowestIndex(t *testing.T) {
 		t.Errorf("Watermark of the dropped index: got %d, want 6 (untouched)", wm)
 	}
 }
+
+// TestTrimKeepsHold: another consumer's hold (replication) keeps the log
+// after it, whatever the indexes have applied.
+func TestTrimKeepsHold(t *testing.T) {
+	h := newHarness(t)
+	h.addIndex(byG())
+	h.built()
+	opts := h.options()
+	hold := uint64(2)
+	opts.Hold = func(*store.Tx) (uint64, bool) { return hold, true }
+	a := newApplier(opts)
+	for i, s := range []struct {
+		writes int
+		hold   uint64
+		want   []uint64
+	}{{4, 2, []uint64{3, 4}}, {1, 2, []uint64{3, 4, 5}}, {0, 4, []uint64{5}}} {
+		hold = s.hold
+		for range s.writes {
+			h.write("a", item("pk", "a", "g", "x", "s", i))
+		}
+		if _, err := a.step(context.Background()); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if got := h.logSeqs(); !slices.Equal(got, s.want) {
+			t.Errorf("step %d: log records left: got %v, want %v", i, got, s.want)
+		}
+	}
+}
