@@ -35,7 +35,8 @@ type config struct {
 	initRegion     string
 	streamShards   streams.Policy
 	ttlDelay       consistency.Lag
-	cluster        clusterFlags // --store etcd://... (cluster.go)
+	replLag        consistency.Lag // --replication-lag (global tables)
+	cluster        clusterFlags    // --store etcd://... (cluster.go)
 	throttling     bool
 	capacityScale  float64
 }
@@ -68,7 +69,7 @@ func (e envVars) bool(name string) bool {
 
 // rawFlags holds the flags that need work after parsing.
 type rawFlags struct {
-	lag, ttlDelay           *string
+	lag, ttlDelay, replLag  *string
 	delayStatuses, sharedDb bool
 }
 
@@ -129,6 +130,7 @@ func (c *config) featureFlags(fs *flag.FlagSet, env envVars, raw *rawFlags) {
 	fs.StringVar(&c.initRegion, "init-region", env.str("INIT_REGION", "us-east-1"), "region --init creates its tables in [DDBLOCAL_INIT_REGION]")
 	fs.Uint64Var(&c.streamShards.Records, "stream-shard-records", uint64(env.int("STREAM_SHARD_RECORDS", 0)), "close a stream shard and open its child after this many changes; 0 = no limit [DDBLOCAL_STREAM_SHARD_RECORDS]")
 	fs.DurationVar(&c.streamShards.Duration, "stream-shard-duration", streams.DefaultDuration, "close a stream shard and open its child once it is this old [DDBLOCAL_STREAM_SHARD_DURATION]")
+	raw.replLag = fs.String("replication-lag", env.str("REPLICATION_LAG", "0"), "how long a write to a global table takes to reach its other replicas: 0, a duration (1s), or random:MIN-MAX [DDBLOCAL_REPLICATION_LAG]")
 	raw.ttlDelay = fs.String("ttl-delay", env.str("TTL_DELAY", "0"), "how long expired TTL items stay before deletion: 0, a duration (1h), or random:MIN-MAX [DDBLOCAL_TTL_DELAY]")
 	fs.BoolVar(&c.throttling, "throttling", env.bool("THROTTLING"), "throttle every table as DynamoDB would (partitions, capacity, burst); without it only tables tagged ddblocal:throttling=on [DDBLOCAL_THROTTLING]")
 	scale, _ := strconv.ParseFloat(env.str("CAPACITY_SCALE", "1"), 64)
@@ -156,6 +158,9 @@ func (c *config) finish(env envVars, raw rawFlags) error {
 	}
 	if c.ttlDelay, err = consistency.ParseLag(*raw.ttlDelay); err != nil {
 		return fmt.Errorf("--ttl-delay: %w", err)
+	}
+	if c.replLag, err = consistency.ParseLag(*raw.replLag); err != nil {
+		return fmt.Errorf("--replication-lag: %w", err)
 	}
 	if d, err := time.ParseDuration(env.str("STREAM_SHARD_DURATION", "")); err == nil && c.streamShards.Duration == streams.DefaultDuration {
 		c.streamShards.Duration = d

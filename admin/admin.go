@@ -42,6 +42,8 @@ type Config struct {
 	Clock Clock
 	// Triggers backs /_ddblocal/triggers (triggers.go).
 	Triggers *streams.Triggers
+	// Replication backs /_ddblocal/replication (replication.go).
+	Replication Replication
 	// Logger receives the internal errors of insights. Nil discards them.
 	Logger *slog.Logger
 }
@@ -68,6 +70,9 @@ func Handler(cfg Config) http.Handler {
 	}
 	if cfg.Clock != nil {
 		r.Handle(clockPath[len(Prefix):], clockRoutes(cfg.Clock))
+	}
+	if cfg.Replication != nil {
+		replicationRoutes(r, cfg.Replication)
 	}
 	if cfg.Triggers != nil {
 		h := triggerRoutes(cfg.Triggers)

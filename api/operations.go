@@ -41,5 +41,6 @@ func Operations(svc *table.Service) map[string]Handler {
 	maps.Copy(ops, streamOperations(svc))
 	maps.Copy(ops, backupOperations(svc))
 	maps.Copy(ops, contributorInsightsOperations(svc))
+	maps.Copy(ops, globalTableOperations(svc))
 	return ops
 }

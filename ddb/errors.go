@@ -38,7 +38,9 @@ const (
 	PolicyNotFoundException                  Code = "PolicyNotFoundException"
 	// SerializationException is Coral's: a body that is not JSON, or a
 	// member of the wrong JSON type.
-	SerializationException Code = "SerializationException"
+	SerializationException           Code = "SerializationException"
+	ReplicatedWriteConflictException Code = "ReplicatedWriteConflictException"
+	GlobalTableNotFoundException     Code = "GlobalTableNotFoundException"
 )
 
 // Error is a DynamoDB error in DynamoDB's words. Item is set on a

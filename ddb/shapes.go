@@ -206,6 +206,12 @@ type TableDescription struct {
 	WarmThroughput            *TableWarmThroughputDescription `json:",omitempty"`
 	RestoreSummary            *RestoreSummary                 `json:",omitempty"`
 	DeletionProtectionEnabled bool
+	// A global table's replica (ddb/replicas.go) describes the others.
+	GlobalTableVersion                 string                          `json:",omitempty"`
+	Replicas                           []ReplicaDescription            `json:",omitempty"`
+	GlobalTableSettingsReplicationMode string                          `json:",omitempty"`
+	MultiRegionConsistency             string                          `json:",omitempty"`
+	GlobalTableWitnesses               []GlobalTableWitnessDescription `json:",omitempty"`
 }
 
 // ListTablesInput is ListTables' request.
@@ -235,17 +241,20 @@ type GlobalSecondaryIndexUpdate struct {
 
 // UpdateTableInput is UpdateTable's request.
 type UpdateTableInput struct {
-	TableName                   string                       `ddb:"required;tablename"`
-	AttributeDefinitions        []AttributeDefinition        `json:",omitempty"`
-	BillingMode                 string                       `json:",omitempty" ddb:"enum=PROVISIONED|PAY_PER_REQUEST"`
-	ProvisionedThroughput       *ProvisionedThroughput       `json:",omitempty"`
-	OnDemandThroughput          *OnDemandThroughput          `json:",omitempty"`
-	WarmThroughput              *WarmThroughput              `json:",omitempty"`
-	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate `json:",omitempty"`
-	StreamSpecification         *StreamSpecification         `json:",omitempty"`
-	SSESpecification            *SSESpecification            `json:",omitempty"`
-	TableClass                  string                       `json:",omitempty" ddb:"enum=STANDARD|STANDARD_INFREQUENT_ACCESS"`
-	DeletionProtectionEnabled   *bool                        `json:",omitempty"`
+	TableName                   string                          `ddb:"required;tablename"`
+	AttributeDefinitions        []AttributeDefinition           `json:",omitempty"`
+	BillingMode                 string                          `json:",omitempty" ddb:"enum=PROVISIONED|PAY_PER_REQUEST"`
+	ProvisionedThroughput       *ProvisionedThroughput          `json:",omitempty"`
+	OnDemandThroughput          *OnDemandThroughput             `json:",omitempty"`
+	WarmThroughput              *WarmThroughput                 `json:",omitempty"`
+	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate    `json:",omitempty"`
+	StreamSpecification         *StreamSpecification            `json:",omitempty"`
+	SSESpecification            *SSESpecification               `json:",omitempty"`
+	TableClass                  string                          `json:",omitempty" ddb:"enum=STANDARD|STANDARD_INFREQUENT_ACCESS"`
+	DeletionProtectionEnabled   *bool                           `json:",omitempty"`
+	ReplicaUpdates              []ReplicationGroupUpdate        `json:",omitempty" ddb:"len=1.."`
+	MultiRegionConsistency      string                          `json:",omitempty" ddb:"enum=EVENTUAL|STRONG"`
+	GlobalTableWitnessUpdates   []GlobalTableWitnessGroupUpdate `json:",omitempty" ddb:"len=1..1"`
 }
 
 // TagResourceInput is TagResource's request.

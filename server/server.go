@@ -125,7 +125,7 @@ func Start(ctx context.Context, opts Options) (s *Server, err error) {
 	inj := faults.New()
 	s.faults = inj
 	handler := func(cfg api.Config) http.Handler {
-		cfg.Admin = admin.Handler(admin.Config{Ready: db.Ready, Settle: s.svc.Settle, Insights: s.svc,
+		cfg.Admin = admin.Handler(admin.Config{Ready: db.Ready, Settle: s.svc.Settle, Insights: s.svc, Replication: s.svc,
 			Verifier: cfg.Verifier, Faults: inj, Clock: s.clock, Triggers: s.triggers, Logger: log})
 		h := api.NewHandler(cfg, api.WithFaults(api.Operations(s.svc), inj))
 		if opts.Wrap != nil {

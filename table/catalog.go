@@ -52,6 +52,15 @@ type tableMeta struct {
 	// ContributorInsights is the Contributor Insights setting of the table
 	// ("") and its global indexes (insights_contributor.go).
 	ContributorInsights map[string]insightsState
+	// Replicas are the other replicas of the global table the table is a
+	// replica of (replica.go), nil for a regional table.
+	Replicas []replicaMeta
+	// Strong marks a global table with multi-Region strong consistency
+	// (replica_strong.go); Witness is its witness's Region, if it has one,
+	// added at WitnessSince.
+	Strong       bool
+	Witness      string
+	WitnessSince int64
 
 	schema keySchema
 	lsis   []*index.Def // derived from LocalSecondaryIndexes

@@ -28,6 +28,14 @@ func (s *Service) DeleteTable(ctx context.Context, region string, in *ddb.TableN
 	if err := s.inUse(m, s.now().UnixNano()); err != nil {
 		return nil, err
 	}
+	if m.Strong {
+		return nil, errStrongDelete()
+	}
+	if len(m.Replicas) > 0 { // a replica leaves its global table first (replica_leave.go)
+		if err := s.leaveGroup(ctx, m, s.now().UnixNano()); err != nil {
+			return nil, err
+		}
+	}
 	stats, err := s.stats(m)
 	if err != nil {
 		return nil, err

@@ -79,6 +79,7 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *ddb.Table
 	describeSummaries(d, m)
 	d.LocalSecondaryIndexes = describeLocalIndexes(m, stats)
 	d.GlobalSecondaryIndexes = s.describeGlobalIndexes(m, stats, now)
+	s.describeReplicas(d, m, now)
 	return d
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/gsi"
 	"github.com/ddblocal/ddblocal/index"
+	"github.com/ddblocal/ddblocal/replication"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -91,6 +92,7 @@ func (s *Service) startApplier(m *tableMeta) *gsi.Applier {
 			return max(s.logRetention(cur), streamRetain(cur))
 		},
 		Due:    s.gsiDue(m),
+		Hold:   func(tx *store.Tx) (uint64, bool) { return replication.Floor(tx, id) },
 		Now:    s.opts.Now,
 		Logger: s.opts.Logger,
 		Owner:  s.ownerLocked(id),
@@ -122,6 +124,7 @@ func (s *Service) stopApplier(tableID string) {
 func (s *Service) Close() {
 	s.stopBG()
 	s.background.Wait()
+	s.closeLinks()
 	s.appliers.mu.Lock()
 	all, owners := s.appliers.m, s.appliers.owners
 	s.appliers.m, s.appliers.owners = map[string]*gsi.Applier{}, map[string]*store.Ownership{}
@@ -142,6 +145,7 @@ func (s *Service) Close() {
 func (s *Service) notifyWrite(m *tableMeta, w written) {
 	if w.logged {
 		s.applier(m).Notify()
+		s.notifyReplicas(m)
 	}
 }
 

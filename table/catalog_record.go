@@ -42,6 +42,10 @@ type catalogRecord struct {
 	Policies               map[string]recordPolicy   `json:"Policies,omitempty"`
 	Restore                *recordRestore            `json:"Restore,omitempty"`
 	ContributorInsights    map[string]recordInsights `json:"ContributorInsights,omitempty"`
+	Replicas               []recordReplica           `json:"Replicas,omitempty"`
+	Strong                 bool                      `json:"Strong,omitempty"`
+	Witness                string                    `json:"Witness,omitempty"`
+	WitnessSince           int64                     `json:"WitnessSince,omitempty"`
 }
 
 // The record's parts. Each has the fields of the wire shape it stores, in
@@ -106,6 +110,15 @@ type (
 		Rules        int64  `json:"Rules,omitempty"`
 		IndexCreated int64  `json:"IndexCreated,omitempty"`
 	}
+	recordReplica struct {
+		Region       string `json:"Region"`
+		Status       string `json:"Status"`
+		Since        int64  `json:"Since"`
+		CopyFrom     string `json:"CopyFrom,omitempty"`
+		TableClass   string `json:"TableClass,omitempty"`
+		ReadCapacity int64  `json:"ReadCapacity,omitempty"`
+		MaxRead      int64  `json:"MaxRead,omitempty"`
+	}
 	recordRestore struct {
 		SourceBackupArn string `json:"SourceBackupArn,omitempty"`
 		SourceTableArn  string `json:"SourceTableArn,omitempty"`
@@ -160,6 +173,8 @@ func encodeMeta(m *tableMeta) ([]byte, error) {
 		Policies:            convertMap(m.Policies, func(p resourcePolicy) recordPolicy { return recordPolicy(p) }),
 		Restore:             (*recordRestore)(m.Restore),
 		ContributorInsights: convertMap(m.ContributorInsights, func(s insightsState) recordInsights { return recordInsights(s) }),
+		Replicas:            convert(m.Replicas, func(r replicaMeta) recordReplica { return recordReplica(r) }),
+		Strong:              m.Strong, Witness: m.Witness, WitnessSince: m.WitnessSince,
 	}
 	return json.Marshal(&r)
 }
@@ -192,6 +207,8 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 		Policies:            convertMap(r.Policies, func(p recordPolicy) resourcePolicy { return resourcePolicy(p) }),
 		Restore:             (*restoreMeta)(r.Restore),
 		ContributorInsights: convertMap(r.ContributorInsights, func(s recordInsights) insightsState { return insightsState(s) }),
+		Replicas:            convert(r.Replicas, func(r recordReplica) replicaMeta { return replicaMeta(r) }),
+		Strong:              r.Strong, Witness: r.Witness, WitnessSince: r.WitnessSince,
 	}
 	m.derive()
 	return m, nil

@@ -17,6 +17,12 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *ddb.Update
 	if err != nil {
 		return nil, err
 	}
+	if len(in.ReplicaUpdates) > 0 {
+		return s.updateReplicas(ctx, m, in)
+	}
+	if err := checkReplicaStream(m, in); err != nil {
+		return nil, err
+	}
 	if in.BillingMode == "" && in.ProvisionedThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 && in.StreamSpecification == nil &&
 		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil &&
 		in.WarmThroughput == nil {

@@ -43,6 +43,10 @@ type mutation struct {
 	// admission saw, so that the old item is decoded and the update applied
 	// once per write.
 	seen *seenItem
+	// origin and originTime mark a write replicated from another replica
+	// of a global table: its Region and commit time there.
+	origin     string
+	originTime int64
 }
 
 // seenItem is a write's old item as admission read it, and the new item
@@ -229,7 +233,7 @@ func (mu *mutation) appendLog(sp *store.Space, now int64, raw, newBytes []byte) 
 		return false, nil
 	}
 	rec := changelog.Append(make([]byte, 0, 48+len(mu.key)+len(raw)+len(newBytes)),
-		changelog.Record{Time: now, Key: mu.key, Old: raw, New: newBytes, Expired: mu.expired})
+		changelog.Record{Time: now, Key: mu.key, Old: raw, New: newBytes, Expired: mu.expired, Origin: mu.origin, OriginTime: mu.originTime})
 	_, err := sp.AppendLogOwned(rec)
 	return err == nil, err
 }
@@ -326,6 +330,13 @@ func addUnits(m map[string]float64, name string, u float64) map[string]float64 {
 // table's index applier.
 func (s *Service) commit(ctx context.Context, mu *mutation) (written, error) {
 	var w written
+	if mu.meta.Strong { // multi-Region strong consistency (replica_strong.go)
+		release, err := s.reserveStrong(mu.meta, mu.key)
+		if err != nil {
+			return w, err
+		}
+		defer release()
+	}
 	mu.keepLog = s.keepsLog(mu.meta)
 	err := s.db.Update(ctx, func(tx *store.Tx) error {
 		var err error
@@ -334,6 +345,9 @@ func (s *Service) commit(ctx context.Context, mu *mutation) (written, error) {
 	})
 	if err == nil {
 		s.notifyWrite(mu.meta, w)
+	}
+	if err == nil && mu.meta.Strong {
+		err = s.awaitStrong(ctx, mu.meta)
 	}
 	return w, err
 }

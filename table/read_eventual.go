@@ -95,6 +95,10 @@ func (s *Service) gsiDue(m *tableMeta) func(seq uint64, t int64) bool {
 // applied them. Tests call it (POST /_ddblocal/settle) instead of sleeping.
 func (s *Service) Settle(ctx context.Context) error {
 	s.settled.Store(s.now().UnixNano())
+	// Replicated writes first: the replicas' indexes then settle them too.
+	if err := s.settleReplication(ctx); err != nil {
+		return err
+	}
 	var metas []*tableMeta
 	err := s.db.View(func(tx *store.Tx) error {
 		return tx.CatalogAscend(nil, func(_, v []byte) bool {

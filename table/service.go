@@ -58,6 +58,9 @@ type Options struct {
 	CapacityScale float64
 	// ThrottleObserver, when set, learns of every throttled request.
 	ThrottleObserver throttle.Observer
+	// ReplicationLag is how long a write to a global table's replica takes
+	// to reach the other replicas (replica_links.go); zero is at once.
+	ReplicationLag consistency.Lag
 }
 
 // exprCacheSize is how many distinct sets of expression texts and names the
@@ -117,6 +120,9 @@ type Service struct {
 	// decoded. Each then takes its plain twin, which the differential test
 	// proves gives the same answers. Only tests set it.
 	plain bool
+
+	// Global tables (replica_*): the links between replicas.
+	replicas *replicators
 }
 
 // New returns a Service over db. The caller keeps ownership of db and must
@@ -131,13 +137,14 @@ func New(db *store.DB, opts Options) *Service {
 	bg, stopBG := context.WithCancel(context.Background())
 	s := &Service{db: db, opts: opts, catalog: newCatalog(opts.ItemCollectionLimit), deleted: newTombstones(),
 		tokens: newTokenCache(), appliers: newAppliers(), bg: bg, stopBG: stopBG, exprs: expressions.NewCache(exprCacheSize),
-		policy: consistency.NewPolicy(opts.EventualLag, opts.Seed), history: consistency.NewHistory()}
+		policy: consistency.NewPolicy(opts.EventualLag, opts.Seed), history: consistency.NewHistory(), replicas: newReplicators()}
 	s.insights = s.newRecorder()
 	s.limiter = throttle.New(throttle.Options{Scale: opts.CapacityScale, Observer: throttleObserver{s}})
 	s.startMaintenance()
 	// In cluster mode other front-ends change the catalog too.
 	s.background.Go(func() { db.WatchCatalog(bg, s.catalog.forget) })
 	s.background.Go(func() { db.RunCompactor(bg, store.CompactOptions{}) })
+	s.resumeLinks()
 	return s
 }
 

@@ -1,0 +1,79 @@
+package table
+
+import (
+	"github.com/ddblocal/ddblocal/ddb"
+	"github.com/ddblocal/ddblocal/replication"
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// replicaStatus is the ReplicaStatus of m's replica r at now: CREATING
+// until its initial copy is done and Options.TransientDelay has passed,
+// UPDATING and DELETING for TransientDelay, then ACTIVE, or "" once a
+// deleted replica is no longer listed.
+func (s *Service) replicaStatus(m *tableMeta, r replicaMeta, now int64) string {
+	transient := now < r.Since+s.opts.TransientDelay.Nanoseconds()
+	switch r.Status {
+	case replicaCreating:
+		if transient || !s.copied(m, r) {
+			return replicaCreating
+		}
+	case replicaUpdating:
+		if transient {
+			return replicaUpdating
+		}
+	case replicaDeleting:
+		if transient {
+			return replicaDeleting
+		}
+		return ""
+	}
+	return replicaActive
+}
+
+// copied reports whether replica r of m's global table has received its
+// initial copy (or its source or itself no longer exists).
+func (s *Service) copied(m *tableMeta, r replicaMeta) bool {
+	src, err1 := s.catalog.get(s.db, memberScope(m, r.CopyFrom), m.Name)
+	dst, err2 := s.catalog.get(s.db, memberScope(m, r.Region), m.Name)
+	if err1 != nil || err2 != nil || src == nil || dst == nil {
+		return true
+	}
+	done := true
+	_ = s.db.View(func(tx *store.Tx) error {
+		_, copied, ok := replication.Watermark(tx, src.ID, dst.ID)
+		done = copied || !ok
+		return nil
+	})
+	return done
+}
+
+// describeReplicas fills in d the global table members of m: its version,
+// settings mode and the other replicas (never itself), with their
+// overrides; a regional table has none of these members.
+func (s *Service) describeReplicas(d *ddb.TableDescription, m *tableMeta, now int64) {
+	var out []ddb.ReplicaDescription
+	for _, r := range m.Replicas {
+		st := s.replicaStatus(m, r, now)
+		if st == "" {
+			continue
+		}
+		rd := ddb.ReplicaDescription{RegionName: r.Region, ReplicaStatus: st, GlobalTableSettingsReplicationMode: "ENABLED_WITH_OVERRIDES"}
+		if r.TableClass != "" {
+			rd.ReplicaTableClassSummary = &ddb.TableClassSummary{TableClass: r.TableClass}
+		}
+		if r.ReadCapacity > 0 {
+			rd.ProvisionedThroughputOverride = &ddb.ProvisionedThroughputOverride{ReadCapacityUnits: pointer(r.ReadCapacity)}
+		}
+		if r.MaxRead > 0 {
+			rd.OnDemandThroughputOverride = &ddb.OnDemandThroughputOverride{MaxReadRequestUnits: pointer(r.MaxRead)}
+		}
+		out = append(out, rd)
+	}
+	if len(out) == 0 {
+		return
+	}
+	d.GlobalTableVersion = ddb.GlobalTableVersion
+	d.Replicas = out
+	d.GlobalTableSettingsReplicationMode = "ENABLED_WITH_OVERRIDES"
+	s.describeStrong(d, m, now)
+}

@@ -1,0 +1,239 @@
+package table
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/replication"
+	"github.com/ddblocal/ddblocal/store"
+)
+
+// replicators runs one replication.Replicator per link between two
+// replicas of a global table (both ways for each pair), in this process.
+type replicators struct {
+	mu       sync.Mutex
+	m        map[link]*linkRun
+	paused   map[string]bool     // Regions cut off by PauseRegion
+	inflight map[string]inflight // MRSC writes replicating, by global table and key (replica_strong.go)
+}
+
+// link is a source and a target table space id.
+type link struct{ source, target string }
+
+// linkRun is a running link: its replicator, its one-owner claim (cluster
+// mode) and its endpoints' Regions.
+type linkRun struct {
+	r              *replication.Replicator
+	owner          *store.Ownership
+	source, target replication.Endpoint
+	name           string // the global table's name
+	scope          string // the source table's scope
+}
+
+func newReplicators() *replicators {
+	return &replicators{m: map[link]*linkRun{}, paused: map[string]bool{}, inflight: map[string]inflight{}}
+}
+
+// startLinks starts every link to and from m's global table's members that
+// is not running yet.
+func (s *Service) startLinks(m *tableMeta) {
+	members := []*tableMeta{m}
+	for _, r := range m.Replicas {
+		if r.Status == replicaDeleting {
+			continue
+		}
+		if o, err := s.catalog.get(s.db, memberScope(m, r.Region), m.Name); err == nil && o != nil {
+			members = append(members, o)
+		}
+	}
+	for _, a := range members {
+		for _, b := range members {
+			if a != b {
+				s.startLink(a, b)
+			}
+		}
+	}
+}
+
+// startLink starts the replicator from table a to table b unless it runs.
+func (s *Service) startLink(a, b *tableMeta) {
+	l := link{a.ID, b.ID}
+	s.replicas.mu.Lock()
+	defer s.replicas.mu.Unlock()
+	if _, ok := s.replicas.m[l]; ok {
+		return
+	}
+	run := &linkRun{owner: s.db.Own("replication/" + a.ID + ">" + b.ID), name: a.Name, scope: a.Region,
+		source: replication.Endpoint{ID: a.ID, Region: regionOf(a)}, target: replication.Endpoint{ID: b.ID, Region: regionOf(b)}}
+	targetScope := b.Region
+	run.r = replication.Start(s.bg, replication.Options{
+		DB: s.db, Source: run.source, Target: run.target,
+		Apply:  s.replicaApply(targetScope, b.Name),
+		Due:    s.replicationDue(a, run.target.Region),
+		Now:    s.opts.Now,
+		Logger: s.opts.Logger,
+		Owner:  run.owner,
+		Watch:  func(ctx context.Context, notify func()) { s.db.WatchLog(ctx, a.ID, notify) },
+		Applied: func() {
+			if t, err := s.catalog.get(s.db, targetScope, b.Name); err == nil && t != nil && t.ID == b.ID {
+				s.applier(t).Notify()
+			}
+		},
+	})
+	if s.replicas.paused[run.source.Region] || s.replicas.paused[run.target.Region] {
+		run.r.Pause()
+	}
+	s.replicas.m[l] = run
+}
+
+// stopLinks stops every link to or from table space id.
+func (s *Service) stopLinks(id string) {
+	s.replicas.mu.Lock()
+	var stop []*linkRun
+	for l, run := range s.replicas.m {
+		if l.source == id || l.target == id {
+			stop = append(stop, run)
+			delete(s.replicas.m, l)
+		}
+	}
+	s.replicas.mu.Unlock()
+	for _, run := range stop {
+		run.r.Close()
+		run.owner.Close()
+	}
+}
+
+// closeLinks stops every link (Close).
+func (s *Service) closeLinks() {
+	s.replicas.mu.Lock()
+	all := s.replicas.m
+	s.replicas.m = map[link]*linkRun{}
+	s.replicas.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, run := range all {
+		run.r.Close()
+		wg.Go(run.owner.Close)
+	}
+	wg.Wait()
+}
+
+// links returns the running links, for settling and reporting.
+func (s *Service) links() []*linkRun {
+	s.replicas.mu.Lock()
+	defer s.replicas.mu.Unlock()
+	out := make([]*linkRun, 0, len(s.replicas.m))
+	for _, run := range s.replicas.m {
+		out = append(out, run)
+	}
+	return out
+}
+
+// notifyReplicas tells the links out of table m that it was written,
+// starting them if this process does not run them yet (in cluster mode,
+// another front-end made the global table).
+func (s *Service) notifyReplicas(m *tableMeta) {
+	if len(m.Replicas) == 0 {
+		return
+	}
+	s.replicas.mu.Lock()
+	found := false
+	for l, run := range s.replicas.m {
+		if l.source == m.ID {
+			run.r.Notify()
+			found = true
+		}
+	}
+	s.replicas.mu.Unlock()
+	if !found {
+		s.startLinks(m)
+	}
+}
+
+// resumeLinks starts the links of every global table in the store: after a
+// restart, replication picks up where the watermarks are.
+func (s *Service) resumeLinks() {
+	metas, err := s.regionTables("", "")
+	if err != nil {
+		s.opts.Logger.Error("replication: listing tables", "err", err)
+		return
+	}
+	for _, m := range metas {
+		if len(m.Replicas) > 0 {
+			s.startLinks(m)
+		}
+	}
+}
+
+// replicaApply is the Apply of links into table name in scope: a write as
+// the service makes it (local indexes, counters, change log with the
+// write's origin), of the table's definition as the transaction reads it.
+func (s *Service) replicaApply(scope, name string) func(tx *store.Tx, c replication.Change) error {
+	var last []byte
+	var m *tableMeta
+	return func(tx *store.Tx, c replication.Change) error {
+		raw := tx.CatalogGet(catalogKey(scope, name))
+		if raw == nil {
+			return errReplicaGone
+		}
+		if m == nil || !bytes.Equal(raw, last) {
+			var err error
+			if m, err = decodeMeta(raw); err != nil {
+				return err
+			}
+			last = bytes.Clone(raw)
+		}
+		item := c.Item
+		mu := &mutation{meta: m, key: c.Key, keepLog: true, expired: c.Expired, origin: c.Origin, originTime: c.Time,
+			next: func(attr.Item) (attr.Item, error) {
+				if item == nil {
+					return nil, nil
+				}
+				return attr.DecodeBinary(item)
+			}}
+		_, err := mu.applyIn(tx, s.now().UnixNano(), nil)
+		return err
+	}
+}
+
+// errReplicaGone stops a batch into a replica whose table was deleted
+// while the link ran: the link is being removed.
+var errReplicaGone = errors.New("table: replica table deleted")
+
+// replicationDue is the lag of the link from table m to region: records
+// are due after Options.ReplicationLag (drawn per record, seeded, for a
+// random lag), or at once when written before the last Settle.
+func (s *Service) replicationDue(m *tableMeta, region string) func(seq uint64, t int64) bool {
+	key := m.Region + "/" + m.Name + ">" + region // not the random IDs: runs are reproducible
+	return func(seq uint64, t int64) bool {
+		l := s.opts.ReplicationLag
+		if l.IsZero() || t <= s.settled.Load() {
+			return true
+		}
+		return t+int64(s.policy.RecordDelay(l, key, seq)) <= s.now().UnixNano()
+	}
+}
+
+// settleReplication waits until every running link that is not paused has
+// applied every write its source had when it was called.
+func (s *Service) settleReplication(ctx context.Context) error {
+	s.resumeLinks() // any another front-end made
+	for _, run := range s.links() {
+		var seq uint64
+		err := s.db.View(func(tx *store.Tx) error {
+			if sp := tx.Space(run.source.ID); sp != nil {
+				seq = sp.LastLogSeq()
+			}
+			return nil
+		})
+		if err == nil {
+			err = run.r.WaitFor(ctx, seq)
+		}
+		if err != nil && !errors.Is(err, replication.ErrPaused) && !errors.Is(err, replication.ErrClosed) {
+			return err
+		}
+	}
+	return nil
+}
