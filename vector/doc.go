@@ -1,0 +1,20 @@
+// Package vector holds the mechanics of DynamoDB's vector indexes: reading a
+// vector attribute (a list of numbers) as 32-bit floats, keeping an index's
+// vectors in contiguous float32 memory per search partition, and answering
+// exact nearest-neighbour searches.
+//
+// DynamoDB's SearchVectors is an approximate search; this package is exact
+// (recall 1.0) and deterministic, so tests that search are reproducible:
+//
+//   - Scores are computed from the float32 vectors with float64 arithmetic in
+//     one fixed order (see dot and sqDist), so the same index and query give
+//     the same bits on every platform.
+//   - Results are ordered by score (most similar first) and, between equal
+//     scores, by the item's storage key ascending, which is the order a Scan
+//     returns them in.
+//
+// The package knows nothing of tables, stores or the change log: the caller
+// derives an Entry from each item (Def.Entry) and applies it (Index.Put,
+// Index.Delete). An Index is safe for concurrent use; searches share a read
+// lock and writes take the write lock.
+package vector
