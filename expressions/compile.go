@@ -21,9 +21,10 @@ import (
 type Input struct {
 	ConditionExpression, FilterExpression, KeyConditionExpression,
 	ProjectionExpression, UpdateExpression *string
-	Names  map[string]string     // ExpressionAttributeNames
-	Values map[string]attr.Value // ExpressionAttributeValues
-	Op     Op                    // the request's operation, for messages
+	SearchConditionExpression *string               // SearchVectors
+	Names                     map[string]string     // ExpressionAttributeNames
+	Values                    map[string]attr.Value // ExpressionAttributeValues
+	Op                        Op                    // the request's operation, for messages
 	// Legacy parameters (translated onto the same AST):
 	Expected            map[string]ExpectedAttributeValue
 	ConditionalOperator *string // AND | OR
@@ -62,6 +63,7 @@ type LegacyCondition struct {
 // or AttributeUpdates.
 type Compiled struct {
 	Condition, Filter, KeyCondition *Condition
+	SearchCondition                 *Condition // see Condition.Equalities
 	Projection                      *Projection
 	Update                          *Update
 }
@@ -90,6 +92,7 @@ func Compile(in Input) (*Compiled, error) {
 		{in.ConditionExpression, kindCondition, &out.Condition},
 		{in.KeyConditionExpression, kindKeyCondition, &out.KeyCondition},
 		{in.FilterExpression, kindFilter, &out.Filter},
+		{in.SearchConditionExpression, kindSearchCondition, &out.SearchCondition},
 	}
 	for _, c := range conds {
 		if c.src == nil {
@@ -161,6 +164,7 @@ func checkParameterMix(in *Input) error {
 		{"ProjectionExpression", in.ProjectionExpression != nil},
 		{"FilterExpression", in.FilterExpression != nil},
 		{"KeyConditionExpression", in.KeyConditionExpression != nil},
+		{"SearchConditionExpression", in.SearchConditionExpression != nil},
 	} {
 		if p.present {
 			expr = append(expr, p.name)

@@ -26,6 +26,8 @@ const (
 	kindKeyCondition kind = "KeyConditionExpression"
 	kindProjection   kind = "ProjectionExpression"
 	kindUpdate       kind = "UpdateExpression"
+	// SearchVectors' condition on a vector index's search schema.
+	kindSearchCondition kind = "SearchConditionExpression"
 )
 
 // errf builds an *Error prefixed with the expression kind, as DynamoDB prefixes
