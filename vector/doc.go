@@ -8,7 +8,7 @@
 //
 //   - Scores are computed from the float32 vectors with float64 arithmetic in
 //     one fixed order (see dot and sqDist), so the same index and query give
-//     the same bits on every platform.
+//     the same bits on every platform, then rounded to float32 precision.
 //   - Results are ordered by score (most similar first) and, between equal
 //     scores, by the item's storage key ascending, which is the order a Scan
 //     returns them in.

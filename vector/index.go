@@ -208,28 +208,37 @@ func newSearcher(fn Func, q []float32, k int) *searcher {
 	return s
 }
 
-// rank returns v's rank (lower is more similar) given its norm.
+// rank returns v's rank, lower is more similar: its score at float32
+// precision (the precision the index stores vectors at), negated for
+// DOT_PRODUCT. Ranking by the rounded score makes equal reported scores
+// exactly the ties that are ordered by key.
 func (s *searcher) rank(v []float32, vnorm float64) float64 {
 	switch s.fn {
 	case Cosine:
-		return cosineScore(dot(s.q, v), s.qnorm, vnorm)
+		return round32(cosineScore(dot(s.q, v), s.qnorm, vnorm))
 	case Euclidean:
-		return sqDist(s.q, v)
+		return round32(math.Sqrt(sqDist(s.q, v)))
 	default:
-		return -dot(s.q, v)
+		return -round32(dot(s.q, v))
 	}
+}
+
+// round32 rounds to float32 precision; float64 results too large for a
+// float32 (a DOT_PRODUCT of huge vectors) keep float64 precision rather
+// than becoming infinite.
+func round32(f float64) float64 {
+	if r := float32(f); !math.IsInf(float64(r), 0) {
+		return float64(r)
+	}
+	return f
 }
 
 // score turns a rank back into the score the caller sees.
 func (s *searcher) score(rank float64) float64 {
-	switch s.fn {
-	case Euclidean:
-		return math.Sqrt(rank)
-	case DotProduct:
+	if s.fn == DotProduct {
 		return -rank
-	default:
-		return rank
 	}
+	return rank
 }
 
 func (s *searcher) hits() []Hit {

@@ -175,8 +175,8 @@ func TestTiesFollowKeyOrder(t *testing.T) {
 	q := Query{Vector: []float32{0, 0}, K: 4}
 	want := build(keys).Search(q)
 	for i, h := range want {
-		if h.Key != sorted[i] || h.Score != math.Sqrt2 {
-			t.Fatalf("hit %d = %+v, want key %q score √2", i, h, sorted[i])
+		if h.Key != sorted[i] || h.Score != float64(float32(math.Sqrt2)) {
+			t.Fatalf("hit %d = %+v, want key %q score √2 at float32 precision", i, h, sorted[i])
 		}
 	}
 	rev := append([]string(nil), sorted...)
