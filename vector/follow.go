@@ -32,6 +32,9 @@ type Follower struct {
 
 	mu      sync.RWMutex
 	indexes map[string]*followed
+	// need is the commit time (Unix nanoseconds) from which the log is
+	// still needed: the first record CatchUp held back, or its start.
+	need int64
 }
 
 // followed is one index a Follower keeps.
@@ -145,14 +148,16 @@ func (fx *followed) apply(key string, image []byte, buf []float32) ([]float32, e
 }
 
 // CatchUp applies every due change-log record after each index's watermark,
-// and rebuilds any index whose next records were trimmed away. It returns
-// ErrNoTable or a store or decoding error.
-func (f *Follower) CatchUp() error {
+// and rebuilds any index whose next records were trimmed away; now is the
+// time it starts (Unix nanoseconds), which Need reports until a record is
+// held back. It returns ErrNoTable or a store or decoding error.
+func (f *Follower) CatchUp(now int64) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.indexes) == 0 {
 		return nil
 	}
+	f.need = now
 	from := ^uint64(0)
 	for _, fx := range f.indexes {
 		from = min(from, fx.wm)
@@ -207,6 +212,7 @@ func (f *Follower) applyLog(sp *store.Space, from uint64) error {
 			return false
 		}
 		if f.due != nil && !f.due(seq, rec.Time) {
+			f.need = min(f.need, rec.Time)
 			return false
 		}
 		for _, fx := range f.indexes {
@@ -221,6 +227,17 @@ func (f *Follower) applyLog(sp *store.Space, from uint64) error {
 		return true
 	})
 	return errors.Join(aerr, err)
+}
+
+// Need returns the commit time (Unix nanoseconds) of the oldest log record
+// the Follower may still have to apply, judged at its last CatchUp: records
+// committed since may be needed, and so may records it held back. Trimming
+// the log before it costs a rebuild, never a wrong answer. It is 0 before
+// the first CatchUp.
+func (f *Follower) Need() int64 {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.need
 }
 
 // Floor returns the lowest watermark of the indexes, and false when there

@@ -102,7 +102,7 @@ func TestFollowerBuildsThenFollows(t *testing.T) {
 	if f.Applied(7) {
 		t.Fatal("Applied(7) before CatchUp")
 	}
-	if err := f.CatchUp(); err != nil {
+	if err := f.CatchUp(100); err != nil {
 		t.Fatal(err)
 	}
 	if got := keys(x, "t1"); !reflect.DeepEqual(got, []string{"c"}) {
@@ -123,7 +123,7 @@ func TestFollowerRebuildsAfterTrim(t *testing.T) {
 		lt.write(fmt.Sprint(i), vecItem(t, "t", fmt.Sprint(i), "0"), int64(i))
 	}
 	lt.trim(3) // records 1-3 gone before the follower saw them
-	if err := f.CatchUp(); err != nil {
+	if err := f.CatchUp(100); err != nil {
 		t.Fatal(err)
 	}
 	if got := keys(f.Index("emb"), "t"); !reflect.DeepEqual(got, []string{"0", "1", "2", "3", "4"}) {
@@ -143,7 +143,7 @@ func TestFollowerHoldsBackRecordsNotDue(t *testing.T) {
 	lt.write("a", vecItem(t, "t", "1", "0"), 10)
 	lt.write("b", vecItem(t, "t", "2", "0"), 11)
 	lt.write("c", vecItem(t, "t", "3", "0"), 9) // behind b: held back with it
-	if err := f.CatchUp(); err != nil {
+	if err := f.CatchUp(100); err != nil {
 		t.Fatal(err)
 	}
 	if got := keys(f.Index("emb"), "t"); !reflect.DeepEqual(got, []string{"a"}) || f.Applied(2) {
@@ -173,5 +173,21 @@ func TestFollowerSyncDropsAndRebuilds(t *testing.T) {
 	}
 	if _, ok := f.Floor(); ok {
 		t.Fatal("Floor with no indexes")
+	}
+}
+
+func TestFollowerNeed(t *testing.T) {
+	lt := newLogTable(t)
+	f := NewFollower(lt.db, "T", func(_ uint64, at int64) bool { return at <= 10 })
+	if err := f.Sync([]*Def{followDef()}); err != nil {
+		t.Fatal(err)
+	}
+	lt.write("a", vecItem(t, "t", "1", "0"), 10)
+	if err := f.CatchUp(50); err != nil || f.Need() != 50 {
+		t.Fatalf("all applied: Need %d (err %v), want the CatchUp's start", f.Need(), err)
+	}
+	lt.write("b", vecItem(t, "t", "2", "0"), 30)
+	if err := f.CatchUp(60); err != nil || f.Need() != 30 {
+		t.Fatalf("one held back: Need %d (err %v), want its commit time", f.Need(), err)
 	}
 }

@@ -155,6 +155,13 @@ func (x *Index) intern(f int, v string) uint32 {
 // first, equal scores in ascending key order. It returns fewer when fewer
 // match. It panics if q.Vector does not have Dims values.
 func (x *Index) Search(q Query) []Hit {
+	hits, _ := x.SearchCount(q)
+	return hits
+}
+
+// SearchCount is Search that also returns how many vectors it scored (those
+// of the partition that met the filters): the data a search examined.
+func (x *Index) SearchCount(q Query) ([]Hit, int) {
 	if len(q.Vector) != x.dims {
 		panic("vector: query does not fit the index")
 	}
@@ -162,15 +169,15 @@ func (x *Index) Search(q Query) []Hit {
 	defer x.mu.RUnlock()
 	p := x.parts[q.Partition]
 	if p == nil || q.K <= 0 {
-		return nil
+		return nil, 0
 	}
 	want, ok := x.filterIDs(q.Filters)
 	if !ok {
-		return nil
+		return nil, 0
 	}
 	s := newSearcher(x.fn, q.Vector, q.K)
-	p.scan(s, want)
-	return s.hits()
+	scored := p.scan(s, want)
+	return s.hits(), scored
 }
 
 // filterIDs turns the query's equalities into (filter, id) pairs; false when

@@ -87,9 +87,10 @@ func (p *partition) remove(i int) (moved string) {
 	return moved
 }
 
-// scan offers every vector whose filter ids match want to s. It walks the
+// scan offers every vector whose filter ids match want to s, and returns
+// how many it offered. It walks the
 // float32 memory front to back, so a search streams it once.
-func (p *partition) scan(s *searcher, want []filterID) {
+func (p *partition) scan(s *searcher, want []filterID) (scored int) {
 	n := len(p.keys)
 	for i := 0; i < n; i++ {
 		if !p.matches(i, want) {
@@ -97,7 +98,9 @@ func (p *partition) scan(s *searcher, want []filterID) {
 		}
 		r := s.rank(p.vecs[i*p.dims:(i+1)*p.dims], p.norms[i])
 		s.top.offer(r, p.keys, i)
+		scored++
 	}
+	return scored
 }
 
 func (p *partition) matches(i int, want []filterID) bool {
