@@ -2,6 +2,7 @@ package vector
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"strings"
@@ -31,6 +32,9 @@ func FuzzParse(f *testing.F) {
 		got, err := ParseList(l, dims, nil)
 		if want := oracle(l, dims); !sameParse(got, err, want) {
 			t.Fatalf("ParseList(%q, %d) = %v, %v; oracle %+v", src, dims, got, err, want)
+		}
+		if verr := Validate(attr.Value{T: attr.TypeL, L: l}, dims); fmt.Sprint(verr) != fmt.Sprint(err) {
+			t.Fatalf("Validate(%q, %d) = %v, ParseList %v", src, dims, verr, err)
 		}
 	})
 }
