@@ -185,7 +185,8 @@ func (db *DB) runBatch(batch []*request) {
 
 // runLive runs claimed requests in one transaction and commits it, as
 // runBatch says. Over an optimistic engine (etcd) a commit that conflicts
-// with another process's re-runs them all on a fresh snapshot, and a batch
+// with another process's re-runs them all on a fresh snapshot (those whose
+// context has not ended), and a batch
 // too large for one etcd transaction is split in two.
 func (db *DB) runLive(live []*request) {
 	results := make([]error, len(live))
@@ -218,6 +219,9 @@ func (db *DB) runLive(live []*request) {
 		if err := t.commit(); err != nil {
 			switch {
 			case db.optimistic && retryable(err):
+				// Nothing applied: a caller whose context has ended
+				// gets its error rather than another attempt.
+				live, results = dropEnded(live, results)
 				backoff(attempt)
 				continue
 			case db.optimistic && tooLarge(err) && len(live) > 1:
@@ -233,6 +237,21 @@ func (db *DB) runLive(live []*request) {
 		}
 		return
 	}
+}
+
+// dropEnded answers the requests whose context has ended with its error
+// and returns the others, with their results.
+func dropEnded(live []*request, results []error) ([]*request, []error) {
+	n := 0
+	for _, r := range live {
+		if err := r.ctx.Err(); err != nil {
+			r.finish(err)
+			continue
+		}
+		live[n] = r
+		n++
+	}
+	return live[:n], results[:n]
 }
 
 func finishAll(reqs []*request, err error) {

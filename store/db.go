@@ -9,6 +9,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 )
 
 // Options configures Open.
@@ -67,7 +68,7 @@ type DB struct {
 // the file open for more than about a second.
 func Open(opts Options) (*DB, error) {
 	if opts.Etcd != nil {
-		return openEtcd(*opts.Etcd)
+		return openEtcd(*opts.Etcd, opts.Logger)
 	}
 	if opts.InMemory {
 		return newDB(newMemEngine()), nil
@@ -155,23 +156,46 @@ func (db *DB) Close() error {
 // View runs fn in a read-only transaction: a consistent snapshot that later
 // commits do not change. It returns fn's error, ErrClosed after Close, or an
 // error wrapping ErrPanic if fn panics. Writes inside fn return ErrReadOnly.
-// Slices obtained inside fn are valid only until fn returns.
-func (db *DB) View(fn func(tx *Tx) error) (err error) {
+// Slices obtained inside fn are valid only until fn returns. Over a shared
+// store (etcd), a snapshot compacted away while fn reads it is an error
+// wrapping etcd's ErrCompacted; Read runs fn again instead.
+func (db *DB) View(fn func(tx *Tx) error) error { return db.view(fn, 1) }
+
+// Read is View for a function that may run more than once: like an Update
+// function, fn must depend only on what it reads through tx and set, not
+// accumulate, what it gathers. Over a shared store (etcd) a snapshot
+// compacted away while fn reads it (etcd's compaction may be the
+// cluster's own, not ddblocal's) makes Read run fn again on a fresh one,
+// up to readAttempts times in all.
+func (db *DB) Read(fn func(tx *Tx) error) error { return db.view(fn, readAttempts) }
+
+// readAttempts bounds how many times Read runs fn: a second compaction
+// during one read is already rare.
+const readAttempts = 3
+
+// view is View, running fn up to attempts times while its snapshot is
+// compacted away.
+func (db *DB) view(fn func(tx *Tx) error, attempts int) error {
 	if !db.enter() {
 		return ErrClosed
 	}
 	defer db.inflight.Done()
-
-	t, err := db.eng.begin(false)
-	if err != nil {
-		return err
-	}
-	defer t.rollback()
-	_, err = runFn(fn, &Tx{t: t})
-	if db.optimistic {
-		if ferr := t.(*etcdTxn).failure(); ferr != nil {
+	for attempt := 1; ; attempt++ {
+		t, err := db.eng.begin(false)
+		if err != nil {
+			return err
+		}
+		_, err = runFn(fn, &Tx{t: t})
+		t.rollback()
+		if !db.optimistic {
+			return err
+		}
+		ferr := t.(*etcdTxn).failure()
+		if ferr == nil {
+			return err
+		}
+		if !errors.Is(ferr, rpctypes.ErrCompacted) || attempt >= attempts {
 			return ferr // fn saw missing data, not the store's
 		}
 	}
-	return err
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -16,9 +17,10 @@ import (
 // processes share it. It is optimistic: a transaction reads at one etcd
 // revision (the first read's, linearizable unless the engine is stale),
 // buffers its writes, and commits them as one etcd transaction guarded by a
-// compare on every key it read (its mod revision then) and on every range it
-// read in a write transaction (no key in it changed since). A failed compare
-// is errConflict: the committer runs the batch again on a fresh snapshot.
+// compare on every key it read (its mod revision then, which also catches a
+// key deleted since) and on every range it read in a write transaction (no
+// key in it added or changed since). A failed compare is errConflict: the
+// committer runs the batch again on a fresh snapshot.
 //
 // Layout under the prefix P:
 //
@@ -27,6 +29,7 @@ import (
 //	P s <id> 0x00 <sub> <k> a space's data (sub '0'), log ('1') or meta ('2')
 //	P q <id>                the space's log sequence, 8 bytes big-endian
 //	P e <key>               an expiring record (PutExpiring), under a lease
+//	P x <random>            a commit's marker, under a lease (etcd_resolve.go)
 //
 // Space ids never contain 0x00 (they are table names and index names).
 
@@ -53,6 +56,18 @@ type etcdEngine struct {
 	interrupt context.CancelFunc
 	// closeClient: Close also closes cli (Open made it).
 	closeClient bool
+	// limits are the cluster's, once probeLimits has measured them; probed
+	// is closed when it has returned.
+	limitsMu sync.Mutex
+	limits   etcdLimits
+	probed   chan struct{}
+	// markers is the lease of commit markers (resolve.go).
+	markers leaseCache
+	// commitHook, when set (tests), runs each commit's etcd transaction
+	// instead of cli: it may fail a commit before or after it applies.
+	commitHook func(ctx context.Context, cmps []clientv3.Cmp, ops []clientv3.Op) (*clientv3.TxnResponse, error)
+	// watcher, when set (tests), serves watches instead of cli.
+	watcher clientv3.Watcher
 }
 
 func (e *etcdEngine) begin(writable bool) (txn, error) {
@@ -60,6 +75,8 @@ func (e *etcdEngine) begin(writable bool) (txn, error) {
 }
 
 func (e *etcdEngine) close() error {
+	e.interrupt()
+	<-e.probed
 	if e.closeClient {
 		return e.cli.Close()
 	}
@@ -266,39 +283,69 @@ func (t *etcdTxn) commit() error {
 	if len(t.writes) == 0 && len(t.dropped) == 0 {
 		return nil
 	}
-	cmps := make([]clientv3.Cmp, 0, len(t.reads)+len(t.ranges))
+	cmps, ops, size := t.request()
+	if err := t.e.currentLimits().fits(len(cmps)+1, len(ops)+1, size); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(t.e.ctx, etcdTimeout)
+	defer cancel()
+	lease, err := t.e.markers.get(ctx, t.e.cli, markerTTL)
+	if err != nil {
+		return err
+	}
+	// The commit's marker: a fresh key, written only if absent, so that a
+	// commit whose answer is lost can be resolved (resolve).
+	marker := t.e.prefix + "x" + randomID()
+	cmps = append(cmps, clientv3.Compare(clientv3.CreateRevision(marker), "=", 0))
+	ops = append(ops, clientv3.OpPut(marker, "", clientv3.WithLease(lease)))
+	resp, err := t.e.txn(ctx, cmps, ops)
+	switch {
+	case err != nil && tooLarge(err):
+		return fmt.Errorf("%w: etcd refused it (%v): see the cluster's --max-txn-ops and --max-request-bytes", ErrTxnTooLarge, err)
+	case err != nil && definite(err):
+		return err
+	case err != nil:
+		return t.e.resolve(marker, lease, err)
+	case !resp.Succeeded:
+		return errConflict
+	}
+	return nil
+}
+
+// request returns the compares and operations of t's commit, and about how
+// many bytes they take.
+func (t *etcdTxn) request() (cmps []clientv3.Cmp, ops []clientv3.Op, size int) {
+	cmps = make([]clientv3.Cmp, 0, len(t.reads)+len(t.ranges)+1)
 	for k, mod := range t.reads {
 		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(k), "=", mod))
+		size += len(k) + 16
 	}
 	for k, rev := range t.fences {
 		cmps = append(cmps, clientv3.Compare(clientv3.CreateRevision(k), "=", rev))
+		size += len(k) + 16
 	}
 	for _, r := range t.ranges {
 		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(r.from), "<", t.rev+1).WithRange(r.to))
+		size += len(r.from) + len(r.to) + 16
 	}
-	ops := make([]clientv3.Op, 0, len(t.writes)+len(t.dropped))
+	ops = make([]clientv3.Op, 0, len(t.writes)+len(t.dropped)+1)
 	for _, p := range t.dropped {
 		ops = append(ops, clientv3.OpDelete(p, clientv3.WithPrefix()))
+		size += 2*len(p) + 16
 	}
 	for k, v := range t.writes {
+		size += len(k) + 16
 		if v == nil {
 			ops = append(ops, clientv3.OpDelete(k))
 		} else if id, ok := t.leased[k]; ok {
 			ops = append(ops, clientv3.OpPut(k, string(*v), clientv3.WithLease(id)))
+			size += len(*v)
 		} else {
 			ops = append(ops, clientv3.OpPut(k, string(*v)))
+			size += len(*v)
 		}
 	}
-	ctx, cancel := context.WithTimeout(t.e.ctx, etcdTimeout)
-	defer cancel()
-	resp, err := t.e.cli.Txn(ctx).If(cmps...).Then(ops...).Commit()
-	if err != nil {
-		return err
-	}
-	if !resp.Succeeded {
-		return errConflict
-	}
-	return nil
+	return cmps, ops, size
 }
 
 // etcdSpace is a space seen through an etcdTxn.
@@ -440,6 +487,7 @@ func (b *etcdBucket) ascend(from, to []byte, fn func(k, v []byte) bool) {
 		kvs, more := b.t.fetch(cur, hi, etcdPage, false)
 	page:
 		for _, x := range kvs {
+			b.saw(x)
 			for len(pend) > 0 && pend[0] <= x.key {
 				same := pend[0] == x.key
 				if !b.emitPending(pend[0], fn) {
@@ -482,6 +530,7 @@ func (b *etcdBucket) descend(from, to []byte, fn func(k, v []byte) bool) {
 		kvs, more := b.t.fetch(lo, cur, etcdPage, true)
 	page:
 		for _, x := range kvs {
+			b.saw(x)
 			for len(pend) > 0 && pend[len(pend)-1] >= x.key {
 				k := pend[len(pend)-1]
 				if !b.emitPending(k, fn) {
@@ -512,8 +561,21 @@ func (b *etcdBucket) descend(from, to []byte, fn func(k, v []byte) bool) {
 	b.readRange(stop, hi)
 }
 
+// saw records that a write transaction's range read met x, so that its
+// commit fails if another commit has deleted x since (a range compare sees
+// only the keys that exist then). The change log is exempt, as in ascend:
+// it is trimmed only behind its readers.
+func (b *etcdBucket) saw(x kv) {
+	if !b.t.rw || b.appendOnly {
+		return
+	}
+	if _, ok := b.t.reads[x.key]; !ok {
+		b.t.reads[x.key] = x.mod
+	}
+}
+
 // readRange records that a write transaction read [from, to), so that its
-// commit fails if another commit has changed a key there since.
+// commit fails if another commit has added or changed a key there since.
 func (b *etcdBucket) readRange(from, to string) {
 	if b.t.rw && from < to && b.t.rev != 0 {
 		b.t.ranges = append(b.t.ranges, keyRange{from, to})

@@ -186,37 +186,6 @@ func TestEtcdRangeConflict(t *testing.T) {
 	})
 }
 
-// TestEtcdLimitsRefused: a cluster whose limits cannot hold the largest
-// DynamoDB transaction is refused at Open with a message naming the flag.
-func TestEtcdLimitsRefused(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts its own etcd members")
-	}
-	for _, tc := range []struct {
-		name   string
-		adjust func(cfg *etcdtest.Config)
-		want   string
-	}{
-		{"ops", func(cfg *etcdtest.Config) { cfg.MaxTxnOps = 128 }, "--max-txn-ops=2048"},
-		{"bytes", func(cfg *etcdtest.Config) { cfg.MaxRequestBytes = 1536 << 10 }, "--max-request-bytes=13631488"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			c, err := etcdtest.StartWith(t.TempDir(), 1, tc.adjust)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			db, err := Open(Options{Etcd: &EtcdOptions{Endpoints: c.Endpoints()}})
-			if err == nil {
-				_ = db.Close()
-			}
-			if !errors.Is(err, ErrEtcdLimits) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("Open = %v, want ErrEtcdLimits naming %s", err, tc.want)
-			}
-		})
-	}
-}
-
 // waitUntil polls cond every few milliseconds for up to 20 s.
 func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()

@@ -6,10 +6,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // A file-backed DB serves reads and writes from the memory engine and makes
@@ -41,12 +41,16 @@ type wal struct {
 	path   string // the bbolt file's path; segments are named after it
 	noSync bool
 	limit  int64 // segmentLimit, smaller in tests
+	fs     vfs
+	log    *slog.Logger // nil: the fatal failure is only returned
 
-	f        *os.File // the segment being appended to
-	seg      uint64   // its number
-	size     int64    // bytes of intact records in it
-	prealloc bool     // it was a spare: appends overwrite zeros
-	err      error    // sticky: after a failed write or sync, nothing is certain
+	f        vfile  // the segment being appended to
+	seg      uint64 // its number
+	size     int64  // bytes of intact records in it
+	prealloc bool   // it was a spare: appends overwrite zeros
+	err      error  // sticky: after a failed write or sync, nothing is certain
+	// fatal is err, for Ready on other goroutines.
+	fatal atomic.Pointer[error]
 
 	ck     *checkpointer
 	spares *sparer // nil without fsync, where a spare gains nothing
@@ -56,22 +60,26 @@ type wal struct {
 // beside it into a memory engine, and starts a new segment for the commits to
 // come.
 func openDurable(path string, noSync bool, log *slog.Logger) (*memEngine, error) {
-	return openDurableLimit(path, noSync, segmentLimit, log)
+	return openDurableFS(osFS{}, path, noSync, segmentLimit, log)
 }
 
 func openDurableLimit(path string, noSync bool, limit int64, log *slog.Logger) (*memEngine, error) {
+	return openDurableFS(osFS{}, path, noSync, limit, log)
+}
+
+func openDurableFS(fs vfs, path string, noSync bool, limit int64, log *slog.Logger) (*memEngine, error) {
 	b, err := openBolt(path, noSync)
 	if err != nil {
 		return nil, err
 	}
-	e, err := recoverDurable(path, b)
+	e, err := recoverDurable(fs, path, b)
 	if err != nil {
 		_ = b.close()
 		return nil, err
 	}
-	w := &wal{path: path, noSync: noSync, limit: limit}
+	w := &wal{path: path, noSync: noSync, limit: limit, fs: fs, log: log}
 	if !noSync {
-		w.spares = startSparer(path, limit)
+		w.spares = startSparer(fs, path, limit)
 	}
 	last := e.segs
 	next := e.applied + 1
@@ -83,7 +91,7 @@ func openDurableLimit(path string, noSync bool, limit int64, log *slog.Logger) (
 		_ = b.close()
 		return nil, err
 	}
-	w.ck = startCheckpointer(b, path, last, log)
+	w.ck = startCheckpointer(fs, b, path, last, log)
 	e.mem.wal = w
 	return e.mem, nil
 }
@@ -91,12 +99,12 @@ func openDurableLimit(path string, noSync bool, limit int64, log *slog.Logger) (
 func segmentName(path string, n uint64) string { return fmt.Sprintf("%s-wal-%016x", path, n) }
 
 // listSegments returns the numbers of the segments beside path, ascending.
-func listSegments(path string) ([]uint64, error) {
+func listSegments(fs vfs, path string) ([]uint64, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := fs.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("store: list %s: %w", dir, err)
 	}
@@ -124,12 +132,12 @@ func (w *wal) create(n uint64) error {
 	if !prealloc {
 		flags |= os.O_CREATE | os.O_EXCL
 	}
-	f, err := os.OpenFile(name, flags, 0o600)
+	f, err := w.fs.OpenFile(name, flags, 0o600)
 	if err != nil {
 		return fmt.Errorf("store: create %s: %w", name, err)
 	}
 	if !w.noSync {
-		if err := syncDir(filepath.Dir(w.path)); err != nil {
+		if err := syncDir(w.fs, filepath.Dir(w.path)); err != nil {
 			_ = f.Close()
 			return err
 		}
@@ -138,18 +146,9 @@ func (w *wal) create(n uint64) error {
 	return nil
 }
 
-// syncDir makes the directory's entries (a new file's name) durable. Windows
-// cannot open a directory for syncing; NTFS journals names itself.
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("store: open %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
+// syncDir makes the directory's entries (a new file's name) durable.
+func syncDir(fs vfs, dir string) error {
+	if err := fs.SyncDir(dir); err != nil {
 		return fmt.Errorf("store: sync %s: %w", dir, err)
 	}
 	return nil
@@ -164,16 +163,18 @@ func (w *wal) append(rec []byte) error {
 	}
 	if _, err := w.f.WriteAt(rec, w.size); err != nil {
 		if terr := w.f.Truncate(w.size); terr != nil {
-			w.err = fmt.Errorf("store: write-ahead log unusable: %w", errors.Join(err, terr))
+			w.fail(fmt.Errorf("store: write-ahead log unusable: %w", errors.Join(err, terr)))
 		}
 		return fmt.Errorf("store: write-ahead log: %w", err)
 	}
 	if !w.noSync {
-		if err := fdatasync(w.f); err != nil {
-			// The caller hears of a failure, so the record must not come
-			// back at the next open; after that, nothing is trusted.
+		if err := w.f.Datasync(); err != nil {
+			// A failed fsync may have dropped dirty pages the kernel
+			// then calls clean: retrying it proves nothing, so the log
+			// takes no more writes. The caller hears of a failure, so
+			// the record should not come back at the next open.
 			_ = w.f.Truncate(w.size)
-			w.err = fmt.Errorf("store: write-ahead log unusable: sync: %w", err)
+			w.fail(fmt.Errorf("store: write-ahead log unusable: sync: %w", err))
 			return w.err
 		}
 	}
@@ -184,6 +185,25 @@ func (w *wal) append(rec []byte) error {
 	}
 	if w.size >= limit {
 		w.rotate()
+	}
+	return nil
+}
+
+// fail makes err the log's sticky failure: every later append returns it,
+// Ready reports it, and it is logged once.
+func (w *wal) fail(err error) {
+	w.err = err
+	w.fatal.Store(&err)
+	if w.log != nil {
+		w.log.Error("the write-ahead log failed: no more writes are accepted; fix the disk and restart", "err", err)
+	}
+}
+
+// failure returns the log's sticky failure, nil while it works; safe on
+// any goroutine.
+func (w *wal) failure() error {
+	if p := w.fatal.Load(); p != nil {
+		return *p
 	}
 	return nil
 }
@@ -199,7 +219,7 @@ func (w *wal) rotate() {
 		err = w.create(w.seg + 1)
 	}
 	if err != nil {
-		w.err = fmt.Errorf("store: write-ahead log: %w", err)
+		w.fail(fmt.Errorf("store: write-ahead log unusable: %w", err))
 	}
 }
 

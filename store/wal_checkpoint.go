@@ -26,6 +26,7 @@ const (
 // each time; the segments stay on disk meanwhile, so nothing is lost, and an
 // open after a stop replays them.
 type checkpointer struct {
+	fs   vfs
 	b    boltEngine
 	path string
 	log  *slog.Logger // nil: failures are only returned by close
@@ -46,6 +47,12 @@ type checkpointer struct {
 	// to inject before each checkpoint.
 	retry   time.Duration
 	failing func(uint64) error
+
+	// chunk is checkpointChunk, smaller in tests; stepped, when set
+	// (tests), is called after each step of a checkpoint that changes the
+	// files: a crash there leaves what it sees.
+	chunk   int
+	stepped func(step string)
 }
 
 // Waits between retries of a failed checkpoint.
@@ -54,8 +61,8 @@ const (
 	checkpointRetryMax = time.Minute
 )
 
-func startCheckpointer(b boltEngine, path string, pending []uint64, log *slog.Logger) *checkpointer {
-	c := &checkpointer{b: b, path: path, log: log, pending: pending, retry: checkpointRetry,
+func startCheckpointer(fs vfs, b boltEngine, path string, pending []uint64, log *slog.Logger) *checkpointer {
+	c := &checkpointer{fs: fs, b: b, path: path, log: log, pending: pending, retry: checkpointRetry, chunk: checkpointChunk,
 		quit: make(chan struct{}), done: make(chan struct{})}
 	c.cond = sync.NewCond(&c.mu)
 	go c.loop()
@@ -149,7 +156,7 @@ func (c *checkpointer) inject(retry time.Duration, fail func(uint64) error) {
 // transaction, records it as applied in the last one, and deletes it.
 func (c *checkpointer) checkpoint(seg uint64) error {
 	name := segmentName(c.path, seg)
-	f, err := os.Open(name)
+	f, err := c.fs.OpenFile(name, os.O_RDONLY, 0)
 	if err != nil {
 		return fmt.Errorf("store: checkpoint: %w", err)
 	}
@@ -161,10 +168,11 @@ func (c *checkpointer) checkpoint(seg uint64) error {
 	}
 	var chunk int
 	_, err = readRecords(f, func(body []byte) error {
-		if chunk >= checkpointChunk {
+		if chunk >= c.chunk {
 			if err := t.commit(); err != nil {
 				return err
 			}
+			c.step("chunk committed")
 			if t, err = c.b.begin(true); err != nil {
 				return err
 			}
@@ -185,10 +193,19 @@ func (c *checkpointer) checkpoint(seg uint64) error {
 	if err := t.commit(); err != nil {
 		return fmt.Errorf("store: checkpoint %s: %w", name, err)
 	}
-	if err := os.Remove(name); err != nil {
+	c.step("segment applied")
+	if err := c.fs.Remove(name); err != nil {
 		return fmt.Errorf("store: checkpoint: %w", err)
 	}
+	c.step("segment removed")
 	return nil
+}
+
+// step tells a test that a checkpoint step has changed the files.
+func (c *checkpointer) step(what string) {
+	if c.stepped != nil {
+		c.stepped(what)
+	}
 }
 
 // setApplied records seg as the last segment bbolt holds in full.

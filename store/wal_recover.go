@@ -17,7 +17,7 @@ type recovered struct {
 // recoverDurable loads bbolt into a new memory engine and replays, in order,
 // the log segments bbolt does not hold yet. Segments it does hold are left
 // over from a checkpoint interrupted before it could delete them.
-func recoverDurable(path string, b boltEngine) (*recovered, error) {
+func recoverDurable(fs vfs, path string, b boltEngine) (*recovered, error) {
 	r := &recovered{mem: newMemEngine()}
 	bt, err := b.begin(false)
 	if err != nil {
@@ -31,19 +31,19 @@ func recoverDurable(path string, b boltEngine) (*recovered, error) {
 	if err := copyState(mt, bt); err != nil {
 		return nil, fmt.Errorf("store: load %s: %w", path, err)
 	}
-	segs, err := listSegments(path)
+	segs, err := listSegments(fs, path)
 	if err != nil {
 		return nil, err
 	}
 	for _, n := range segs {
 		name := segmentName(path, n)
 		if n <= r.applied {
-			if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+			if err := fs.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return nil, fmt.Errorf("store: remove %s: %w", name, err)
 			}
 			continue
 		}
-		if err := replaySegment(name, mt); err != nil {
+		if err := replaySegment(fs, name, mt); err != nil {
 			return nil, err
 		}
 		r.segs = append(r.segs, n)
@@ -85,8 +85,8 @@ func copyState(dst, src txn) error {
 }
 
 // replaySegment applies the intact records of segment file name to t.
-func replaySegment(name string, t txn) error {
-	f, err := os.Open(name)
+func replaySegment(fs vfs, name string, t txn) error {
+	f, err := fs.OpenFile(name, os.O_RDONLY, 0)
 	if err != nil {
 		return fmt.Errorf("store: open %s: %w", name, err)
 	}

@@ -12,6 +12,7 @@ import (
 // the file). A spare left by a crash is complete (it is renamed into place
 // last) and is used; a half-written one is removed.
 type sparer struct {
+	fs    vfs
 	name  string // the spare's path
 	size  int64
 	ready atomic.Bool   // the spare exists and is complete
@@ -19,10 +20,10 @@ type sparer struct {
 	done  chan struct{}
 }
 
-func startSparer(path string, size int64) *sparer {
-	s := &sparer{name: path + "-wal-spare", size: size, want: make(chan struct{}, 1), done: make(chan struct{})}
-	_ = os.Remove(s.name + ".tmp")
-	if st, err := os.Stat(s.name); err == nil && st.Size() >= size {
+func startSparer(fs vfs, path string, size int64) *sparer {
+	s := &sparer{fs: fs, name: path + "-wal-spare", size: size, want: make(chan struct{}, 1), done: make(chan struct{})}
+	_ = fs.Remove(s.name + ".tmp")
+	if st, err := fs.Stat(s.name); err == nil && st.Size() >= size {
 		s.ready.Store(true)
 	}
 	go s.loop()
@@ -46,14 +47,14 @@ func (s *sparer) loop() {
 		if err := s.prepare(); err == nil {
 			s.ready.Store(true)
 		} else {
-			_ = os.Remove(s.name + ".tmp") // segments are then created empty
+			_ = s.fs.Remove(s.name + ".tmp") // segments are then created empty
 		}
 	}
 }
 
 func (s *sparer) prepare() error {
 	tmp := s.name + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	f, err := s.fs.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func (s *sparer) prepare() error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, s.name)
+		err = s.fs.Rename(tmp, s.name)
 	}
 	return err
 }
@@ -81,7 +82,7 @@ func (s *sparer) take(name string) bool {
 		return false
 	}
 	defer s.ask()
-	if !s.ready.Load() || os.Rename(s.name, name) != nil {
+	if !s.ready.Load() || s.fs.Rename(s.name, name) != nil {
 		return false
 	}
 	s.ready.Store(false)
@@ -96,5 +97,5 @@ func (s *sparer) stop() {
 	}
 	close(s.want)
 	<-s.done
-	_ = os.Remove(s.name)
+	_ = s.fs.Remove(s.name)
 }

@@ -165,6 +165,9 @@ type catalog struct {
 	stamps          map[string]uint64     // the last change's stamp by catalogKey, kept after a delete
 	lastStamp       atomic.Uint64
 	collectionLimit int64
+	// gen counts forget(nil) calls: a get that read the store before one
+	// does not cache what it read (it may be older than a missed change).
+	gen uint64
 }
 
 func newCatalog(collectionLimit int64) *catalog {
@@ -181,12 +184,13 @@ func (c *catalog) get(db *store.DB, region, name string) (*tableMeta, error) {
 	k := catalogKey(region, name)
 	c.mu.RLock()
 	m, ok := c.tables[string(k)]
-	seen := c.stamps[string(k)]
+	seen, gen := c.stamps[string(k)], c.gen
 	c.mu.RUnlock()
 	if ok {
 		return m, nil
 	}
-	err := db.View(func(tx *store.Tx) error {
+	err := db.Read(func(tx *store.Tx) error {
+		m = nil
 		b := tx.CatalogGet(k)
 		if b == nil {
 			return nil
@@ -202,7 +206,7 @@ func (c *catalog) get(db *store.DB, region, name string) (*tableMeta, error) {
 	c.mu.Lock()
 	// A change that was cached while the store was read may be newer than
 	// what was read: then it stays.
-	if _, ok := c.tables[string(k)]; !ok && c.stamps[string(k)] == seen {
+	if _, ok := c.tables[string(k)]; !ok && c.stamps[string(k)] == seen && c.gen == gen {
 		c.tables[string(k)] = m
 	}
 	c.mu.Unlock()
@@ -217,6 +221,7 @@ func (c *catalog) forget(k []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if k == nil {
+		c.gen++
 		for name := range c.tables {
 			c.stamps[name] = c.lastStamp.Add(1)
 		}

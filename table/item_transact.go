@@ -422,8 +422,9 @@ func (s *Service) TransactGetItems(ctx context.Context, region string, in *ddb.T
 	}
 	out := &ddb.TransactGetItemsOutput{Responses: make([]ddb.ItemResponse, len(gets))}
 	sizes := make([]int, len(gets))
-	err := s.db.View(func(tx *store.Tx) error {
+	err := s.db.Read(func(tx *store.Tx) error {
 		for i, g := range gets {
+			out.Responses[i].Item, sizes[i] = nil, 0
 			sp := tx.Space(g.meta.ID)
 			if sp == nil {
 				return ddb.NotFound("")

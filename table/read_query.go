@@ -286,7 +286,7 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 	var pg page
 	var gw gsiWait
 	for {
-		err := s.db.View(func(tx *store.Tx) error {
+		err := s.db.Read(func(tx *store.Tx) error {
 			if global {
 				if err := s.checkGSI(tx, t, &gw); err != nil || gw.behind {
 					return err

@@ -142,7 +142,7 @@ func New(db *store.DB, opts Options) *Service {
 	s.limiter = throttle.New(throttle.Options{Scale: opts.CapacityScale, Observer: throttleObserver{s}})
 	s.startMaintenance()
 	// In cluster mode other front-ends change the catalog too.
-	s.background.Go(func() { db.WatchCatalog(bg, s.catalog.forget) })
+	s.background.Go(func() { db.WatchCatalog(bg, s.catalogChanged) })
 	s.background.Go(func() { db.RunCompactor(bg, store.CompactOptions{}) })
 	s.resumeLinks()
 	return s
