@@ -22,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddblocal/ddblocal/admin"
 	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/store"
@@ -445,7 +446,7 @@ func startKillableFrontEnd(t *testing.T, endpoints []string, prefix string, lag 
 	// Internal errors (an etcd that did not answer in time) go to the test's
 	// output, to be read when a history fails.
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	cfg := api.Config{Addr: "localhost:8000", Settle: svc.Settle, Verifier: testVerifier(), Logger: logger}
+	cfg := api.Config{Addr: "localhost:8000", Verifier: testVerifier(), Logger: logger, Admin: admin.Handler(admin.Config{Settle: svc.Settle})}
 	ts := httptest.NewServer(api.NewHandler(cfg, api.Operations(svc)))
 	var once sync.Once
 	kill := func() {
