@@ -184,14 +184,7 @@ func do(t *testing.T, srv *httptest.Server, c call) reply {
 func TestErrors(t *testing.T) {
 	srv, _ := newTestServer(t, Config{})
 	echo := func(fail string) []byte { return []byte(`{"TableName":"abc","Fail":"` + fail + `"}`) }
-	tests := []struct {
-		name       string
-		c          call
-		wantStatus int
-		wantType   string
-		msgKey     string
-		wantMsg    string
-	}{
+	tests := []errorCase{
 		{"unknown operation", call{target: "Frobnicate", body: []byte(`{}`)}, 400,
 			"com.amazon.coral.service#UnknownOperationException", "message", "Unknown operation exception"},
 		{"missing target", call{target: "-", body: []byte(`{}`)}, 400,
@@ -247,21 +240,35 @@ func TestErrors(t *testing.T) {
 			"com.amazon.coral.service#SerializationException", "Message", "Request body is not valid gzip data"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := do(t, srv, tt.c)
-			if r.status != tt.wantStatus {
-				t.Errorf("status = %d, want %d (body %s)", r.status, tt.wantStatus, r.raw)
-			}
-			if got := r.doc["__type"]; got != tt.wantType {
-				t.Errorf("__type = %v, want %s", got, tt.wantType)
-			}
-			if got := r.doc[tt.msgKey]; got != tt.wantMsg {
-				t.Errorf("%s = %v, want %q (body %s)", tt.msgKey, got, tt.wantMsg, r.raw)
-			}
-			if len(r.doc) != 2 {
-				t.Errorf("body has members %v, want only __type and %s", r.doc, tt.msgKey)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkErrorCase(t, srv, tt) })
+	}
+}
+
+// errorCase is one request TestErrors sends and the error it must get.
+type errorCase struct {
+	name       string
+	c          call
+	wantStatus int
+	wantType   string
+	msgKey     string
+	wantMsg    string
+}
+
+// checkErrorCase sends tt's request and checks status, __type and message.
+func checkErrorCase(t *testing.T, srv *httptest.Server, tt errorCase) {
+	t.Helper()
+	r := do(t, srv, tt.c)
+	if r.status != tt.wantStatus {
+		t.Errorf("status = %d, want %d (body %s)", r.status, tt.wantStatus, r.raw)
+	}
+	if got := r.doc["__type"]; got != tt.wantType {
+		t.Errorf("__type = %v, want %s", got, tt.wantType)
+	}
+	if got := r.doc[tt.msgKey]; got != tt.wantMsg {
+		t.Errorf("%s = %v, want %q (body %s)", tt.msgKey, got, tt.wantMsg, r.raw)
+	}
+	if len(r.doc) != 2 {
+		t.Errorf("body has members %v, want only __type and %s", r.doc, tt.msgKey)
 	}
 }
 

@@ -6,11 +6,16 @@ import (
 	"testing"
 )
 
-func TestParseNumber(t *testing.T) {
+// numberCase is one ParseNumber input and its canonical form or error.
+type numberCase struct {
+	in, want, err string
+}
+
+// numberValueCases are ParseNumber inputs that are numbers, in and out of
+// DynamoDB's limits.
+func numberValueCases() []numberCase {
 	nines := strings.Repeat("9", 38)
-	tests := []struct {
-		in, want, err string
-	}{
+	return []numberCase{
 		{"0", "0", ""},
 		{"-0", "0", ""},
 		{"+0", "0", ""},
@@ -59,7 +64,12 @@ func TestParseNumber(t *testing.T) {
 		{"0.1E-130", "", msgUnderflow},
 		{"-1E-131", "", msgUnderflow},
 		{"1e-99999999999999999999999", "", msgUnderflow},
-		// Syntax.
+	}
+}
+
+// numberSyntaxCases are ParseNumber inputs that are not numbers.
+func numberSyntaxCases() []numberCase {
+	return []numberCase{
 		{"", "", msgNotNumber},
 		{" 1", "", msgNotNumber},
 		{"1 ", "", msgNotNumber},
@@ -81,7 +91,10 @@ func TestParseNumber(t *testing.T) {
 		{"1_000", "", msgNotNumber},
 		{"١", "", msgNotNumber},
 	}
-	for _, tt := range tests {
+}
+
+func TestParseNumber(t *testing.T) {
+	for _, tt := range append(numberValueCases(), numberSyntaxCases()...) {
 		got, err := ParseNumber(tt.in)
 		if tt.err != "" {
 			var e *Error

@@ -110,16 +110,25 @@ func accountOf(key string) string {
 	return ""
 }
 
-func TestVerifyRejects(t *testing.T) {
-	v := NewVerifier(testCreds, func() time.Time { return testNow })
-	const body = `{"TableName":"T"}`
-	ok := func(t *testing.T) *http.Request {
-		return signed(t, "AKIDALPHA", "alpha/secret+x", "", testNow, body, nil)
-	}
-	setAuth := func(r *http.Request, old, new string) {
-		r.Header.Set("Authorization", strings.Replace(r.Header.Get("Authorization"), old, new, 1))
-	}
-	for _, tc := range []rejectCase{
+// rejectBody is the body of the requests in the reject cases.
+const rejectBody = `{"TableName":"T"}`
+
+// okRequest is a correctly signed request for rejectBody.
+func okRequest(t *testing.T) *http.Request {
+	return signed(t, "AKIDALPHA", "alpha/secret+x", "", testNow, rejectBody, nil)
+}
+
+// replaceAuth replaces old with new once in r's Authorization header.
+func replaceAuth(r *http.Request, old, new string) {
+	r.Header.Set("Authorization", strings.Replace(r.Header.Get("Authorization"), old, new, 1))
+}
+
+// rejectSignatureCases are requests whose key, secret, token, body or time
+// is wrong.
+func rejectSignatureCases() []rejectCase {
+	const body = rejectBody
+	ok := okRequest
+	return []rejectCase{
 		{"no authorization", func(t *testing.T) *http.Request {
 			r := ok(t)
 			r.Header.Del("Authorization")
@@ -152,6 +161,15 @@ func TestVerifyRejects(t *testing.T) {
 		{"future", func(t *testing.T) *http.Request {
 			return signed(t, "AKIDALPHA", "alpha/secret+x", "", testNow.Add(15*time.Minute+time.Second), body, nil)
 		}, body, InvalidSignature, "Signature not yet current: 20260304T052108Z is still later than 20260304T052107Z (20260304T050607Z + 15 min.)"},
+	}
+}
+
+// rejectHeaderCases are requests whose date or Authorization header is
+// malformed.
+func rejectHeaderCases() []rejectCase {
+	const body = rejectBody
+	ok, setAuth := okRequest, replaceAuth
+	return []rejectCase{
 		{"no date", func(t *testing.T) *http.Request {
 			r := ok(t)
 			r.Header.Del("X-Amz-Date")
@@ -206,7 +224,12 @@ func TestVerifyRejects(t *testing.T) {
 			setAuth(r, "host;", "")
 			return r
 		}, body, InvalidSignature, "'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization."},
-	} {
+	}
+}
+
+func TestVerifyRejects(t *testing.T) {
+	v := NewVerifier(testCreds, func() time.Time { return testNow })
+	for _, tc := range append(rejectSignatureCases(), rejectHeaderCases()...) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := verify(v, tc.req(t), tc.body)
 			wantAuthError(t, err, tc.code, tc.msg)

@@ -2,14 +2,20 @@ package expressions
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// TestInvalidExpressions asserts DynamoDB's exact message for each invalid
-// expression, and that every error's position lies within the input or is -1.
-func TestInvalidExpressions(t *testing.T) {
+// invalidCase is an expression of kind k that must fail with msg.
+type invalidCase struct {
+	k        kind
+	src, msg string
+}
+
+// invalidSyntaxCases are empty, oversized and unparsable expressions.
+func invalidSyntaxCases() []invalidCase {
 	const (
 		C = kindCondition
 		F = kindFilter
@@ -18,10 +24,7 @@ func TestInvalidExpressions(t *testing.T) {
 		U = kindUpdate
 	)
 	long := "a = :n" + strings.Repeat(" ", 4091)
-	tests := []struct {
-		k        kind
-		src, msg string
-	}{
+	return []invalidCase{
 		// Empty and oversized.
 		{C, "", "Invalid ConditionExpression: The expression can not be empty;"},
 		{U, "", "Invalid UpdateExpression: The expression can not be empty;"},
@@ -68,6 +71,20 @@ func TestInvalidExpressions(t *testing.T) {
 		{C, "a[99999999999] = :n", `Invalid ConditionExpression: Syntax error; token: "99999999999", near: "[99999999999]"`},
 		{P, "a,", `Invalid ProjectionExpression: Syntax error; token: "<EOF>", near: ","`},
 		{P, "a b", `Invalid ProjectionExpression: Syntax error; token: "b", near: "a b"`},
+	}
+}
+
+// invalidNameCases are reserved words, undefined placeholders and
+// misused functions.
+func invalidNameCases() []invalidCase {
+	const (
+		C = kindCondition
+		F = kindFilter
+		K = kindKeyCondition
+		P = kindProjection
+		U = kindUpdate
+	)
+	return []invalidCase{
 		// Reserved words and placeholders.
 		{C, "status = :n", "Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: status"},
 		{P, "a, Name", "Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved keyword: Name"},
@@ -102,6 +119,20 @@ func TestInvalidExpressions(t *testing.T) {
 		{U, "SET a = attribute_exists(b)", "Invalid UpdateExpression: The function is not allowed in an update expression; function: attribute_exists"},
 		{U, "SET a = size(b)", "Invalid UpdateExpression: The function is not allowed in an update expression; function: size"},
 		{U, "SET a = nope(b)", "Invalid UpdateExpression: Invalid function name; function: nope"},
+	}
+}
+
+// invalidOperandCases are operands of the wrong type or number, redundant
+// parentheses and overlapping paths.
+func invalidOperandCases() []invalidCase {
+	const (
+		C = kindCondition
+		F = kindFilter
+		K = kindKeyCondition
+		P = kindProjection
+		U = kindUpdate
+	)
+	return []invalidCase{
 		{U, "ADD a :s", "Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ADD, operand type: STRING"},
 		{U, "DELETE a :n", "Invalid UpdateExpression: Incorrect operand type for operator or function; operator: DELETE, operand type: NUMBER"},
 		{C, "((a = :n))", "Invalid ConditionExpression: The expression has redundant parentheses;"},
@@ -118,6 +149,12 @@ func TestInvalidExpressions(t *testing.T) {
 		{P, "a.b, a", "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a, b], path two: [a]"},
 		{P, "a[1].c, a.d", "Invalid ProjectionExpression: Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [a, [1], c], path two: [a, d]"},
 	}
+}
+
+// TestInvalidExpressions asserts DynamoDB's exact message for each invalid
+// expression, and that every error's position lies within the input or is -1.
+func TestInvalidExpressions(t *testing.T) {
+	tests := slices.Concat(invalidSyntaxCases(), invalidNameCases(), invalidOperandCases())
 	if len(tests) < 60 {
 		t.Fatalf("only %d cases", len(tests))
 	}

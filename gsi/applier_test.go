@@ -15,14 +15,19 @@ type op struct {
 	it attr.Item
 }
 
-func TestApplierWrites(t *testing.T) {
-	tests := []struct {
-		name       string
-		ops        []op
-		wantG      []string  // pks in byG
-		wantH      []string  // pks in byH
-		wantGItemA attr.Item // byG's projected item for pk a, if present
-	}{
+// applierCase is a sequence of base-table writes and the index contents
+// they must leave.
+type applierCase struct {
+	name       string
+	ops        []op
+	wantG      []string  // pks in byG
+	wantH      []string  // pks in byH
+	wantGItemA attr.Item // byG's projected item for pk a, if present
+}
+
+// applierBasicCases insert, update, delete and move index entries.
+func applierBasicCases() []applierCase {
+	return []applierCase{
 		{
 			name:       "insert",
 			ops:        []op{{"a", item("pk", "a", "g", "x", "s", 1, "h", 7, "z", "zz")}},
@@ -58,6 +63,13 @@ func TestApplierWrites(t *testing.T) {
 			wantG:      []string{"a"},
 			wantGItemA: item("pk", "a", "g", "y", "s", 5),
 		},
+	}
+}
+
+// applierSparseCases write items without (or losing) an index key, and
+// items sharing one.
+func applierSparseCases() []applierCase {
+	return []applierCase{
 		{
 			name: "sparse: item without the index key",
 			ops: []op{
@@ -95,48 +107,56 @@ func TestApplierWrites(t *testing.T) {
 			wantH: []string{"a", "b"},
 		},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			g, hh := byG(), byH()
-			h := newHarness(t, g, hh)
-			h.built()
-			a := h.start(h.options())
-			var seq uint64
-			for _, o := range tc.ops {
-				seq = h.write(o.pk, o.it)
-				a.Notify()
+}
+
+func TestApplierWrites(t *testing.T) {
+	for _, tc := range append(applierBasicCases(), applierSparseCases()...) {
+		t.Run(tc.name, func(t *testing.T) { checkApplierCase(t, tc) })
+	}
+}
+
+// checkApplierCase applies tc's writes and checks both indexes' entries,
+// projections and watermarks.
+func checkApplierCase(t *testing.T, tc applierCase) {
+	t.Helper()
+	g, hh := byG(), byH()
+	h := newHarness(t, g, hh)
+	h.built()
+	a := h.start(h.options())
+	var seq uint64
+	for _, o := range tc.ops {
+		seq = h.write(o.pk, o.it)
+		a.Notify()
+	}
+	waitFor(t, a, seq)
+	if got := h.pks(g); !slices.Equal(got, tc.wantG) {
+		t.Errorf("byG pks: got %v, want %v", got, tc.wantG)
+	}
+	if got := h.pks(hh); !slices.Equal(got, tc.wantH) {
+		t.Errorf("byH pks: got %v, want %v", got, tc.wantH)
+	}
+	if tc.wantGItemA != nil {
+		var got attr.Item
+		for _, it := range h.got(g).entries {
+			if it["pk"].S == "a" {
+				got = it
 			}
-			waitFor(t, a, seq)
-			if got := h.pks(g); !slices.Equal(got, tc.wantG) {
-				t.Errorf("byG pks: got %v, want %v", got, tc.wantG)
-			}
-			if got := h.pks(hh); !slices.Equal(got, tc.wantH) {
-				t.Errorf("byH pks: got %v, want %v", got, tc.wantH)
-			}
-			if tc.wantGItemA != nil {
-				var got attr.Item
-				for _, it := range h.got(g).entries {
-					if it["pk"].S == "a" {
-						got = it
-					}
-				}
-				if !itemsEqual(got, tc.wantGItemA) {
-					t.Errorf("byG item a: got %v, want %v", got, tc.wantGItemA)
-				}
-			}
-			for _, it := range h.got(hh).entries {
-				if len(it) != 2 { // KEYS_ONLY: pk and h
-					t.Errorf("byH projected %v, want only pk and h", it)
-				}
-			}
-			h.checkIndex(g)
-			h.checkIndex(hh)
-			for _, d := range []string{"byG", "byH"} {
-				if wm, ok := a.Watermark(d); !ok || wm != seq {
-					t.Errorf("Watermark(%s): got %d, %v, want %d, true", d, wm, ok, seq)
-				}
-			}
-		})
+		}
+		if !itemsEqual(got, tc.wantGItemA) {
+			t.Errorf("byG item a: got %v, want %v", got, tc.wantGItemA)
+		}
+	}
+	for _, it := range h.got(hh).entries {
+		if len(it) != 2 { // KEYS_ONLY: pk and h
+			t.Errorf("byH projected %v, want only pk and h", it)
+		}
+	}
+	h.checkIndex(g)
+	h.checkIndex(hh)
+	for _, d := range []string{"byG", "byH"} {
+		if wm, ok := a.Watermark(d); !ok || wm != seq {
+			t.Errorf("Watermark(%s): got %d, %v, want %d, true", d, wm, ok, seq)
+		}
 	}
 }
 

@@ -18,15 +18,20 @@ type load struct {
 	message string // the expected message when want is set
 }
 
-func TestWarningRules(t *testing.T) {
-	spread := func(n int) []string {
-		var out []string
-		for i := 0; i < n; i++ {
-			out = append(out, fmt.Sprintf("user-%x", i*7919))
-		}
-		return out
+// spreadKeys returns n distinct, unrelated partition keys.
+func spreadKeys(n int) []string {
+	var out []string
+	for i := 0; i < n; i++ {
+		out = append(out, fmt.Sprintf("user-%x", i*7919))
 	}
-	tests := []load{
+	return out
+}
+
+// keyWarningLoads are loads whose traffic or stored keys do or do not
+// warrant a key-design warning.
+func keyWarningLoads() []load {
+	spread := spreadKeys
+	return []load{
 		{name: "hot key", want: "hot-key", stored: spread(20), apply: func(r *Recorder) {
 			for i := 0; i < 60; i++ {
 				r.Write("t", "", key("hot", ""), 1)
@@ -68,6 +73,14 @@ func TestWarningRules(t *testing.T) {
 			}
 			return out
 		}(), message: "Only 3 distinct partition key values hold the 120 items of the table: at most 3 partitions can share its load."},
+	}
+}
+
+// readWarningLoads are loads whose reads or item collections do or do not
+// warrant a warning.
+func readWarningLoads() []load {
+	spread := spreadKeys
+	return []load{
 		{name: "filters discard", want: "filter-discards", stored: spread(5), apply: func(r *Recorder) {
 			for i := 0; i < 10; i++ {
 				r.Page("t", "", PageRead{From: key("a", ""), Units: 1, Scanned: 20, Returned: 1, Filtered: true})
@@ -87,40 +100,48 @@ func TestWarningRules(t *testing.T) {
 			message: `The item collection of partition key {"S":"big"} holds 500 bytes, 83% of the 600-byte limit of a table with local secondary indexes.`},
 		{name: "collection without local index has no limit", stored: []string{"big", "big", "big", "big", "big", "small"}},
 	}
+}
+
+func TestWarningRules(t *testing.T) {
+	for _, tc := range append(keyWarningLoads(), readWarningLoads()...) {
+		t.Run(tc.name, func(t *testing.T) { checkWarnings(t, tc) })
+	}
+}
+
+// checkWarnings applies tc's load and checks that exactly the warning it
+// wants is reported, with its message.
+func checkWarnings(t *testing.T, tc load) {
+	t.Helper()
 	kinds := []string{"hot-key", "date-like-key", "sequential-key", "low-cardinality", "filter-discards", "scan-and-query", "collection-size"}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			r := New(Options{Now: newClock().now})
-			if tc.apply != nil {
-				tc.apply(r)
+	r := New(Options{Now: newClock().now})
+	if tc.apply != nil {
+		tc.apply(r)
+	}
+	tbl := tableOf(r, "t", false, storedKeys(tc.stored)...)
+	tbl.CollectionLimit = tc.limit
+	rep := r.Report("t", tbl)
+	var got []Warning
+	for _, w := range rep.Warnings {
+		if w.Remedy == "" || w.Message == "" {
+			t.Errorf("warning %+v lacks its reason or remedy", w)
+		}
+		got = append(got, w)
+	}
+	for _, k := range kinds {
+		var found *Warning
+		for i := range got {
+			if got[i].Kind == k {
+				found = &got[i]
 			}
-			tbl := tableOf(r, "t", false, storedKeys(tc.stored)...)
-			tbl.CollectionLimit = tc.limit
-			rep := r.Report("t", tbl)
-			var got []Warning
-			for _, w := range rep.Warnings {
-				if w.Remedy == "" || w.Message == "" {
-					t.Errorf("warning %+v lacks its reason or remedy", w)
-				}
-				got = append(got, w)
-			}
-			for _, k := range kinds {
-				var found *Warning
-				for i := range got {
-					if got[i].Kind == k {
-						found = &got[i]
-					}
-				}
-				switch {
-				case k == tc.want && found == nil:
-					t.Errorf("no %s warning; got %+v", k, got)
-				case k == tc.want && found.Message != tc.message:
-					t.Errorf("%s message = %q, want %q", k, found.Message, tc.message)
-				case k != tc.want && found != nil:
-					t.Errorf("unexpected %s warning: %q", k, found.Message)
-				}
-			}
-		})
+		}
+		switch {
+		case k == tc.want && found == nil:
+			t.Errorf("no %s warning; got %+v", k, got)
+		case k == tc.want && found.Message != tc.message:
+			t.Errorf("%s message = %q, want %q", k, found.Message, tc.message)
+		case k != tc.want && found != nil:
+			t.Errorf("unexpected %s warning: %q", k, found.Message)
+		}
 	}
 }
 
