@@ -163,23 +163,7 @@ func TestListBackups(t *testing.T) {
 		}
 		arns = append(arns, aws.ToString(cb.BackupDetails.BackupArn))
 	}
-	list := func(in dynamodb.ListBackupsInput) []string {
-		t.Helper()
-		var names []string
-		for {
-			out, err := c.ListBackups(ctx, &in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, b := range out.BackupSummaries {
-				names = append(names, aws.ToString(b.BackupName))
-			}
-			if out.LastEvaluatedBackupArn == nil {
-				return names
-			}
-			in.ExclusiveStartBackupArn = out.LastEvaluatedBackupArn
-		}
-	}
+	list := func(in dynamodb.ListBackupsInput) []string { return listBackupNames(t, c, in) }
 	start := newFakeClock().Now()
 	for _, tc := range []struct {
 		name string
@@ -203,6 +187,34 @@ func TestListBackups(t *testing.T) {
 		t.Errorf("Limit equal to the matches: got LastEvaluatedBackupArn %v, %v; want none", aws.ToString(out.LastEvaluatedBackupArn), err)
 	}
 
+	checkSystemBackupAndDelete(t, c, clock, arns)
+}
+
+// listBackupNames lists the names of the backups in, following every page.
+func listBackupNames(t *testing.T, c *dynamodb.Client, in dynamodb.ListBackupsInput) []string {
+	t.Helper()
+	var names []string
+	for {
+		out, err := c.ListBackups(context.Background(), &in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range out.BackupSummaries {
+			names = append(names, aws.ToString(b.BackupName))
+		}
+		if out.LastEvaluatedBackupArn == nil {
+			return names
+		}
+		in.ExclusiveStartBackupArn = out.LastEvaluatedBackupArn
+	}
+}
+
+// checkSystemBackupAndDelete is TestListBackups' second half: table One's
+// SYSTEM backup on deletion, and DeleteBackup of the user backup arns[1].
+func checkSystemBackupAndDelete(t *testing.T, c *dynamodb.Client, clock *fakeClock, arns []string) {
+	t.Helper()
+	ctx := context.Background()
+	list := func(in dynamodb.ListBackupsInput) []string { return listBackupNames(t, c, in) }
 	// Deleting a table with PITR leaves name$DeletedTableBackup, which
 	// cannot be deleted and restores the table as it was.
 	putOrder(t, c, "One", "x", "1", "open")

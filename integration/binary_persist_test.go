@@ -158,10 +158,17 @@ func TestBinaryCrash(t *testing.T) {
 	}
 
 	p = startBinary(t, dir, nil, args...)
-	c = p.client()
+	checkAcked(t, p.client(), acked[:], total)
+	p.stopOK()
+}
+
+// checkAcked reads back every key a writer had acknowledged (acked[w][i]
+// was written with v=i) and fails if any is missing or stale.
+func checkAcked(t *testing.T, c *dynamodb.Client, acked [][]string, total int) {
+	t.Helper()
 	var missing atomic.Int64
 	var rg sync.WaitGroup
-	for w := range writers {
+	for w := range acked {
 		rg.Go(func() {
 			for i, key := range acked[w] {
 				got, err := getV(c, "Crash", key)
@@ -181,5 +188,4 @@ func TestBinaryCrash(t *testing.T) {
 	if m := missing.Load(); m > 0 {
 		t.Fatalf("%d of %d acknowledged items lost", m, total)
 	}
-	p.stopOK()
 }
