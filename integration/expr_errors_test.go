@@ -16,19 +16,12 @@ func errorsAs(err error, target any) bool { return errors.As(err, target) }
 // TestExprErrorMessages sends invalid expressions through the SDK and checks
 // DynamoDB's exact ValidationException text; nothing may be written.
 func TestExprErrorMessages(t *testing.T) {
-	ctx := context.Background()
 	c := newClient(t)
 	createTable(t, c, "ExErr", false)
 	exPut(t, c, "ExErr", exSeed("k"))
 	type vals = map[string]types.AttributeValue
 	one := vals{":one": n("1")}
-	tests := []struct {
-		name      string
-		cond, upd *string
-		names     map[string]string
-		values    vals
-		msg       string
-	}{
+	tests := []exprErrorCase{
 		{"syntax: doubled operator", aws.String("num = = :one"), nil, nil, one,
 			`Invalid ConditionExpression: Syntax error; token: "=", near: "= = :one"`},
 		{"syntax: stray token in update", nil, aws.String("SET a = :one :one"), nil, one,
@@ -83,19 +76,7 @@ func TestExprErrorMessages(t *testing.T) {
 			"Invalid UpdateExpression: The function is not allowed in an update expression; function: size"},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			in := &dynamodb.UpdateItemInput{TableName: aws.String("ExErr"), Key: map[string]types.AttributeValue{"pk": s("k")},
-				ConditionExpression: tc.cond, UpdateExpression: tc.upd, ExpressionAttributeNames: tc.names, ExpressionAttributeValues: tc.values}
-			if tc.upd == nil && tc.cond != nil {
-				// a condition alone is tested on PutItem, which needs no update
-				_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("ExErr"), Item: map[string]types.AttributeValue{"pk": s("other")},
-					ConditionExpression: tc.cond, ExpressionAttributeNames: tc.names, ExpressionAttributeValues: tc.values})
-				wantAPIError(t, err, "ValidationException", tc.msg)
-				return
-			}
-			_, err := c.UpdateItem(ctx, in)
-			wantAPIError(t, err, "ValidationException", tc.msg)
-		})
+		t.Run(tc.name, func(t *testing.T) { checkExprError(t, c, tc) })
 	}
 	if got, want := exRender(exGet(t, c, "ExErr", "k")), exRender(exSeed("k")); got != want {
 		t.Fatalf("invalid requests changed the item:\ngot  %s\nwant %s", got, want)
@@ -103,4 +84,32 @@ func TestExprErrorMessages(t *testing.T) {
 	if got := exGet(t, c, "ExErr", "other"); got != nil {
 		t.Fatalf("invalid PutItem wrote %s", exRender(got))
 	}
+}
+
+// exprErrorCase is a condition or update expression that must fail
+// validation with msg.
+type exprErrorCase struct {
+	name      string
+	cond, upd *string
+	names     map[string]string
+	values    map[string]types.AttributeValue
+	msg       string
+}
+
+// checkExprError sends tc's expression (on PutItem if it is a condition
+// alone, else on UpdateItem) and expects a ValidationException with tc.msg.
+func checkExprError(t *testing.T, c *dynamodb.Client, tc exprErrorCase) {
+	t.Helper()
+	ctx := context.Background()
+	in := &dynamodb.UpdateItemInput{TableName: aws.String("ExErr"), Key: map[string]types.AttributeValue{"pk": s("k")},
+		ConditionExpression: tc.cond, UpdateExpression: tc.upd, ExpressionAttributeNames: tc.names, ExpressionAttributeValues: tc.values}
+	if tc.upd == nil && tc.cond != nil {
+		// a condition alone is tested on PutItem, which needs no update
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("ExErr"), Item: map[string]types.AttributeValue{"pk": s("other")},
+			ConditionExpression: tc.cond, ExpressionAttributeNames: tc.names, ExpressionAttributeValues: tc.values})
+		wantAPIError(t, err, "ValidationException", tc.msg)
+		return
+	}
+	_, err := c.UpdateItem(ctx, in)
+	wantAPIError(t, err, "ValidationException", tc.msg)
 }

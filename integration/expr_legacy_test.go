@@ -85,6 +85,15 @@ func TestLegacyExpected(t *testing.T) {
 		t.Fatalf("DeleteItem with passing Expected: %v", err)
 	}
 
+	checkLegacyInvalidShapes(t, c)
+}
+
+// checkLegacyInvalidShapes expects a ValidationException for each invalid
+// shape of a legacy Expected entry.
+func checkLegacyInvalidShapes(t *testing.T, c *dynamodb.Client) {
+	t.Helper()
+	ctx := context.Background()
+	type exp = map[string]types.ExpectedAttributeValue
 	// Invalid legacy shapes are ValidationExceptions.
 	for name, e := range map[string]exp{
 		"Exists false with Value":    {"num": {Exists: aws.Bool(false), Value: n("1")}},
