@@ -67,6 +67,14 @@ func TestProjectionGetItem(t *testing.T) {
 		t.Errorf("AttributesToGet: got %s, want %s", got, want)
 	}
 
+	checkProjectionErrors(t, c)
+}
+
+// checkProjectionErrors expects DynamoDB's ValidationException for each
+// invalid projection of a GetItem on table Proj.
+func checkProjectionErrors(t *testing.T, c *dynamodb.Client) {
+	t.Helper()
+	ctx := context.Background()
 	errs := []struct {
 		name string
 		in   *dynamodb.GetItemInput

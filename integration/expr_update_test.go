@@ -26,14 +26,10 @@ var exUpdNames = map[string]string{"#d": "my.dotted", "#s": "status"}
 // TestUpdateExpressions applies one UpdateExpression per case to a fresh
 // exSeed item and compares the whole stored item.
 func TestUpdateExpressions(t *testing.T) {
-	ctx := context.Background()
 	c := newClient(t)
 	createTable(t, c, "Upd", false)
 	// changes lists the attributes the update must change: a nil value means removed.
-	tests := []struct {
-		update  string
-		changes map[string]types.AttributeValue
-	}{
+	tests := []updateCase{
 		{"SET a = :one", map[string]types.AttributeValue{"a": n("1")}},
 		{"SET a = :one, b = :z", map[string]types.AttributeValue{"a": n("1"), "b": s("z")}},
 		{"SET num = num + :one", map[string]types.AttributeValue{"num": n("11")}},
@@ -91,28 +87,41 @@ func TestUpdateExpressions(t *testing.T) {
 		{"ADD num :tiny", map[string]types.AttributeValue{"num": n("10.000000000000000000000000000000000001")}},
 	}
 	for i, tc := range tests {
-		t.Run(tc.update, func(t *testing.T) {
-			pk := fmt.Sprint("u", i)
-			exPut(t, c, "Upd", exSeed(pk))
-			_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("Upd"), Key: map[string]types.AttributeValue{"pk": s(pk)},
-				UpdateExpression:          aws.String(tc.update),
-				ExpressionAttributeNames:  exNames(exUpdNames, tc.update),
-				ExpressionAttributeValues: exValues(exUpdValues, tc.update)})
-			if err != nil {
-				t.Fatalf("got %v, want success", err)
-			}
-			want := exSeed(pk)
-			for k, v := range tc.changes {
-				if v == nil {
-					delete(want, k)
-				} else {
-					want[k] = v
-				}
-			}
-			if got, want := exRender(exGet(t, c, "Upd", pk)), exRender(want); got != want {
-				t.Errorf("got  %s\nwant %s", got, want)
-			}
-		})
+		t.Run(tc.update, func(t *testing.T) { checkUpdate(t, c, i, tc) })
+	}
+}
+
+// updateCase is an update expression and the attributes it must change
+// (a nil value means removed).
+type updateCase struct {
+	update  string
+	changes map[string]types.AttributeValue
+}
+
+// checkUpdate applies tc to a fresh seed item u<i> and compares the whole
+// item with the seed plus tc's changes.
+func checkUpdate(t *testing.T, c *dynamodb.Client, i int, tc updateCase) {
+	t.Helper()
+	ctx := context.Background()
+	pk := fmt.Sprint("u", i)
+	exPut(t, c, "Upd", exSeed(pk))
+	_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("Upd"), Key: map[string]types.AttributeValue{"pk": s(pk)},
+		UpdateExpression:          aws.String(tc.update),
+		ExpressionAttributeNames:  exNames(exUpdNames, tc.update),
+		ExpressionAttributeValues: exValues(exUpdValues, tc.update)})
+	if err != nil {
+		t.Fatalf("got %v, want success", err)
+	}
+	want := exSeed(pk)
+	for k, v := range tc.changes {
+		if v == nil {
+			delete(want, k)
+		} else {
+			want[k] = v
+		}
+	}
+	if got, want := exRender(exGet(t, c, "Upd", pk)), exRender(want); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
 
