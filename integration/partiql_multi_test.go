@@ -188,7 +188,7 @@ func dump(v any) string {
 	return string(b)
 }
 
-// TestPartiQLReadmeExamples runs the README's PartiQL examples in order.
+// TestPartiQLReadmeExamples runs docs/partiql.md's examples in order.
 func TestPartiQLReadmeExamples(t *testing.T) {
 	ctx := context.Background()
 	c := newClient(t)
