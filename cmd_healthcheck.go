@@ -7,22 +7,26 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // runHealthcheck exits 0 when GET ENDPOINT/_ddblocal/health answers 200.
-// It is the Dockerfile's HEALTHCHECK: the distroless image has no curl.
+// It is the Dockerfile's HEALTHCHECK: the image (FROM scratch) has no curl.
 func runHealthcheck(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("ddblocal healthcheck", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	port := getenv("DDBLOCAL_PORT")
-	if port == "" {
-		port = "8000"
-	}
+	// The server's own reading of these variables, so that the check
+	// follows exactly the port and scheme the server chose.
+	env := newEnvVars(getenv)
+	port := strconv.Itoa(env.int("PORT", 8000, 0, 65535))
 	scheme := "http"
-	if getenv("DDBLOCAL_TLS_CERT") != "" || getenv("DDBLOCAL_TLS_SELF_SIGNED") == "true" || getenv("DDBLOCAL_TLS_SELF_SIGNED") == "1" {
+	if env.str("TLS_CERT", "") != "" || env.bool("TLS_SELF_SIGNED") {
 		scheme = "https"
+	}
+	if err := env.err(); err != nil {
+		return err
 	}
 	endpoint := fs.String("endpoint", scheme+"://localhost:"+port, "server to check [default from DDBLOCAL_PORT and DDBLOCAL_TLS_*]")
 	timeout := fs.Duration("timeout", 3*time.Second, "give up after this long")

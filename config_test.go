@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"slices"
 	"testing"
@@ -69,15 +70,35 @@ func TestParseConfig(t *testing.T) {
 }
 
 // TestParseConfigBadEnv: an environment value that does not parse stops
-// start-up with an error naming the variable, as a bad flag does.
+// start-up with an error naming the variable and what it accepts, as a bad
+// flag does; none is silently replaced by its default.
 func TestParseConfigBadEnv(t *testing.T) {
 	tests := []struct {
 		name, value string
 		args        []string
 		want        string
 	}{
-		{"DDBLOCAL_TRANSIENT_DELAY", "soon", nil, `invalid DDBLOCAL_TRANSIENT_DELAY "soon": want a duration such as 2s`},
-		{"DDBLOCAL_TRANSIENT_DELAY", "5", []string{"-delayTransientStatuses"}, `invalid DDBLOCAL_TRANSIENT_DELAY "5": want a duration such as 2s`},
+		{"DDBLOCAL_TRANSIENT_DELAY", "soon", nil, `invalid DDBLOCAL_TRANSIENT_DELAY "soon": want a duration such as 500ms, 2s or 1h`},
+		{"DDBLOCAL_TRANSIENT_DELAY", "5", []string{"-delayTransientStatuses"}, `invalid DDBLOCAL_TRANSIENT_DELAY "5": want a duration such as 500ms, 2s or 1h`},
+		{"DDBLOCAL_PORT", "80OO", nil, `invalid DDBLOCAL_PORT "80OO": want a whole number from 0 to 65535`},
+		{"DDBLOCAL_PORT", "70000", nil, `invalid DDBLOCAL_PORT "70000": want a whole number from 0 to 65535`},
+		{"DDBLOCAL_PORT", "abc", []string{"--port", "9000"}, `invalid DDBLOCAL_PORT "abc": want a whole number from 0 to 65535`},
+		{"DDBLOCAL_SEED", "-1", nil, `invalid DDBLOCAL_SEED "-1": want a whole number, 0 or more`},
+		{"DDBLOCAL_STREAM_SHARD_RECORDS", "many", nil, `invalid DDBLOCAL_STREAM_SHARD_RECORDS "many": want a whole number, 0 or more`},
+		{"DDBLOCAL_STREAM_SHARD_DURATION", "1 hour", nil, `invalid DDBLOCAL_STREAM_SHARD_DURATION "1 hour": want a duration such as 500ms, 2s or 1h`},
+		{"DDBLOCAL_IN_MEMORY", "maybe", nil, `invalid DDBLOCAL_IN_MEMORY "maybe": want true or false (also 1/0, yes/no, on/off)`},
+		{"DDBLOCAL_PPROF", "2", nil, `invalid DDBLOCAL_PPROF "2": want true or false (also 1/0, yes/no, on/off)`},
+		{"DDBLOCAL_THROTTLING", "y", nil, `invalid DDBLOCAL_THROTTLING "y": want true or false (also 1/0, yes/no, on/off)`},
+		{"DDBLOCAL_TLS_SELF_SIGNED", "enabled", nil, `invalid DDBLOCAL_TLS_SELF_SIGNED "enabled": want true or false (also 1/0, yes/no, on/off)`},
+		{"DDBLOCAL_DELAY_TRANSIENT_STATUSES", "si", nil, `invalid DDBLOCAL_DELAY_TRANSIENT_STATUSES "si": want true or false (also 1/0, yes/no, on/off)`},
+		{"DDBLOCAL_CAPACITY_SCALE", "1%", nil, `invalid DDBLOCAL_CAPACITY_SCALE "1%": want a number such as 0.01`},
+		{"DDBLOCAL_CAPACITY_SCALE", "-2", nil, `invalid DDBLOCAL_CAPACITY_SCALE -2: want a number greater than 0, such as 0.01`},
+		{"DDBLOCAL_EVENTUAL_LAG", "soon", nil, `DDBLOCAL_EVENTUAL_LAG: invalid lag "soon": want a duration such as 500ms, or random:MIN-MAX`},
+		{"DDBLOCAL_TTL_DELAY", "random:2h-1h", nil, `DDBLOCAL_TTL_DELAY: invalid lag "random:2h-1h": want random:MIN-MAX with 0 <= MIN <= MAX`},
+		{"DDBLOCAL_LOG_LEVEL", "loud", nil, `invalid DDBLOCAL_LOG_LEVEL "loud": want debug, info, warn or error`},
+		// A flag given on the command line is named as the flag.
+		{"DDBLOCAL_LOG_LEVEL", "info", []string{"--log-level", "loud"}, `invalid --log-level "loud": want debug, info, warn or error`},
+		{"DDBLOCAL_EVENTUAL_LAG", "1s", []string{"--eventual-lag", "soon"}, `--eventual-lag: invalid lag "soon": want a duration such as 500ms, or random:MIN-MAX`},
 	}
 	for _, tt := range tests {
 		_, err := parseConfig(tt.args, func(k string) string {
@@ -89,5 +110,65 @@ func TestParseConfigBadEnv(t *testing.T) {
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("parseConfig(%q) with %s=%q: got %v, want %s", tt.args, tt.name, tt.value, err, tt.want)
 		}
+	}
+}
+
+// TestParseConfigBadFlags: a flag value that does not parse is refused
+// with the flag's name and what it accepts.
+func TestParseConfigBadFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--port", "abc"}, `invalid value "abc" for flag -port: want a whole number from 0 to 65535`},
+		{[]string{"-port", "70000"}, `invalid value "70000" for flag -port: want a whole number from 0 to 65535`},
+		{[]string{"--in-memory=maybe"}, `invalid boolean value "maybe" for -in-memory: want true or false (also 1/0, yes/no, on/off)`},
+		{[]string{"-inMemory=2"}, `invalid boolean value "2" for -inMemory: want true or false (also 1/0, yes/no, on/off)`},
+		{[]string{"--seed", "1.5"}, `invalid value "1.5" for flag -seed: want a whole number, 0 or more`},
+		{[]string{"--transient-delay", "2"}, `invalid value "2" for flag -transient-delay: want a duration such as 500ms, 2s or 1h`},
+		{[]string{"--stream-shard-duration", "4 h"}, `invalid value "4 h" for flag -stream-shard-duration: want a duration such as 500ms, 2s or 1h`},
+		{[]string{"--capacity-scale", "half"}, `invalid value "half" for flag -capacity-scale: want a number such as 0.01`},
+		{[]string{"--capacity-scale", "0"}, `invalid --capacity-scale 0: want a number greater than 0, such as 0.01`},
+	}
+	for _, tt := range tests {
+		_, err := parseConfig(tt.args, func(string) string { return "" }, io.Discard)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("parseConfig(%q): got %v, want %s", tt.args, err, tt.want)
+		}
+	}
+}
+
+// TestParseConfigBoolSpellings: booleans take strconv's spellings and
+// yes/no, on/off, from a flag or a variable.
+func TestParseConfigBoolSpellings(t *testing.T) {
+	for _, tt := range []struct {
+		value string
+		want  bool
+	}{{"yes", true}, {"ON", true}, {"1", true}, {"True", true}, {"no", false}, {"off", false}, {"0", false}, {"F", false}} {
+		c, err := parseConfig(nil, func(k string) string {
+			if k == "DDBLOCAL_IN_MEMORY" {
+				return tt.value
+			}
+			return ""
+		}, io.Discard)
+		if err != nil || c.inMemory != tt.want {
+			t.Errorf("DDBLOCAL_IN_MEMORY=%s: got %v, %v; want %v", tt.value, c.inMemory, err, tt.want)
+		}
+		c, err = parseConfig([]string{"--throttling=" + tt.value}, func(string) string { return "" }, io.Discard)
+		if err != nil || c.throttling != tt.want {
+			t.Errorf("--throttling=%s: got %v, %v; want %v", tt.value, c.throttling, err, tt.want)
+		}
+	}
+}
+
+// TestHealthcheckBadEnv: the health check reads DDBLOCAL_PORT as the
+// server does, so a value the server refuses is refused here too.
+func TestHealthcheckBadEnv(t *testing.T) {
+	err := runHealthcheck(context.Background(), nil, func(k string) string {
+		return map[string]string{"DDBLOCAL_PORT": "80OO"}[k]
+	}, io.Discard, io.Discard)
+	want := `invalid DDBLOCAL_PORT "80OO": want a whole number from 0 to 65535`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
 	}
 }

@@ -156,7 +156,7 @@ func TestBinaryFlagErrors(t *testing.T) {
 		args []string
 		want string // substring of stderr
 	}{
-		{"PortRange", []string{"--port", "70000", "--in-memory"}, "invalid port 70000"},
+		{"PortRange", []string{"--port", "70000", "--in-memory"}, `invalid value "70000" for flag -port: want a whole number from 0 to 65535`},
 		{"LogLevel", []string{"--port", "0", "--in-memory", "--log-level", "loud"}, `invalid --log-level "loud"`},
 		{"UnknownFlag", []string{"--port", "0", "--no-such-flag"}, "flag provided but not defined: -no-such-flag"},
 		{"StrayArgument", []string{"--port", "0", "--in-memory", "extra"}, `unexpected argument "extra"`},

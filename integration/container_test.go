@@ -379,12 +379,26 @@ func testContainerMemoryEnvInit(t *testing.T, e *engine, img string) {
 	}
 	putUsers(t, db, false, "mem", 3)
 	c.stop(t)
+	checkBadEnv(t, e, img)
 	c.start(t)
 	db = c.client(t)
 	if seeded, written := countUsers(t, db, "seed"), countUsers(t, db, "mem"); seeded != 2 || written != 0 {
 		t.Fatalf("--in-memory after a restart: %d seeded and %d written items, want 2 (seeded again) and 0", seeded, written)
 	}
 	c.stop(t)
+}
+
+// checkBadEnv checks that a container given a variable the server cannot
+// read exits 1 at once, naming it, instead of serving on a default.
+func checkBadEnv(t *testing.T, e *engine, img string) {
+	name := e.name + "-badenv"
+	e.cleanup(t, "rm", "-f", "-v", "-t", "0", name)
+	_, err := e.run("run", "--name", name, "-e", "DDBLOCAL_PORT=80OO", img, "--in-memory")
+	code := e.must(t, "inspect", "--format", "{{.State.ExitCode}}", name)
+	want := `invalid DDBLOCAL_PORT "80OO": want a whole number from 0 to 65535`
+	if logs := e.logs(name); err == nil || code != "1" || !strings.Contains(logs, want) {
+		t.Errorf("DDBLOCAL_PORT=80OO: exit code %s (%v), logs:\n%s\nwant exit code 1 and %q", code, err, logs, want)
+	}
 }
 
 // testContainerModule runs the ddbcontainer module's tests (a module of
