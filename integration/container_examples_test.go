@@ -45,12 +45,7 @@ func envList(vars map[string]string, endpoint, hostPort string) []string {
 // none does (the file no longer talks to ddblocal the way this expects).
 func runSteps(t *testing.T, c *container, steps []string, endpoint string, env []string) {
 	hostPort := strings.TrimPrefix(c.url(t), "http://")
-	bin := t.TempDir()
-	if aws := awsCLI(); aws != "" {
-		if err := os.Symlink(mustLookPath(t, aws), filepath.Join(bin, "aws")); err != nil {
-			t.Fatal(err)
-		}
-	}
+	bin := toolDir(t)
 	ran := 0
 	for _, step := range steps {
 		if !strings.Contains(step, endpoint) {

@@ -165,17 +165,12 @@ func newDocRunner(t *testing.T, blocks []docBlock) *docRunner {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &docRunner{repo: repo, bin: t.TempDir()}
+	r := &docRunner{repo: repo, bin: toolDir(t)}
 	for _, b := range blocks {
 		r.needLang(t, b.Lang)
 	}
 	if err := os.Symlink(binaryPath(t), filepath.Join(r.bin, "ddblocal")); err != nil {
 		t.Fatal(err)
-	}
-	if aws := awsCLI(); aws != "" {
-		if err := os.Symlink(mustLookPath(t, aws), filepath.Join(r.bin, "aws")); err != nil {
-			t.Fatal(err)
-		}
 	}
 	p := startBinary(t, t.TempDir(), nil, "--in-memory", "--port", "0")
 	r.url = p.URL
@@ -186,12 +181,20 @@ func newDocRunner(t *testing.T, blocks []docBlock) *docRunner {
 	return r
 }
 
-func mustLookPath(t *testing.T, name string) string {
-	p, err := exec.LookPath(name)
-	if err != nil {
-		t.Fatal(err)
+// toolDir returns a directory to put first on PATH in which `aws` is the
+// AWS CLI v2 awsCLI finds (Debian's may come after a pip-installed v1).
+func toolDir(t *testing.T) string {
+	dir := t.TempDir()
+	if aws := awsCLI(); aws != "" {
+		p, err := exec.LookPath(aws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(p, filepath.Join(dir, "aws")); err != nil {
+			t.Fatal(err)
+		}
 	}
-	return p
+	return dir
 }
 
 // needLang skips (or, in CI, fails) when a block's runtime is missing, and
