@@ -9,7 +9,8 @@
 #
 # - BINARY=build (the default) compiles it in a golang stage, for the
 #   platform asked for (--platform linux/arm64 cross-compiles; nothing is
-#   emulated). This is what `docker build .` on a laptop does.
+#   emulated). This is what `docker build .` on a laptop does; podman
+#   (buildah 1.28) needs it spelled out: --build-arg BINARY=build.
 # - BINARY=prebuilt takes the same files from prebuilt/linux-$TARGETARCH/
 #   in the build context (root/ddblocal, root/etc/{passwd,group},
 #   root/etc/ssl/certs/ca-certificates.crt, and the empty folders

@@ -157,6 +157,7 @@ func TestContainerImage(t *testing.T) {
 	if signedPass() {
 		t.Skip("the container checks run once, in the unsigned pass")
 	}
+	t.Parallel()
 	e := newEngine(t)
 	native := runtime.GOARCH
 	other := map[string]string{"amd64": "arm64", "arm64": "amd64"}[native]
