@@ -174,11 +174,18 @@ func TestContainerImage(t *testing.T) {
 	t.Logf("cross-compiled linux/%s in %s", other, time.Since(start).Round(time.Millisecond))
 	ctxDir := buildContext(t, bins)
 	img := "localhost/" + e.name + ":" + native
+	// Every image the builds make, intermediate ones included, carries the
+	// label, so that they can all be removed at the end.
+	label := "ddblocal.integration=" + e.name
+	t.Cleanup(func() {
+		if ids, err := e.run("images", "-a", "-q", "--filter", "label="+label); err == nil && ids != "" {
+			_, _ = e.run(append([]string{"rmi", "-f"}, strings.Fields(ids)...)...)
+		}
+	})
 	for _, arch := range []string{other, native} {
 		tag := "localhost/" + e.name + ":" + arch
-		e.cleanup(t, "rmi", "-f", tag)
 		began := time.Now()
-		e.must(t, "build", "--format", "docker", "--build-arg", "BINARY=prebuilt", "--platform", "linux/"+arch, "-t", tag, ctxDir)
+		e.must(t, "build", "--format", "docker", "--label", label, "--build-arg", "BINARY=prebuilt", "--platform", "linux/"+arch, "-t", tag, ctxDir)
 		if got := e.must(t, "image", "inspect", "--format", "{{.Architecture}}", tag); got != arch {
 			t.Fatalf("image %s: architecture %q, want %q", tag, got, arch)
 		}
