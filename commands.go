@@ -29,6 +29,7 @@ func commands() map[string]command {
 		"export":      {"write a table as DynamoDB-JSON lines", runExport},
 		"import":      {"load DynamoDB-JSON lines into a table with BatchWriteItem", runImport},
 		"init":        {"create tables and load items from --init files into a running server", runInit},
+		"mcp":         {"serve MCP tools for coding agents over stdio (docs/mcp.md)", runMCP},
 		"healthcheck": {"exit 0 when a server answers (the Docker HEALTHCHECK)", runHealthcheck},
 		"version":     {"print the version and exit", runVersion},
 	}
