@@ -1,10 +1,14 @@
 package integration
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"os/exec"
 	"slices"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -84,5 +88,61 @@ func mcpCall(ctx context.Context, t *testing.T, cs *sdk.ClientSession, tool stri
 		if err := json.Unmarshal(data, out); err != nil {
 			t.Fatalf("%s: %v", tool, err)
 		}
+	}
+}
+
+// TestMCPStreamableHTTP runs `ddblocal mcp --http --read-only` and talks to
+// it with the SDK's streamable HTTP client: the write tools are left out,
+// the read tools answer, and SIGTERM stops the command.
+func TestMCPStreamableHTTP(t *testing.T) {
+	bin := binaryPath(t)
+	if signedPass() {
+		t.Skip("the unsigned pass ran the mcp command")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.Command(bin, "mcp", "--http", "127.0.0.1:0", "--read-only")
+	cmd.Env = testEnv(t)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	url := ""
+	sc := bufio.NewScanner(stderr)
+	for url == "" && sc.Scan() {
+		_, url, _ = strings.Cut(sc.Text(), "streamable HTTP on ")
+	}
+	if url == "" {
+		t.Fatalf("no address on stderr: %v", sc.Err())
+	}
+	go io.Copy(io.Discard, stderr)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "integration", Version: "1"}, nil).Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools.Tools {
+		if tl.Name == "put_item" || tl.Name == "create_table" {
+			t.Errorf("read-only server offers %s", tl.Name)
+		}
+	}
+	var lt struct{ TableNames []string }
+	mcpCall(ctx, t, cs, "list_tables", map[string]any{}, &lt)
+	if len(lt.TableNames) != 0 {
+		t.Errorf("list_tables on a fresh in-memory server: %v", lt.TableNames)
+	}
+	cs.Close()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("ddblocal mcp --http after SIGTERM: %v, want exit status 0", err)
 	}
 }
