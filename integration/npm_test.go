@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -74,9 +75,22 @@ func TestNPMPackages(t *testing.T) {
 	if got := step(ctx, t, proj, "node_modules/.bin/ddblocal", "version"); !strings.Contains(got, "ddblocal v"+version) {
 		t.Errorf("ddblocal version: %q, want the packed version %s", got, version)
 	}
-	for _, script := range []string{"test:jest", "test:jest-worker", "test:vitest", "test:vitest-worker"} {
-		t.Logf("%s:\n%s", script, lastLines(step(ctx, t, proj, "npm", "run", "--silent", script), 6))
+	// Jest's and Vitest's runs overlap: much of each is process start-up.
+	var wg sync.WaitGroup
+	for _, scripts := range [][]string{{"test:jest", "test:jest-worker"}, {"test:vitest", "test:vitest-worker"}} {
+		wg.Go(func() {
+			for _, script := range scripts {
+				out, err := run(ctx, proj, "npm", "run", "--silent", script)
+				if err != nil {
+					t.Errorf("npm run %s: %v\n%s", script, err, out)
+					return
+				}
+				took, _, _ := strings.Cut(out, "\n")
+				t.Logf("%s\n%s", took, lastLines(out, 5))
+			}
+		})
 	}
+	wg.Wait()
 }
 
 // hostPlatform is this machine's platform package suffix in npm's names.
@@ -160,16 +174,28 @@ func readJSON(path string, v any) error {
 // fails, and returns the output; its duration is logged for the CI budget.
 func step(ctx context.Context, t *testing.T, dir, name string, args ...string) string {
 	t.Helper()
+	out, err := run(ctx, dir, name, args...)
+	if err != nil {
+		t.Fatalf("%s %s (in %s): %v\n%s", name, strings.Join(args, " "), dir, err, out)
+	}
+	took, _, _ := strings.Cut(out, "\n")
+	t.Log(took)
+	return out
+}
+
+// run runs one command in dir and returns its output (stdout and stderr),
+// with its duration appended to an error or reported on success.
+func run(ctx context.Context, dir, name string, args ...string) (string, error) {
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(npmEnv(), "NODE_NO_WARNINGS=1", "AWS_CONFIG_FILE=/dev/null", "AWS_SHARED_CREDENTIALS_FILE=/dev/null")
 	out, err := cmd.CombinedOutput()
+	took := fmt.Sprintf("%s %s: %.1f s", name, strings.Join(args, " "), time.Since(start).Seconds())
 	if err != nil {
-		t.Fatalf("%s %s (in %s): %v\n%s", name, strings.Join(args, " "), dir, err, out)
+		return string(out), fmt.Errorf("%w (%s)", err, took)
 	}
-	t.Logf("%s %s: %.1f s", name, strings.Join(args, " "), time.Since(start).Seconds())
-	return string(out)
+	return took + "\n" + string(out), nil
 }
 
 // npmEnv is this process's environment without the AWS settings a
