@@ -26,6 +26,11 @@ type Evaluator struct {
 	MaxPreload int
 }
 
+// throttlingTag is the table tag that switches DynamoDB's throughput
+// model on for one table (documented for users; table keeps its own copy
+// unexported).
+const throttlingTag = "ddblocal:throttling"
+
 // evalStart is the scratch server's frozen clock's start: a fixed date, so
 // that a report does not depend on when it ran.
 var evalStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -94,7 +99,7 @@ func (r *run) evaluate(ctx context.Context, def map[string]any) (*Report, error)
 	if err != nil {
 		return nil, err
 	}
-	tag := map[string]any{"ResourceArn": desc["TableArn"], "Tags": []any{map[string]any{"Key": table.ThrottlingTag, "Value": "on"}}}
+	tag := map[string]any{"ResourceArn": desc["TableArn"], "Tags": []any{map[string]any{"Key": throttlingTag, "Value": "on"}}}
 	if err := r.ep.Call(ctx, "TagResource", tag, nil); err != nil {
 		return nil, err
 	}
