@@ -111,16 +111,20 @@ func scratchProject(ctx context.Context, t *testing.T, root, dist, version strin
 	t.Helper()
 	proj := filepath.Join(t.TempDir(), "project")
 	step(ctx, t, root, "cp", "-al", filepath.Join(root, "npm/test"), proj)
-	lock := filepath.Join(proj, "node_modules/.package-lock.json")
-	data, err := os.ReadFile(lock)
-	if err == nil {
-		err = os.Remove(lock) // npm rewrites it in place: unlink the shared copy first
-	}
-	if err == nil {
-		err = os.WriteFile(lock, data, 0o644)
-	}
-	if err != nil {
-		t.Fatal(err)
+	// npm rewrites its lockfiles in place: give the copy its own files, or
+	// the install would rewrite npm/test's through the hard links.
+	for _, lock := range []string{"node_modules/.package-lock.json", "package-lock.json"} {
+		lock = filepath.Join(proj, lock)
+		data, err := os.ReadFile(lock)
+		if err == nil {
+			err = os.Remove(lock)
+		}
+		if err == nil {
+			err = os.WriteFile(lock, data, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	var pkg map[string]any
 	if err := readJSON(filepath.Join(proj, "package.json"), &pkg); err != nil {
@@ -140,7 +144,7 @@ func scratchProject(ctx context.Context, t *testing.T, root, dist, version strin
 		}
 	}
 	pkg["overrides"] = overrides
-	data, err = json.MarshalIndent(pkg, "", "  ")
+	data, err := json.MarshalIndent(pkg, "", "  ")
 	if err == nil {
 		err = os.Remove(filepath.Join(proj, "package.json"))
 	}
