@@ -30,6 +30,7 @@ func Operations(svc *table.Service) map[string]Handler {
 		"UpdateItem":                enveloped(Op(svc.UpdateItem)),
 		"Query":                     Op(svc.Query),
 		"Scan":                      Op(svc.Scan),
+		"SearchVectors":             Op(svc.SearchVectors),
 		"BatchGetItem":              Op(svc.BatchGetItem),
 		"BatchWriteItem":            Op(svc.BatchWriteItem),
 		"TransactWriteItems":        Op(svc.TransactWriteItems),

@@ -78,6 +78,9 @@ type Meter struct {
 	TableUnits float64 // the table's own units, before Transaction doubles them
 	// LSI and GSI are each index's units by name; nil until one is added.
 	LSI, GSI map[string]float64
+	// Vector is the bytes each vector index was written, by name (vector
+	// indexes are metered in bytes, not units; nil until one is added).
+	Vector map[string]float64
 	// Transaction doubles every unit, as transactional reads and writes
 	// cost twice.
 	Transaction bool

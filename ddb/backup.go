@@ -106,6 +106,7 @@ type SourceTableFeatureDetails struct {
 	StreamDescription      *StreamSpecification       `json:",omitempty"`
 	TimeToLiveDescription  *TimeToLiveDescription     `json:",omitempty"`
 	SSEDescription         *SSEDescription            `json:",omitempty"`
+	VectorIndexes          []VectorIndex              `json:",omitempty"` // VectorIndexInfo's members
 }
 
 // BackupDescription is a backup with its source table's details.
@@ -159,6 +160,7 @@ type RestoreOverrides struct {
 	ProvisionedThroughputOverride *ProvisionedThroughput `json:",omitempty"`
 	OnDemandThroughputOverride    *OnDemandThroughput    `json:",omitempty"`
 	SSESpecificationOverride      *SSESpecification      `json:",omitempty"`
+	VectorIndexOverride           []VectorIndex          `json:",omitempty"`
 }
 
 // RestoreTableFromBackupInput is RestoreTableFromBackup's request.

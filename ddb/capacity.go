@@ -11,9 +11,10 @@ type Capacity struct {
 type ConsumedCapacity struct {
 	TableName              string
 	CapacityUnits          float64
-	ReadCapacityUnits      *float64            `json:",omitempty"`
-	WriteCapacityUnits     *float64            `json:",omitempty"`
-	Table                  *Capacity           `json:",omitempty"`
-	LocalSecondaryIndexes  map[string]Capacity `json:",omitempty"`
-	GlobalSecondaryIndexes map[string]Capacity `json:",omitempty"`
+	ReadCapacityUnits      *float64                  `json:",omitempty"`
+	WriteCapacityUnits     *float64                  `json:",omitempty"`
+	Table                  *Capacity                 `json:",omitempty"`
+	LocalSecondaryIndexes  map[string]Capacity       `json:",omitempty"`
+	GlobalSecondaryIndexes map[string]Capacity       `json:",omitempty"`
+	VectorIndexes          map[string]VectorCapacity `json:",omitempty"`
 }

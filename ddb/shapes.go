@@ -100,6 +100,7 @@ type CreateTableInput struct {
 	TableClass                string                 `json:",omitempty" ddb:"enum=STANDARD|STANDARD_INFREQUENT_ACCESS"`
 	DeletionProtectionEnabled *bool                  `json:",omitempty"`
 	ResourcePolicy            string                 `json:",omitempty"`
+	VectorIndexes             []VectorIndex          `json:",omitempty"`
 }
 
 // TableOutput is the response of CreateTable, UpdateTable and DeleteTable.
@@ -212,6 +213,7 @@ type TableDescription struct {
 	GlobalTableSettingsReplicationMode string                          `json:",omitempty"`
 	MultiRegionConsistency             string                          `json:",omitempty"`
 	GlobalTableWitnesses               []GlobalTableWitnessDescription `json:",omitempty"`
+	VectorIndexes                      []VectorIndexDescription        `json:",omitempty"`
 }
 
 // ListTablesInput is ListTables' request.
@@ -255,6 +257,7 @@ type UpdateTableInput struct {
 	ReplicaUpdates              []ReplicationGroupUpdate        `json:",omitempty" ddb:"len=1.."`
 	MultiRegionConsistency      string                          `json:",omitempty" ddb:"enum=EVENTUAL|STRONG"`
 	GlobalTableWitnessUpdates   []GlobalTableWitnessGroupUpdate `json:",omitempty" ddb:"len=1..1"`
+	VectorIndexUpdates          []VectorIndexUpdate             `json:",omitempty"`
 }
 
 // TagResourceInput is TagResource's request.

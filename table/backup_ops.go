@@ -276,6 +276,7 @@ func (b *backupMeta) description(status string) ddb.BackupDescription {
 		}
 		f.GlobalSecondaryIndexes = append(f.GlobalSecondaryIndexes, g)
 	}
+	f.VectorIndexes = m.vectorIndexInputs()
 	f.StreamDescription = m.Stream
 	if m.TTLAttribute != "" {
 		f.TimeToLiveDescription = &ddb.TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: m.TTLAttribute}

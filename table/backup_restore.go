@@ -60,6 +60,9 @@ func (s *Service) restoredMeta(region, target string, src *tableMeta, o *ddb.Res
 		lsis[i].Created = m.Created
 	}
 	m.LocalSecondaryIndexes, m.GlobalSecondaryIndexes = lsis, gsis
+	if err := m.restoreVectorIndexes(src, o.VectorIndexOverride); err != nil {
+		return nil, err
+	}
 	m.pruneAttributeDefinitions()
 	m.derive()
 	return m, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/throttle"
+	"github.com/ddblocal/ddblocal/vector"
 )
 
 // tableMeta is a table's definition. The exported fields are stored in the
@@ -61,10 +62,16 @@ type tableMeta struct {
 	Strong       bool
 	Witness      string
 	WitnessSince int64
+	// VectorIndexes are the table's vector indexes (vector_catalog.go), and
+	// DeletingVectorIndexes those deleted within TransientDelay.
+	VectorIndexes         []vectorMeta
+	DeletingVectorIndexes []deletingVector
 
 	schema keySchema
 	lsis   []*index.Def // derived from LocalSecondaryIndexes
 	gsis   []*index.Def // derived from GlobalSecondaryIndexes
+	// vectors are derived from VectorIndexes.
+	vectors []*vector.Def
 	// collectionLimit is the item collection size limit (Options).
 	collectionLimit int64
 	// throttleTag is the value of the throttlingTag tag ("" without it);
@@ -123,6 +130,10 @@ func (m *tableMeta) derive() {
 	}
 	for _, ix := range m.GlobalSecondaryIndexes {
 		m.gsis = append(m.gsis, m.indexDef(ix, true))
+	}
+	m.vectors = nil
+	for _, v := range m.VectorIndexes {
+		m.vectors = append(m.vectors, m.vectorDef(v))
 	}
 	m.deriveThrottling()
 }

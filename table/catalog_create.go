@@ -65,6 +65,7 @@ func (s *Service) CreateTable(ctx context.Context, region string, in *ddb.Create
 	}
 	s.catalog.set(region, m.Name, m, stamp)
 	s.tableCreated(m)
+	s.followVectors(m)
 	// The new table is empty: building its global indexes only records their
 	// starting watermark, so do it before answering.
 	for _, g := range m.gsis {
@@ -109,6 +110,12 @@ func checkAttributeDefinitions(in *ddb.CreateTableInput) error {
 	}
 	for _, g := range in.GlobalSecondaryIndexes {
 		need(g.KeySchema)
+	}
+	for _, a := range searchSchemaAttributes(in.VectorIndexes) {
+		if _, ok := defined[a]; !ok {
+			return invalid("One element in SearchSchema is not defined in attribute definitions")
+		}
+		used[a] = true
 	}
 	if len(missing) > 0 {
 		var defs []string
@@ -186,6 +193,9 @@ func (s *Service) newTableMeta(region string, in *ddb.CreateTableInput) (*tableM
 		return nil, err
 	}
 	if err := m.addGlobalIndexes(in.GlobalSecondaryIndexes); err != nil {
+		return nil, err
+	}
+	if err := m.addVectorIndexes(in.VectorIndexes); err != nil {
 		return nil, err
 	}
 	if err := m.checkProjectionTotal(); err != nil {

@@ -80,6 +80,7 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *ddb.Table
 	d.LocalSecondaryIndexes = describeLocalIndexes(m, stats)
 	d.GlobalSecondaryIndexes = s.describeGlobalIndexes(m, stats, now)
 	s.describeReplicas(d, m, now)
+	d.VectorIndexes = s.describeVectorIndexes(m, now)
 	return d
 }
 

@@ -89,7 +89,7 @@ func (s *Service) startApplier(m *tableMeta) *gsi.Applier {
 			if err != nil || cur == nil {
 				return 0
 			}
-			return max(s.logRetention(cur), streamRetain(cur))
+			return max(s.logRetention(cur), streamRetain(cur), s.vectorRetain(cur))
 		},
 		Due:    s.gsiDue(m),
 		Hold:   func(tx *store.Tx) (uint64, bool) { return replication.Floor(tx, id) },
@@ -104,6 +104,7 @@ func (s *Service) startApplier(m *tableMeta) *gsi.Applier {
 
 // stopApplier stops a deleted table's applier.
 func (s *Service) stopApplier(tableID string) {
+	s.dropFollower(tableID)
 	s.appliers.mu.Lock()
 	a, ok := s.appliers.m[tableID]
 	delete(s.appliers.m, tableID)

@@ -46,6 +46,9 @@ type catalogRecord struct {
 	Strong                 bool                      `json:"Strong,omitempty"`
 	Witness                string                    `json:"Witness,omitempty"`
 	WitnessSince           int64                     `json:"WitnessSince,omitempty"`
+	// The vector index types carry their own tags (vector_catalog.go).
+	VectorIndexes         []vectorMeta     `json:"VectorIndexes,omitempty"`
+	DeletingVectorIndexes []deletingVector `json:"DeletingVectorIndexes,omitempty"`
 }
 
 // The record's parts. Each has the fields of the wire shape it stores, in
@@ -175,6 +178,7 @@ func encodeMeta(m *tableMeta) ([]byte, error) {
 		ContributorInsights: convertMap(m.ContributorInsights, func(s insightsState) recordInsights { return recordInsights(s) }),
 		Replicas:            convert(m.Replicas, func(r replicaMeta) recordReplica { return recordReplica(r) }),
 		Strong:              m.Strong, Witness: m.Witness, WitnessSince: m.WitnessSince,
+		VectorIndexes: m.VectorIndexes, DeletingVectorIndexes: m.DeletingVectorIndexes,
 	}
 	return json.Marshal(&r)
 }
@@ -209,6 +213,7 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 		ContributorInsights: convertMap(r.ContributorInsights, func(s recordInsights) insightsState { return insightsState(s) }),
 		Replicas:            convert(r.Replicas, func(r recordReplica) replicaMeta { return replicaMeta(r) }),
 		Strong:              r.Strong, Witness: r.Witness, WitnessSince: r.WitnessSince,
+		VectorIndexes: r.VectorIndexes, DeletingVectorIndexes: r.DeletingVectorIndexes,
 	}
 	m.derive()
 	return m, nil

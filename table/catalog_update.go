@@ -25,7 +25,7 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *ddb.Update
 	}
 	if in.BillingMode == "" && in.ProvisionedThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 && in.StreamSpecification == nil &&
 		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil &&
-		in.WarmThroughput == nil {
+		in.WarmThroughput == nil && len(in.VectorIndexUpdates) == 0 {
 		// DynamoDB's current wording (it lists members ddblocal does not take).
 		return nil, ddb.Errorf(ddb.ValidationException, "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
 	}
@@ -59,6 +59,9 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *ddb.Update
 				s.startBackfill(next, d)
 			}
 		}
+	}
+	if len(in.VectorIndexUpdates) > 0 {
+		s.followVectors(next)
 	}
 	stats, err := s.stats(next)
 	if err != nil {
@@ -100,6 +103,7 @@ func (s *Service) applyTableUpdate(tx *store.Tx, cur, next *tableMeta, in *ddb.U
 		return nil, nil, err
 	}
 	created, deleted = indexChanges(cur, next)
+	next.DeletingVectorIndexes = vectorDeletions(cur, next, s.opts.TransientDelay.Nanoseconds())
 	next.DeletingIndexes = nil
 	for _, d := range cur.DeletingIndexes {
 		if d.Until > next.Updated && next.gsiPosition(d.Name) < 0 {
@@ -200,7 +204,10 @@ func (m *tableMeta) applyUpdate(in *ddb.UpdateTableInput) error {
 			return invalid("Cannot change the type of attribute %s", d.AttributeName)
 		}
 	}
-	return m.applyIndexUpdates(in)
+	if err := m.applyIndexUpdates(in); err != nil {
+		return err
+	}
+	return m.applyVectorUpdates(in)
 }
 
 // applyIndexUpdates applies UpdateTable.GlobalSecondaryIndexUpdates: one
@@ -321,6 +328,11 @@ func (m *tableMeta) pruneAttributeDefinitions() {
 	for _, ix := range m.indexes() {
 		for _, k := range ix.KeySchema {
 			used[k.AttributeName] = true
+		}
+	}
+	for _, v := range m.VectorIndexes {
+		for _, e := range v.Schema {
+			used[e.Name] = true
 		}
 	}
 	var keep []ddb.AttributeDefinition

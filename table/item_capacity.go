@@ -11,6 +11,9 @@ import (
 // addWrite charges committed write w to mt.
 func addWrite(mt *capacity.Meter, w written) {
 	mt.AddWrite(w.oldSize, w.newSize, w.old == nil && !w.stored, w.lsi, w.gsi)
+	for name, b := range w.vec {
+		mt.Vector = addUnits(mt.Vector, name, b)
+	}
 }
 
 // unitsOf is u as a Capacity of mt's kind (read or write units).
@@ -51,5 +54,6 @@ func report(mt *capacity.Meter, mode string) *ddb.ConsumedCapacity {
 			(*src.out)[name] = unitsOf(mt, u*mult)
 		}
 	}
+	cc.VectorIndexes = vectorCapacity(mt.Vector)
 	return cc
 }

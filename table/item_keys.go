@@ -143,6 +143,9 @@ func (m *tableMeta) keyOf(item attr.Item) attr.Item {
 // pass index.CheckKeyValue, whose violations are worded here as DynamoDB words
 // them for a write.
 func (m *tableMeta) checkIndexKeys(get lookup) error {
+	if err := m.checkVectorValues(get); err != nil {
+		return err
+	}
 	for _, ix := range m.indexes() {
 		for i, k := range ix.KeySchema {
 			v, ok := get(k.AttributeName)

@@ -73,6 +73,7 @@ type written struct {
 	// logged says that the write appended a change-log record.
 	logged   bool
 	lsi, gsi map[string]float64 // write units per index
+	vec      map[string]float64 // bytes replicated per vector index
 	// collection is the item collection size after the write, in bytes, for
 	// tables with local secondary indexes (-1 otherwise).
 	collection int64
@@ -143,6 +144,9 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 	}
 	for _, d := range mu.meta.gsis {
 		w.gsi = addUnits(w.gsi, d.Name, capacity.IndexWriteUnits(d.Diff(mu.key, w.old, w.new)))
+	}
+	if len(mu.meta.vectors) > 0 {
+		w.vec = mu.meta.vectorWriteBytes(w.old, w.new)
 	}
 	newBytes, err := mu.store(sp, sw, raw, w)
 	if err != nil {
@@ -251,7 +255,7 @@ func (mu *mutation) nextItem(old attr.Item) (attr.Item, error) {
 // feeds global indexes and lagging reads, nothing else: without them, a
 // record would only be written and trimmed again.
 func (mu *mutation) logged(sp *store.Space) bool {
-	return mu.keepLog || len(mu.meta.gsis) > 0 || sp.GetMeta(logMeta) != nil
+	return mu.keepLog || len(mu.meta.gsis) > 0 || len(mu.meta.vectors) > 0 || sp.GetMeta(logMeta) != nil
 }
 
 // encoded returns the stored form of item, whose Size is size: mu.enc when

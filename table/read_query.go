@@ -173,6 +173,9 @@ func (s *Service) Query(ctx context.Context, region string, in *ddb.QueryInput) 
 	if err != nil {
 		return nil, err
 	}
+	if err := m.notVectorIndex(in.IndexName, "Query"); err != nil {
+		return nil, err
+	}
 	t, err := s.resolveTarget(m, in.IndexName, in.ConsistentRead)
 	if err != nil {
 		return nil, err
@@ -527,6 +530,9 @@ func (s *Service) Scan(ctx context.Context, region string, in *ddb.ScanInput) (*
 	}
 	m, err := s.tableIndex(ctx, region, in.TableName, in.IndexName)
 	if err != nil {
+		return nil, err
+	}
+	if err := m.notVectorIndex(in.IndexName, "Scan"); err != nil {
 		return nil, err
 	}
 	t, err := s.resolveTarget(m, in.IndexName, in.ConsistentRead)

@@ -123,6 +123,8 @@ type Service struct {
 
 	// Global tables (replica_*): the links between replicas.
 	replicas *replicators
+
+	vectors vectorFollowers // in-memory vector indexes (vector_follow.go)
 }
 
 // New returns a Service over db. The caller keeps ownership of db and must
