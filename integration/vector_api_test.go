@@ -27,7 +27,7 @@ func tenantSchema() []types.SearchSchemaElement {
 	}
 }
 
-func put(t testing.TB, c *dynamodb.Client, tableName string, item map[string]types.AttributeValue) error {
+func putVectorItem(t testing.TB, c *dynamodb.Client, tableName string, item map[string]types.AttributeValue) error {
 	t.Helper()
 	_, err := c.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(tableName), Item: item})
 	return err
@@ -35,7 +35,7 @@ func put(t testing.TB, c *dynamodb.Client, tableName string, item map[string]typ
 
 func mustPut(t testing.TB, c *dynamodb.Client, tableName string, item map[string]types.AttributeValue) {
 	t.Helper()
-	if err := put(t, c, tableName, item); err != nil {
+	if err := putVectorItem(t, c, tableName, item); err != nil {
 		t.Fatalf("PutItem: %v", err)
 	}
 }
@@ -143,9 +143,9 @@ func TestSearchVectorsErrors(t *testing.T) {
 		{map[string]types.AttributeValue{"pk": s("a"), "emb": s("1,2,3")},
 			"One or more parameter values were invalid. Invalid type for parameter emb, Expected: 32-bit floating point number list IndexName: vix"},
 	} {
-		wantAPIError(t, put(t, c, "plain", w.item), "ValidationException", w.msg)
+		wantAPIError(t, putVectorItem(t, c, "plain", w.item), "ValidationException", w.msg)
 	}
-	wantAPIError(t, put(t, c, "schema", map[string]types.AttributeValue{"pk": s("a"), "tenant": s("")}), "ValidationException",
+	wantAPIError(t, putVectorItem(t, c, "schema", map[string]types.AttributeValue{"pk": s("a"), "tenant": s("")}), "ValidationException",
 		"One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: six, IndexKey: tenant")
 }
 
