@@ -389,3 +389,17 @@ func TestVectorWriteCapacity(t *testing.T) {
 		t.Fatalf("item without a vector: %v, %+v", err, noVec.ConsumedCapacity)
 	}
 }
+
+// TestSearchVectorsFault: a fault rule naming SearchVectors and the table
+// fails that search (here with a 500 the SDK retries until it gives up).
+func TestSearchVectorsFault(t *testing.T) {
+	fs := startFaultServer(t)
+	createVectorTable(t, fs.c, "faulty", nil, vecIndex("vix", 2, types.VectorDistanceFunctionCosine))
+	fs.addRule(t, `{"operation":"SearchVectors","table":"faulty","error":"InternalServerError","count":3}`)
+	_, err := fs.c.SearchVectors(context.Background(), &dynamodb.SearchVectorsInput{TableName: aws.String("faulty"), IndexName: aws.String("vix"),
+		SearchVector: vecValues([]float32{1, 0}), TopK: aws.Int32(1)})
+	wantAPIError(t, err, "InternalServerError", "")
+	if hits := fs.hits(t); len(hits) != 1 || hits[0] != 3 {
+		t.Fatalf("rule hits %v, want the 3 attempts", hits)
+	}
+}
