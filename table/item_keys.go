@@ -152,19 +152,26 @@ func (m *tableMeta) checkIndexKeys(get lookup) error {
 			if !ok || k.AttributeName == m.schema.PK || k.AttributeName == m.schema.SK {
 				continue
 			}
-			want := m.attrType(k.AttributeName)
-			partition := i == 0 || k.KeyType == "HASH"
-			switch index.CheckKeyValue(v, want, partition) {
-			case index.KeyWrongType:
-				return invalid("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", k.AttributeName, want, v.T, ix.Name)
-			case index.KeyEmpty:
-				return ddb.Errorf(ddb.ValidationException, "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
-					map[attr.Type]string{attr.TypeS: "string", attr.TypeB: "binary"}[v.T], ix.Name, k.AttributeName)
-			case index.KeyTooLarge:
-				return invalid("Size limit exceeded for Index Key %s Actual Size: %d bytes Max Size: %d bytes IndexName: %s",
-					k.AttributeName, len(v.S)+len(v.B), index.MaxKeySize(partition), ix.Name)
+			if err := indexKeyError(ix.Name, index.KeyAttr{Name: k.AttributeName, Type: m.attrType(k.AttributeName)}, v, i == 0 || k.KeyType == "HASH"); err != nil {
+				return err
 			}
 		}
+	}
+	return nil
+}
+
+// indexKeyError words, for a write, why v cannot be the value of key
+// attribute k of index ix (nil when it can).
+func indexKeyError(ix string, k index.KeyAttr, v attr.Value, partition bool) error {
+	switch index.CheckKeyValue(v, k.Type, partition) {
+	case index.KeyWrongType:
+		return invalid("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", k.Name, k.Type, v.T, ix)
+	case index.KeyEmpty:
+		return ddb.Errorf(ddb.ValidationException, "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
+			map[attr.Type]string{attr.TypeS: "string", attr.TypeB: "binary"}[v.T], ix, k.Name)
+	case index.KeyTooLarge:
+		return invalid("Size limit exceeded for Index Key %s Actual Size: %d bytes Max Size: %d bytes IndexName: %s",
+			k.Name, len(v.S)+len(v.B), index.MaxKeySize(partition), ix)
 	}
 	return nil
 }

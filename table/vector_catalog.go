@@ -229,16 +229,10 @@ func (m *tableMeta) checkVectorValues(get lookup) error {
 			keys = append([]index.KeyAttr{d.Hash}, keys...)
 		}
 		for _, k := range keys {
-			v, ok := get(k.Name)
-			if !ok {
-				continue
-			}
-			switch index.CheckKeyValue(v, k.Type, true) {
-			case index.KeyWrongType:
-				return invalid("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", k.Name, k.Type, v.T, d.Name)
-			case index.KeyEmpty:
-				return ddb.Errorf(ddb.ValidationException, "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
-					map[attr.Type]string{attr.TypeS: "string", attr.TypeB: "binary"}[v.T], d.Name, k.Name)
+			if v, ok := get(k.Name); ok {
+				if err := indexKeyError(d.Name, k, v, true); err != nil {
+					return err
+				}
 			}
 		}
 	}
