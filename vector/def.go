@@ -40,6 +40,11 @@ func (d *Def) Entry(key string, item attr.Item, buf []float32) (Entry, bool) {
 	if err != nil {
 		return Entry{}, false
 	}
+	return d.entryWith(key, vec, item)
+}
+
+// entryWith is Entry for an item whose vector is already parsed.
+func (d *Def) entryWith(key string, vec []float32, item attr.Item) (Entry, bool) {
 	e := Entry{Key: key, Vector: vec, Filters: make([]string, len(d.Filters))}
 	if d.Hash.Name != "" {
 		h, ok := item[d.Hash.Name]

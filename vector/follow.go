@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"unsafe"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/changelog"
@@ -40,7 +41,7 @@ type Follower struct {
 // followed is one index a Follower keeps.
 type followed struct {
 	def   *Def
-	names []string // the attributes Entry reads
+	names []string // the search schema's attributes
 	x     *Index
 	wm    uint64
 }
@@ -94,7 +95,7 @@ func sameDef(a, b *Def) bool {
 }
 
 func newFollowed(d *Def) *followed {
-	names := []string{d.Attribute}
+	var names []string
 	if d.Hash.Name != "" {
 		names = append(names, d.Hash.Name)
 	}
@@ -134,17 +135,44 @@ func (fx *followed) apply(key string, image []byte, buf []float32) ([]float32, e
 		fx.x.Delete(key)
 		return buf, nil
 	}
-	item, err := attr.DecodeBinaryNames(image, fx.names)
+	vec, err := parseImage(image, fx.def, buf)
 	if err != nil {
 		return buf, fmt.Errorf("vector: item %q: %w", key, err)
 	}
-	e, ok := fx.def.Entry(key, item, buf)
-	if !ok {
+	if vec == nil {
 		fx.x.Delete(key)
 		return buf, nil
 	}
+	var item attr.Item
+	if len(fx.names) > 0 {
+		if item, err = attr.DecodeBinaryNames(image, fx.names); err != nil {
+			return buf, fmt.Errorf("vector: item %q: %w", key, err)
+		}
+	}
+	e, ok := fx.def.entryWith(key, vec, item)
+	if !ok {
+		fx.x.Delete(key)
+		return vec, nil
+	}
 	fx.x.Put(e)
-	return e.Vector, nil
+	return vec, nil
+}
+
+// parseImage reads d's vector straight from an encoded item into buf, nil
+// when the item has none or not a valid one: Parse without decoding the
+// list into attribute values first (Entry is its plain twin; the follower
+// tests drive both).
+func parseImage(image []byte, d *Def, buf []float32) ([]float32, error) {
+	out, bad := buf[:0], false
+	ok, err := attr.BinaryNumbers(image, d.Attribute, func(_ int, text []byte) {
+		f, r := parseFloat32(unsafe.String(unsafe.SliceData(text), len(text)))
+		bad = bad || r != 0
+		out = append(out, f)
+	})
+	if err != nil || !ok || bad || len(out) != d.Dims {
+		return nil, err
+	}
+	return out, nil
 }
 
 // CatchUp applies every due change-log record after each index's watermark,

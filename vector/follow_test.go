@@ -191,3 +191,21 @@ func TestFollowerNeed(t *testing.T) {
 		t.Fatalf("one held back: Need %d (err %v), want its commit time", f.Need(), err)
 	}
 }
+
+// TestParseImageMatchesParse: reading a vector straight from an encoded
+// item gives the bits Parse gives from the decoded item, and nothing where
+// Parse refuses.
+func TestParseImageMatchesParse(t *testing.T) {
+	d := &Def{Attribute: "v", Dims: 3}
+	for _, v := range []attr.Value{list(t, "1", "-0.1", "3.4028235E+38"), list(t, "0.333333333333", "1E-50", "7"), list(t, "1", "2"),
+		list(t, "1", "2", "1E+39"), {T: attr.TypeL, L: []attr.Value{num(t, "1"), attr.String("2"), num(t, "3")}}, attr.String("x")} {
+		want, perr := Parse(v, 3, nil)
+		got, err := parseImage(attr.AppendBinary(nil, attr.Item{"v": v, "other": attr.String("o")}), d, nil)
+		if err != nil || (perr != nil) != (got == nil) || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%v: parseImage %v (%v), Parse %v (%v)", v, got, err, want, perr)
+		}
+	}
+	if got, err := parseImage(attr.AppendBinary(nil, attr.Item{"w": list(t, "1", "2", "3")}), d, nil); got != nil || err != nil {
+		t.Errorf("no vector attribute: %v, %v", got, err)
+	}
+}
