@@ -86,7 +86,10 @@ func (o *ReadOutput) ItemList() ([]attr.Item, error) {
 // item in RenderedItem, written as DynamoDB JSON straight from storage; the
 // api layer writes it in Item's place (ReadItem decodes it).
 type GetItemOutput struct {
-	Item             attr.Item         `json:",omitempty"`
+	// Item is {} (not nil) for an existing item that a projection left
+	// empty: DynamoDB returns "Item": {} then, and omits Item only when
+	// there is no item.
+	Item             attr.Item         `json:",omitzero"`
 	ConsumedCapacity *ConsumedCapacity `json:",omitempty"`
 	// RenderedItem is the item when Item is nil; nil when no item was
 	// found. It is not a wire member of its own.

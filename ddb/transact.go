@@ -86,7 +86,9 @@ type TransactGet struct {
 }
 
 // ItemResponse is one entry of TransactGetItems' Responses: Item is absent
-// when the item does not exist.
+// when the item does not exist, and also (unlike GetItem and BatchGetItem)
+// when a projection left nothing of it, as the service answers
+// (ExtendDB/extenddb#74, nubo-db/dynoxide#53, captured from AWS).
 type ItemResponse struct {
 	Item attr.Item `json:",omitempty"`
 }

@@ -108,8 +108,8 @@ type Update struct {
 	actions []action
 	// clauses records the clause order as written, for String().
 	clauses []actionKind
-	// legacy marks a translation of AttributeUpdates, whose DELETE actions
-	// never create a missing item.
+	// legacy marks a translation of AttributeUpdates, whose type errors
+	// read differently.
 	legacy bool
 }
 

@@ -406,16 +406,16 @@ func hasBytes(set [][]byte, b []byte) bool {
 }
 
 // CreatesItem reports whether applying u to a missing item creates it. An
-// AttributeUpdates made only of DELETE actions does not: the API reference
-// says "Nothing happens; there is no attribute to delete".
+// update made only of removals (REMOVE, DELETE, AttributeUpdates DELETE)
+// does not: the API reference says of AttributeUpdates DELETE "Nothing
+// happens; there is no attribute to delete", and the service does the same
+// for the expression clauses. An update with no action at all does create
+// the key-only item.
 func (u *Update) CreatesItem() bool {
-	if !u.legacy {
-		return true
-	}
 	for _, a := range u.actions {
 		if a.kind != actRemove && a.kind != actDelete {
 			return true
 		}
 	}
-	return false
+	return len(u.actions) == 0
 }

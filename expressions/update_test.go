@@ -193,3 +193,31 @@ func TestUpdatePathsAndNames(t *testing.T) {
 		t.Errorf("Paths() = %v, want %v", got, want)
 	}
 }
+
+// TestCreatesItem: on a missing item, an update of only removals creates
+// nothing; any other action, or none at all, creates the item.
+func TestCreatesItem(t *testing.T) {
+	tests := []struct {
+		name string
+		in   Input
+		want bool
+	}{
+		{"REMOVE", Input{UpdateExpression: ptr("REMOVE a, b")}, false},
+		{"DELETE", Input{UpdateExpression: ptr("DELETE s :v"), Values: map[string]attr.Value{":v": ns(t, "1")}}, false},
+		{"REMOVE and DELETE", Input{UpdateExpression: ptr("REMOVE a DELETE s :v"), Values: map[string]attr.Value{":v": ns(t, "1")}}, false},
+		{"SET", Input{UpdateExpression: ptr("SET a = :v"), Values: map[string]attr.Value{":v": num("1")}}, true},
+		{"REMOVE and ADD", Input{UpdateExpression: ptr("REMOVE a ADD n :v"), Values: map[string]attr.Value{":v": num("1")}}, true},
+		{"legacy DELETE", Input{AttributeUpdates: map[string]AttributeValueUpdate{"a": {Action: "DELETE"}, "s": {Action: "DELETE", Value: vp(ns(t, "1"))}}}, false},
+		{"legacy PUT and DELETE", Input{AttributeUpdates: map[string]AttributeValueUpdate{"a": {Action: "DELETE"}, "b": {Value: vp(num("1"))}}}, true},
+		{"legacy empty", Input{AttributeUpdates: map[string]AttributeValueUpdate{}}, true},
+	}
+	for _, tt := range tests {
+		c, err := Compile(tt.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := c.Update.CreatesItem(); got != tt.want {
+			t.Errorf("%s: CreatesItem() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

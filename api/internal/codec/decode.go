@@ -15,10 +15,14 @@ import (
 // Unmarshal decodes a request body into v, turning JSON syntax and member
 // type errors into SerializationException in Coral's words. Errors returned
 // by a member's own UnmarshalJSON (attr's) pass through unchanged. An empty
-// body reads as {} (DynamoDB Local accepts it, and no member is then set).
+// body reads as {} (DynamoDB Local accepts it, and no member is then set);
+// a JSON null does not (see nullBody).
 func Unmarshal(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil
+	}
+	if err := nullBody(body); err != nil {
+		return err
 	}
 	err := json.Unmarshal(body, v)
 	if err == nil {
@@ -36,6 +40,17 @@ func Unmarshal(body []byte, v any) error {
 		return &ddb.Error{Code: ddb.SerializationException, Message: err.Error()}
 	}
 	return err
+}
+
+// nullBody refuses a body that is JSON null: a request is a JSON object, and
+// encoding/json would otherwise read null as an object with no members and
+// run the operation. Other non-objects already fail as type mismatches. No
+// source gives DynamoDB's message for it, so the error carries none.
+func nullBody(body []byte) error {
+	if bytes.Equal(bytes.TrimSpace(body), []byte("null")) {
+		return &ddb.Error{Code: ddb.SerializationException}
+	}
+	return nil
 }
 
 // isJSONPackageError reports whether err was made by encoding/json itself

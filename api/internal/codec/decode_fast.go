@@ -50,6 +50,9 @@ const (
 // (and for every error) by Unmarshal from a zeroed v, so that what is
 // decoded and how errors read never depend on which path ran.
 func (fd *Decoder) Decode(body []byte, v any) error {
+	if err := nullBody(body); err != nil {
+		return err
+	}
 	// Only a zero target can be reset for the fallback without losing
 	// what the caller put there.
 	if rv := reflect.ValueOf(v); len(body) > 0 &&

@@ -78,7 +78,7 @@ func encodeGetItemOutput(e *Encoder, dst []byte, v reflect.Value) ([]byte, error
 	o := pointerTo[ddb.GetItemOutput](v)
 	dst = append(dst, '{')
 	switch {
-	case len(o.Item) > 0:
+	case o.Item != nil: // {} when a projection left nothing of the item
 		dst = attr.AppendItemJSON(append(dst, `"Item":`...), o.Item)
 	case o.Item == nil && o.RenderedItem != nil:
 		dst = append(append(dst, `"Item":`...), o.RenderedItem...)

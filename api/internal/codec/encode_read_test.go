@@ -20,7 +20,7 @@ type plainReadOutput struct {
 
 // plainGetItemOutput is GetItemOutput's wire members.
 type plainGetItemOutput struct {
-	Item             attr.Item             `json:",omitempty"`
+	Item             attr.Item             `json:",omitzero"` // {} for a projection that left nothing
 	ConsumedCapacity *ddb.ConsumedCapacity `json:",omitempty"`
 }
 
