@@ -174,7 +174,7 @@ func TestThrottleProvisionedBurst(t *testing.T) {
 		idle time.Duration
 		want int // writes admitted
 	}{
-		{0, 1},                 // a new table has no burst credit
+		{0, 300},               // a new table's burst credit is full (5 minutes)
 		{20 * time.Second, 20}, // twenty idle seconds saved
 		{time.Hour, 300},       // at most five minutes saved
 	} {

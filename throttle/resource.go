@@ -53,14 +53,21 @@ func (l *Limiter) partitionRate(op Op) float64 {
 	return PartitionReadUnits * l.scale
 }
 
-// reconfigure applies capacity c: table-level buckets start over (burst
-// credit empty: one second's capacity) and partitions split to serve it.
+// reconfigure applies capacity c. A table newly provisioned (created, or
+// switched from on demand) starts with its burst credit full; a change of
+// provisioned capacity keeps the credit it holds, up to the new limit.
+// Partitions split to serve c.
 func (r *resource) reconfigure(now time.Time, l *Limiter, c Capacity) {
+	was := r.cap
 	r.cap = c
 	if c.Provisioned {
 		for op, u := range [2]int64{c.Read, c.Write} {
 			rate := float64(u)
-			r.table[op] = newBucket(rate, rate*BurstSeconds, rate, now)
+			if was.Provisioned {
+				r.table[op].setRate(now, rate, rate*BurstSeconds)
+			} else {
+				r.table[op] = newBucket(rate, rate*BurstSeconds, rate*BurstSeconds, now)
+			}
 		}
 		r.grow(max(ceilDiv(float64(c.Read)/l.partitionRate(Read)+float64(c.Write)/l.partitionRate(Write), 1), r.warmPartitions()))
 		return

@@ -80,14 +80,18 @@ func TestReadsAndWritesAreSeparate(t *testing.T) {
 	}
 }
 
-func TestProvisionedBurstStartsEmpty(t *testing.T) {
+// TestProvisionedBurstStartsFull: a new provisioned table may spend 300
+// seconds of its capacity at once; then it earns one second's capacity a
+// second, keeping at most 300 s; a capacity change keeps the credit held.
+func TestProvisionedBurstStartsFull(t *testing.T) {
 	l := New(Options{})
 	tg := Target{Cap: Capacity{ARN: arn, Provisioned: true, Read: 1, Write: 1}, Hash: 1}
 	tests := []struct {
 		advance time.Duration
 		want    int
 	}{
-		{0, 1},                    // one second's capacity, no burst credit yet
+		{0, BurstSeconds},         // a new table's credit is full
+		{0, 0},                    // and then spent
 		{10 * time.Second, 10},    // ten seconds saved
 		{time.Hour, BurstSeconds}, // at most 300 s saved
 	}
@@ -99,11 +103,22 @@ func TestProvisionedBurstStartsEmpty(t *testing.T) {
 			t.Fatalf("after %v: admitted %d, %v; want %d, TableWriteProvisionedThroughputExceeded", tc.advance, got, reasons(why), tc.want)
 		}
 	}
-	// A capacity change empties the burst credit again.
-	now = now.Add(time.Minute)
+	// A capacity change keeps the credit held: 5 s at 1 unit, then 7 a second.
+	now = now.Add(5 * time.Second)
 	tg.Cap.Write = 7
+	if got, _ := run(l, now, Write, tg, 100, 1); got != 5 {
+		t.Fatalf("after a capacity change: admitted %d, want the 5 units held", got)
+	}
+	now = now.Add(time.Second)
 	if got, _ := run(l, now, Write, tg, 100, 1); got != 7 {
-		t.Fatalf("after a capacity change: admitted %d, want 7 (one second, no credit)", got)
+		t.Fatalf("a second later: admitted %d, want 7", got)
+	}
+	// Switching from on demand to provisioned is a new provisioning: full.
+	od := Target{Cap: Capacity{ARN: arn + "2"}, Hash: 1}
+	run(l, now, Write, od, 1, 1)
+	od.Cap.Provisioned, od.Cap.Read, od.Cap.Write = true, 2, 2
+	if got, _ := run(l, now, Write, od, 2000, 1); got != 2*BurstSeconds {
+		t.Fatalf("after switching to provisioned: admitted %d, want %d", got, 2*BurstSeconds)
 	}
 }
 
@@ -115,7 +130,7 @@ func TestIndexReasonsAndMaximum(t *testing.T) {
 		t.Fatalf("admitted %d, %+v; want 3, IndexWriteMaxOnDemandThroughputExceeded on the index", got, why)
 	}
 	prov := Target{Index: "byY", Cap: Capacity{ARN: arn + "/index/byY", Provisioned: true, Read: 2, Write: 2}, Hash: 9}
-	if _, why := run(l, t0, Read, prov, 5, 1); !slices.Equal(reasons(why), []string{"IndexReadProvisionedThroughputExceeded"}) {
+	if _, why := run(l, t0, Read, prov, 2*BurstSeconds+1, 1); !slices.Equal(reasons(why), []string{"IndexReadProvisionedThroughputExceeded"}) {
 		t.Fatalf("provisioned index: %v", reasons(why))
 	}
 }
@@ -276,10 +291,10 @@ func TestLargePartitionSplits(t *testing.T) {
 func TestThrottledWriteDoesNotGrowPartition(t *testing.T) {
 	l := New(Options{})
 	cap := Capacity{ARN: arn, Provisioned: true, Read: 1, Write: 1}
-	if r := l.Take(t0, "id", Write, []Target{{Cap: cap, Hash: 7, Units: 5}}); r != nil {
+	if r := l.Take(t0, "id", Write, []Target{{Cap: cap, Hash: 7, Units: BurstSeconds + 5}}); r != nil {
 		t.Fatalf("first write throttled: %v", r)
 	}
-	// The bucket is in debt now: this write is refused and must not count.
+	// The bucket (its full burst credit spent) is in debt now: this write is refused and must not count.
 	if r := l.Take(t0, "id", Write, []Target{{Cap: cap, Hash: 7, Units: 1, Bytes: 11 << 30}}); r == nil {
 		t.Fatal("second write admitted; want it throttled")
 	}
