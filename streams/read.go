@@ -1,6 +1,7 @@
 package streams
 
 import (
+	"math"
 	"time"
 
 	"github.com/ddblocal/ddblocal/changelog"
@@ -49,8 +50,9 @@ func (s *Stream) Describe(t Table, in *DescribeStreamInput, now int64) (*Describ
 			return nil, notFound("Requested resource not found: Shard does not exist")
 		}
 	}
+	parent, filtered := childrenOf(in.ShardFilter)
 	for ; i < len(s.Shards); i++ {
-		if !s.visible(i, now) {
+		if !s.visible(i, now) || (filtered && s.parent(i) != parent) {
 			continue
 		}
 		if len(d.Shards) == limit {
@@ -60,6 +62,15 @@ func (s *Stream) Describe(t Table, in *DescribeStreamInput, now int64) (*Describ
 		d.Shards = append(d.Shards, s.describeShard(i))
 	}
 	return &DescribeStreamOutput{StreamDescription: d}, nil
+}
+
+// childrenOf returns the parent shard id a ShardFilter asks the children
+// of, and whether it filters at all (a CHILD_SHARDS filter naming a shard).
+func childrenOf(f *ShardFilter) (string, bool) {
+	if f == nil || f.Type != "CHILD_SHARDS" || f.ShardId == "" {
+		return "", false
+	}
+	return f.ShardId, true
 }
 
 func (s *Stream) describeShard(i int) ShardDescription {
@@ -110,18 +121,16 @@ func (s *Stream) Iterator(t Table, sp *store.Space, in *GetShardIteratorInput, p
 	}
 	sh, end := s.Shards[i], s.bound(i, p, sp.LastLogSeq())
 	it := iterator{arn: t.StreamARN(s), shard: s.Trimmed + i, issued: now}
-	withSeq := in.ShardIteratorType == "AT_SEQUENCE_NUMBER" || in.ShardIteratorType == "AFTER_SEQUENCE_NUMBER"
-	if withSeq != (in.SequenceNumber != "") {
-		if withSeq {
-			return nil, invalid("SequenceNumber is required for ShardIteratorType %s", in.ShardIteratorType)
-		}
-		return nil, invalid("SequenceNumber may not be specified for ShardIteratorType %s", in.ShardIteratorType)
+	if err := checkIteratorInput(in, now); err != nil {
+		return nil, err
 	}
 	switch in.ShardIteratorType {
 	case "TRIM_HORIZON":
 		it.next = min(max(sh.After+1, retained(sp, now)), end+1)
 	case "LATEST":
 		it.next = end + 1
+	case "AT_TIMESTAMP":
+		it.next = atTimestamp(sp, max(sh.After+1, retained(sp, now)), end, *in.Timestamp)
 	default:
 		seq, ok := parseSequence(in.SequenceNumber)
 		if !ok || seq <= sh.After || (!sh.Open && seq > sh.End) {
@@ -136,6 +145,54 @@ func (s *Stream) Iterator(t Table, sp *store.Space, in *GetShardIteratorInput, p
 		}
 	}
 	return &GetShardIteratorOutput{ShardIterator: it.String()}, nil
+}
+
+// checkIteratorInput checks that SequenceNumber comes with exactly the
+// iterator types that take one, and Timestamp with AT_TIMESTAMP, not in the
+// future (the API reference: "If the timestamp is in the future, the request
+// returns a ValidationException").
+func checkIteratorInput(in *GetShardIteratorInput, now int64) error {
+	typ := in.ShardIteratorType
+	withSeq := typ == "AT_SEQUENCE_NUMBER" || typ == "AFTER_SEQUENCE_NUMBER"
+	switch {
+	case withSeq && in.SequenceNumber == "":
+		return invalid("SequenceNumber is required for ShardIteratorType %s", typ)
+	case !withSeq && in.SequenceNumber != "":
+		return invalid("SequenceNumber may not be specified for ShardIteratorType %s", typ)
+	case typ == "AT_TIMESTAMP" && in.Timestamp == nil:
+		return invalid("Timestamp is required for ShardIteratorType %s", typ)
+	case typ != "AT_TIMESTAMP" && in.Timestamp != nil:
+		return invalid("Timestamp may not be specified for ShardIteratorType %s", typ)
+	case in.Timestamp != nil && timestampMillis(*in.Timestamp) > now/int64(time.Millisecond):
+		return invalid("The timestamp %s is in the future", time.UnixMilli(timestampMillis(*in.Timestamp)).UTC().Format(time.RFC3339Nano))
+	}
+	return nil
+}
+
+// timestampMillis is an epoch-seconds Timestamp in whole milliseconds.
+func timestampMillis(ts float64) int64 { return int64(math.Round(ts * 1000)) }
+
+// atTimestamp is AT_TIMESTAMP's position in the shard's records from first
+// to end: the first record whose ApproximateCreationDateTime (the whole
+// second it carries) is at or after ts, or end+1 when there is none yet.
+// A ts before the trim horizon lands on first, the oldest record kept.
+func atTimestamp(sp *store.Space, first, end uint64, ts float64) uint64 {
+	want, next := timestampMillis(ts), end+1
+	if first > end {
+		return next
+	}
+	sp.AscendLog(first-1, func(seq uint64, raw []byte) bool {
+		if seq > end {
+			return false
+		}
+		rec, err := changelog.Decode(raw)
+		if err == nil && rec.Time/int64(time.Second)*1000 >= want {
+			next = seq
+			return false
+		}
+		return true
+	})
+	return next
 }
 
 // ParseIterator decodes a shard iterator into its stream's ARN.

@@ -25,9 +25,17 @@ type ListStreamsOutput struct {
 
 // DescribeStreamInput is DescribeStream's request.
 type DescribeStreamInput struct {
-	StreamArn             string `ddb:"required;len=37..1024"`
-	Limit                 *int64 `ddb:"min=1;max=100"`
-	ExclusiveStartShardId string `json:",omitempty" ddb:"len=28..65"`
+	StreamArn             string       `ddb:"required;len=37..1024"`
+	Limit                 *int64       `ddb:"min=1;max=100"`
+	ExclusiveStartShardId string       `json:",omitempty" ddb:"len=28..65"`
+	ShardFilter           *ShardFilter `json:",omitempty"`
+}
+
+// ShardFilter narrows DescribeStream's shards: with Type CHILD_SHARDS, to
+// the children of ShardId.
+type ShardFilter struct {
+	ShardId string `json:",omitempty" ddb:"len=28..65"`
+	Type    string `json:",omitempty" ddb:"enum=CHILD_SHARDS"`
 }
 
 // KeyElement is one table key attribute.
@@ -71,8 +79,10 @@ type DescribeStreamOutput struct {
 type GetShardIteratorInput struct {
 	StreamArn         string `ddb:"required;len=37..1024"`
 	ShardId           string `ddb:"required;len=28..65"`
-	ShardIteratorType string `ddb:"required;enum=TRIM_HORIZON|LATEST|AT_SEQUENCE_NUMBER|AFTER_SEQUENCE_NUMBER"`
+	ShardIteratorType string `ddb:"required;enum=TRIM_HORIZON|LATEST|AT_SEQUENCE_NUMBER|AFTER_SEQUENCE_NUMBER|AT_TIMESTAMP"`
 	SequenceNumber    string `json:",omitempty" ddb:"len=21..40"`
+	// Timestamp is AT_TIMESTAMP's position: epoch seconds, to the millisecond.
+	Timestamp *float64 `json:",omitempty"`
 }
 
 // GetShardIteratorOutput is GetShardIterator's response.

@@ -128,7 +128,13 @@ func parseStreamARN(arn string) (scope, name, label string, ok bool) {
 func (s *Service) withStream(ctx context.Context, scope, arn string, fn func(t streams.Table, sp *store.Space, st *streams.Stream, now int64) error) error {
 	notFound := ddb.NotFound("Stream: %s not found", arn)
 	arnScope, name, label, ok := parseStreamARN(arn)
-	if a, _ := access.SplitScope(arnScope); !ok || (!access.SameAccount(scope, a) && s.opts.Policies == nil) {
+	if !ok {
+		// A well-formed unknown ARN is not found; one that is no stream
+		// ARN at all is invalid (the service's answer in aws/aws-sdk-js's
+		// integration tests: ValidationException, "Invalid StreamArn").
+		return ddb.Errorf(ddb.ValidationException, "Invalid StreamArn")
+	}
+	if a, _ := access.SplitScope(arnScope); !access.SameAccount(scope, a) && s.opts.Policies == nil {
 		return notFound
 	}
 	m, err := s.catalog.get(s.db, arnScope, name)
@@ -245,54 +251,36 @@ func (s *Service) ListStreams(ctx context.Context, region string, in *streams.Li
 	if err != nil && !s.hasDeletedStreams(region, in.TableName, now) {
 		return nil, err
 	}
-	out := &streams.ListStreamsOutput{Streams: []streams.Summary{}}
-	limit := 100
-	if in.Limit != nil {
-		limit = int(*in.Limit)
-	}
-	skipping := in.ExclusiveStartStreamArn != ""
-	// add lists sum after the start, and reports false once the page is full.
-	add := func(sum streams.Summary) bool {
-		if skipping {
-			skipping = sum.StreamArn != in.ExclusiveStartStreamArn
-			return true
-		}
-		if len(out.Streams) == limit {
-			out.LastEvaluatedStreamArn = out.Streams[limit-1].StreamArn
-			return false
-		}
-		out.Streams = append(out.Streams, sum)
-		return true
-	}
+	var all []streams.Summary
 	err = s.db.View(func(tx *store.Tx) error {
 		for _, m := range metas {
 			sp := tx.Space(m.ID)
 			if sp == nil {
 				continue
 			}
-			all, err := streams.Load(sp)
+			st, err := streams.Load(sp)
 			if err != nil {
 				return err
 			}
 			t := streamTable(m)
-			for _, st := range all.Streams {
-				if st.Disabled != 0 && now-st.Disabled > int64(streams.Retention) {
-					continue
-				}
-				if !add(streams.Summary{StreamArn: t.StreamARN(st), TableName: m.Name, StreamLabel: st.Label}) {
-					return nil
+			for _, one := range st.Streams {
+				if one.Disabled == 0 || now-one.Disabled <= int64(streams.Retention) {
+					all = append(all, streams.Summary{StreamArn: t.StreamARN(one), TableName: m.Name, StreamLabel: one.Label})
 				}
 			}
 		}
 		gone, err := deletedSummaries(tx, region, in.TableName, now)
-		for _, g := range gone {
-			if !add(g) {
-				return nil
-			}
-		}
+		all = append(all, gone...)
 		return err
 	})
-	return out, streamErr(err)
+	if err != nil {
+		return nil, streamErr(err)
+	}
+	limit := 100
+	if in.Limit != nil {
+		limit = int(*in.Limit)
+	}
+	return streams.Page(all, in.ExclusiveStartStreamArn, limit), nil
 }
 
 // regionTables returns region's tables in name order (only name when it is
