@@ -1,5 +1,7 @@
 package attr
 
+import "math"
+
 // DynamoDB's number limits: 38 significant decimal digits, and a magnitude
 // between 1E-130 and 9.99…9E+125 (38 nines), on either side of zero.
 const (
@@ -19,6 +21,11 @@ type decimal struct {
 	neg    bool
 	digits []byte
 	exp    int
+	// zeroExp is, for zero, the exponent it was written with, adjusted as
+	// for a one-digit number ("0e126" → 126, "0.00e-129" → -131): DynamoDB
+	// range-checks a zero by it. The value is still 0, so nothing else
+	// reads it.
+	zeroExp int
 }
 
 // parseDecimal parses s in DynamoDB's number syntax (that of Java's
@@ -76,6 +83,7 @@ exponent:
 		if i == len(s) {
 			return decimal{}, invalid(ErrNotNumber, msgNotNumber)
 		}
+		var full uint64 // the exponent as written, to tell past-int64 apart
 		for ; i < len(s); i++ {
 			c := s[i]
 			if c < '0' || c > '9' {
@@ -84,6 +92,14 @@ exponent:
 			if exp < exponentClamp {
 				exp = exp*10 + int(c-'0')
 			}
+			if full <= math.MaxInt64 {
+				full = full*10 + uint64(c-'0')
+			}
+		}
+		if full > math.MaxInt64 {
+			// Past a 64-bit integer the exponent cannot be read at all, a
+			// different error from a number out of range.
+			return decimal{}, invalid(ErrNotNumber, msgExponentUnreadable)
 		}
 		if expNeg {
 			exp = -exp
@@ -96,7 +112,7 @@ exponent:
 	}
 	d.digits = d.digits[:n]
 	if n == 0 {
-		return decimal{digits: d.digits}, nil
+		return decimal{digits: d.digits, zeroExp: pos + exp}, nil
 	}
 	d.exp = pos - 1 + exp
 	return d, nil
@@ -105,6 +121,12 @@ exponent:
 // check reports whether d is storable by DynamoDB, in DynamoDB's words.
 func (d decimal) check() error {
 	if len(d.digits) == 0 {
+		switch {
+		case d.zeroExp > maxExponent:
+			return invalid(ErrOverflow, msgOverflow)
+		case d.zeroExp < minExponent:
+			return invalid(ErrUnderflow, msgUnderflow)
+		}
 		return nil
 	}
 	// Magnitude first: a sum such as 9.9E125 + 9.9E125 is both too large and

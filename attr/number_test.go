@@ -22,7 +22,13 @@ func numberValueCases() []numberCase {
 		{"0.00", "0", ""},
 		{"000", "0", ""},
 		{"0e10", "0", ""},
-		{"0e-999999999999999", "0", ""},
+		// A zero is range-checked by the exponent it is written with.
+		{"0e125", "0", ""},
+		{"0.00e-128", "0", ""},
+		{"0e126", "", msgOverflow},
+		{"0e-131", "", msgUnderflow},
+		{"0.00e-129", "", msgUnderflow},
+		{"0e-999999999999999", "", msgUnderflow},
 		{"1", "1", ""},
 		{"+5", "5", ""},
 		{"-7", "-7", ""},
@@ -57,13 +63,20 @@ func numberValueCases() []numberCase {
 		{"1E126", "", msgOverflow},
 		{"-1E126", "", msgOverflow},
 		{"10E125", "", msgOverflow},
-		{"1e99999999999999999999999", "", msgOverflow},
+		{"1e99999999999", "", msgOverflow},
+		{"1e2147483648", "", msgOverflow},
+		{"1e9223372036854775807", "", msgOverflow},
+		// Past a 64-bit integer the exponent cannot be read at all.
+		{"1e9223372036854775808", "", msgExponentUnreadable},
+		{"1e99999999999999999999999", "", msgExponentUnreadable},
 		{"1E-130", "0." + strings.Repeat("0", 129) + "1", ""},
 		{"-1E-130", "-0." + strings.Repeat("0", 129) + "1", ""},
 		{"1E-131", "", msgUnderflow},
 		{"0.1E-130", "", msgUnderflow},
 		{"-1E-131", "", msgUnderflow},
-		{"1e-99999999999999999999999", "", msgUnderflow},
+		{"1e-99999999999", "", msgUnderflow},
+		{"1e-9223372036854775807", "", msgUnderflow},
+		{"1e-99999999999999999999999", "", msgExponentUnreadable},
 	}
 }
 
