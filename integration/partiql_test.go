@@ -181,13 +181,13 @@ func TestPartiQLErrors(t *testing.T) {
 		{`DELETE FROM Tab WHERE pk = 'k' AND sk = 's' RETURNING MODIFIED OLD *`, nil, "ValidationException", "Invalid returning clause: RETURNING MODIFIED OLD *. Only RETURNING ALL OLD * is allowed in DELETE statements."},
 		{`EXISTS(SELECT * FROM Tab WHERE pk = 'k' AND sk = 's' AND a = 1)`, nil, "ValidationException", "EXISTS can only be used in ExecuteTransaction write requests."},
 		{`SELECT * FROM Tab WHERE a = MISSING`, nil, "ValidationException", "MISSING must be compared using IS operator"},
-		{`SELECT * FROM Tab WHERE nope(a)`, nil, "ValidationException", "Unrecognized function: nope"},
+		{`SELECT * FROM Tab WHERE nope(a)`, nil, "ValidationException", "Unrecognized function: nope at 1:25:4"},
 		{`SELECT * FROM Tab ORDER BY sk`, nil, "ValidationException", "Must have WHERE clause in the statement when using ORDER BY clause."},
 		{`SELECT * FROM Tab WHERE a = 1 ORDER BY sk`, nil, "ValidationException", "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause."},
 		{`SELECT * FROM Tab WHERE pk = 'k' ORDER BY a`, nil, "ValidationException", "Variable reference a in ORDER BY clause must be part of the primary key"},
 		{`INSERT INTO Tab VALUE {'pk': 'x'}`, nil, "ValidationException", "One or more parameter values were invalid: Missing the key sk in the item"},
 		{`INSERT INTO Tab VALUE {'pk': 'x', 'sk': 'y', 's': <<>>}`, nil, "ValidationException", "Empty bags are not supported"},
-		{`UPDATE Tab SET a = set_add(b, <<1>>) WHERE pk = 'k' AND sk = 's'`, nil, "ValidationException", "The first argument to SET_ADD must equal the assignment value"},
+		{`UPDATE Tab SET a = set_add(b, <<1>>) WHERE pk = 'k' AND sk = 's'`, nil, "ValidationException", "The first argument to SET_ADD must equal the assignment value at 1:20:7"},
 		{`SELECT * FROM Tab."nope" WHERE pk = 'k'`, nil, "ValidationException", "The table does not have the specified index"},
 	} {
 		_, err := c.ExecuteStatement(context.Background(), &dynamodb.ExecuteStatementInput{Statement: aws.String(tc.stmt), Parameters: tc.params})

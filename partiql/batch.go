@@ -87,7 +87,7 @@ func (s *Service) batchOne(ctx context.Context, region string, st BatchStatement
 	case *Select:
 		get, err := planKeyGet(sel, p.schema, p.bind, st.ConsistentRead, rcc, msgBatchKey)
 		if err != nil {
-			return resp, nil, validation(err)
+			return resp, nil, p.fail(err)
 		}
 		g, err := s.tables.GetItem(ctx, region, get)
 		if err != nil {
@@ -101,7 +101,7 @@ func (s *Service) batchOne(ctx context.Context, region string, st BatchStatement
 	}
 	w, err := planWrite(p, st.ReturnValuesOnConditionCheckFailure)
 	if err != nil {
-		return resp, nil, validation(err)
+		return resp, nil, p.fail(err)
 	}
 	out, err := s.runWrite(ctx, region, w, rcc)
 	if err != nil {

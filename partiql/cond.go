@@ -58,7 +58,7 @@ func (b *builder) operand(e Expr) (string, error) {
 		if e.Name == "size" {
 			return b.call("size", e.Args)
 		}
-		return "", semErr(e.At, "Unrecognized function: %s", e.Name)
+		return "", unrecognized(e)
 	case *Binary:
 		return "", semErr(e.At, "Unsupported operator in Condition Expression. Operator: %s", e.Op)
 	}
@@ -91,10 +91,34 @@ func (b *builder) call(fn string, args []Expr) (string, error) {
 }
 
 // conditionFuncs maps PartiQL's condition functions to the expression API's.
+// EXISTS is not one: DynamoDB answers EXISTS(path) in a WHERE with
+// "Unrecognized function: exists" (paritysuite/dynamodb-conformance capture).
 var conditionFuncs = map[string]string{
 	"begins_with": "begins_with", "contains": "contains", "attribute_type": "attribute_type",
-	"exists": "attribute_exists", "missing": "attribute_not_exists",
+	"missing":          "attribute_not_exists",
 	"attribute_exists": "attribute_exists", "attribute_not_exists": "attribute_not_exists",
+}
+
+// unrecognized is DynamoDB's answer to a function it does not know where
+// it is called, located at the function's name.
+func unrecognized(c *Call) *Error {
+	return locErr(c.At, len([]rune(c.Name)), "Unrecognized function: %s", c.Name)
+}
+
+// checkPathFunc checks the one document path attribute_exists and
+// attribute_not_exists take, in the words PartiQL uses (those of the
+// expression API without its "Invalid FilterExpression: " prefix).
+func checkPathFunc(fn string, args []Expr) error {
+	if fn != "attribute_exists" && fn != "attribute_not_exists" || len(args) == 0 {
+		return nil // a call without arguments is noOperands' case
+	}
+	if len(args) != 1 {
+		return semErr(-1, "Incorrect number of operands for operator or function; operator or function: %s, number of operands: %d", fn, len(args))
+	}
+	if _, ok := args[0].(*Path); !ok {
+		return semErr(-1, "Operator or function requires a document path; operator or function: %s", fn)
+	}
+	return nil
 }
 
 // isTypes maps the types IS tests to DynamoDB's type names.
@@ -130,7 +154,10 @@ func (b *builder) cond(e Expr) (string, error) {
 	case *Call:
 		fn, ok := conditionFuncs[e.Name]
 		if !ok {
-			return "", semErr(e.At, "Unrecognized function: %s", e.Name)
+			return "", unrecognized(e)
+		}
+		if err := checkPathFunc(fn, e.Args); err != nil {
+			return "", err
 		}
 		return b.call(fn, e.Args)
 	}

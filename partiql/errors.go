@@ -11,16 +11,23 @@ package partiql
 
 import (
 	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // Error is a statement DynamoDB refuses, in DynamoDB's words, with the byte
 // offset in the statement it concerns (-1 when it is not about a position).
-// DynamoDB's messages carry no position; Pos is for tests and logs.
+// Most of DynamoDB's messages carry no position; those that do (Located)
+// end in " at LINE:COLUMN:LENGTH", which locate adds once the statement's
+// text is at hand.
 type Error struct {
-	Msg string
-	Pos int
+	Msg     string
+	Pos     int
+	Len     int  // the length, in characters, of the token a Located message points at
+	Located bool // the message takes DynamoDB's position suffix
 }
 
 // Error returns Msg, the ValidationException's message.
@@ -53,6 +60,54 @@ func syntaxErr(pos int, detail string) *Error {
 // semErr is an error about a statement that parsed, without the prefix.
 func semErr(pos int, format string, args ...any) *Error {
 	return &Error{Msg: fmt.Sprintf(format, args...), Pos: pos}
+}
+
+// locErr is semErr for the messages DynamoDB ends with the position of the
+// token (n characters long; -1: the name written there) at byte offset pos: "... at 1:24:7" (the
+// service's answers in paritysuite/dynamodb-conformance's PartiQL captures).
+func locErr(pos, n int, format string, args ...any) *Error {
+	return &Error{Msg: fmt.Sprintf(format, args...), Pos: pos, Len: n, Located: true}
+}
+
+// locate renders a Located *Error of statement src with its position:
+// line and column counted from 1, in characters. Other errors are
+// returned unchanged.
+func locate(err error, src string) error {
+	e, ok := err.(*Error)
+	if !ok || !e.Located || e.Pos < 0 || e.Pos > len(src) {
+		return err
+	}
+	n := e.Len
+	if n < 0 {
+		n = tokenLen(src[e.Pos:])
+	}
+	line, col := 1, 1
+	for _, r := range src[:e.Pos] {
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return &Error{Msg: fmt.Sprintf("%s at %d:%d:%d", e.Msg, line, col, n), Pos: e.Pos}
+}
+
+// tokenLen is the length in characters of the name that starts s: a
+// "quoted" one with its quotes, or a bare word.
+func tokenLen(s string) int {
+	if strings.HasPrefix(s, `"`) {
+		if end := strings.Index(s[1:], `"`); end >= 0 {
+			return utf8.RuneCountInString(s[:end+2])
+		}
+	}
+	n := 0
+	for _, r := range s {
+		if r != '_' && r != '$' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // DuplicateItemException is the code of an INSERT whose key already exists.

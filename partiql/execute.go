@@ -22,7 +22,7 @@ func (s *Service) ExecuteStatement(ctx context.Context, region string, in *Execu
 	case *Select:
 		plan, err := planSelect(st, p.schema, p.bind, in.ConsistentRead, in.ReturnConsumedCapacity)
 		if err != nil {
-			return nil, validation(err)
+			return nil, p.fail(err)
 		}
 		return s.runSelect(ctx, region, plan, in)
 	case *Exists:
@@ -30,7 +30,7 @@ func (s *Service) ExecuteStatement(ctx context.Context, region string, in *Execu
 	}
 	w, err := planWrite(p, in.ReturnValuesOnConditionCheckFailure)
 	if err != nil {
-		return nil, validation(err)
+		return nil, p.fail(err)
 	}
 	out, err := s.runWrite(ctx, region, w, in.ReturnConsumedCapacity)
 	if err != nil {

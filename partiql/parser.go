@@ -162,6 +162,10 @@ func (p *parser) parseSelect() (*Select, error) {
 		s.Star = true
 	} else {
 		for {
+			if t := p.peek(); t.typ == tIdent && !isKeyword(t) && isPunct(p.peekAt(1), "(") {
+				// A function is no projection (the service's words, located).
+				return nil, locErr(t.pos, len([]rune(t.text)), "Unexpected path component")
+			}
 			path, err := p.parsePath()
 			if err != nil {
 				return nil, err
@@ -728,7 +732,9 @@ func (p *parser) parsePrimary() (Expr, error) {
 		p.next()
 		elems, err := p.parseElems(">>")
 		return &Bag{At: t.pos, Elems: elems}, err
-	case t.typ == tIdent && !isKeyword(t) && isPunct(p.peekAt(1), "("):
+	case t.typ == tIdent && (!isKeyword(t) || isWord(t, "EXISTS")) && isPunct(p.peekAt(1), "("):
+		// EXISTS(path) in an expression is a call, of a function DynamoDB
+		// does not know (EXISTS(SELECT ...) is a statement of its own).
 		p.next()
 		p.next()
 		args, err := p.parseElems(")")

@@ -33,10 +33,14 @@ func New(t Tables) *Service { return &Service{tables: t} }
 
 // prepared is a parsed statement with its parameters and table schema.
 type prepared struct {
+	src    string // the statement's text, for error positions
 	stmt   Statement
 	bind   *binder
 	schema *schema
 }
+
+// fail is validation for an error planning p: positions rendered.
+func (p *prepared) fail(err error) error { return validation(locate(err, p.src)) }
 
 // tableOf returns the table a statement names.
 func tableOf(s Statement) string {
@@ -60,7 +64,7 @@ func tableOf(s Statement) string {
 func (s *Service) prepare(ctx context.Context, region, src string, params []attr.Value) (*prepared, error) {
 	stmt, n, err := parse(src)
 	if err != nil {
-		return nil, validation(err)
+		return nil, validation(locate(err, src))
 	}
 	if n != len(params) {
 		return nil, validation(semErr(-1, msgParamCount))
@@ -69,5 +73,5 @@ func (s *Service) prepare(ctx context.Context, region, src string, params []attr
 	if err != nil {
 		return nil, err
 	}
-	return &prepared{stmt: stmt, bind: &binder{params: params}, schema: sc}, nil
+	return &prepared{src: src, stmt: stmt, bind: &binder{params: params}, schema: sc}, nil
 }

@@ -61,6 +61,7 @@ func (s *Service) readTransaction(ctx context.Context, region string, preps []*p
 			return nil, inStatement(i, semErr(sel.At, msgTxIndex))
 		}
 		get, err := planKeyGet(sel, p.schema, p.bind, nil, "", msgTxKey)
+		err = locate(err, p.src)
 		if err != nil {
 			return nil, inStatement(i, err)
 		}
@@ -81,6 +82,7 @@ func (s *Service) writeTransaction(ctx context.Context, region string, preps []*
 	inserts := make([]bool, len(preps))
 	for i, p := range preps {
 		w, err := planWrite(p, in.TransactStatements[i].ReturnValuesOnConditionCheckFailure)
+		err = locate(err, p.src)
 		if err != nil {
 			return nil, inStatement(i, err)
 		}

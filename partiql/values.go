@@ -31,6 +31,10 @@ func (b *binder) value(e Expr, at string) (attr.Value, error) {
 			if _, dup := m[k]; dup {
 				return attr.Value{}, semErr(e.Values[i].Pos(), "Duplicate keys in tuple. Key: %s under %s", k, at)
 			}
+			if c, ok := e.Values[i].(*Call); ok {
+				// A function is no value (the service names the tuple's key).
+				return attr.Value{}, locErr(c.At, len([]rune(c.Name)), "Unsupported data type: %s under key %s", c.Name, at)
+			}
 			v, err := b.value(e.Values[i], at+"."+k)
 			if err != nil {
 				return attr.Value{}, err

@@ -2,6 +2,7 @@ package partiql
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/ddblocal/ddblocal/attr"
@@ -229,24 +230,37 @@ func (b *builder) update(actions []Action) (string, error) {
 	return strings.Join(out, " "), nil
 }
 
-// setArg checks set_add(target, set) or set_delete(target, set) and returns the set's placeholder.
+// setArg checks set_add(target, set) or set_delete(target, set) and
+// returns the set's placeholder. The messages point where DynamoDB's do:
+// at the function's name, or (for a second argument that is no set) at
+// the first argument.
 func (b *builder) setArg(target *Path, c *Call) (string, error) {
 	name := strings.ToUpper(strings.TrimPrefix(c.Name, "set_"))
+	fnLen := len(c.Name)
 	if len(c.Args) != 2 {
-		return "", semErr(c.At, "SET_%s must have exactly two arguments", name)
+		return "", locErr(c.At, fnLen, "SET_%s must have exactly two arguments", name)
 	}
-	if p, ok := c.Args[0].(*Path); !ok || p.String() != target.String() {
-		return "", semErr(c.Args[0].Pos(), "The first argument to SET_%s must equal the assignment value", name)
+	first, ok := c.Args[0].(*Path)
+	if !ok || first.String() != target.String() {
+		return "", locErr(c.At, fnLen, "The first argument to SET_%s must equal the assignment value", name)
 	}
+	notSet := locErr(first.At, -1, "The second argument to SET_%s must be a value with type SET", name)
 	if !isConstant(c.Args[1]) {
-		return "", semErr(c.Args[1].Pos(), "The second argument to SET_%s must be a value with type SET", name)
+		return "", notSet
 	}
 	v, err := b.bind.value(c.Args[1], "root")
 	if err != nil {
 		return "", err
 	}
 	if v.T != attr.TypeSS && v.T != attr.TypeNS && v.T != attr.TypeBS {
-		return "", semErr(c.Args[1].Pos(), "The second argument to SET_%s must be a value with type SET", name)
+		return "", notSet
+	}
+	if err := v.Validate(); err != nil {
+		var ae *attr.Error
+		if errors.As(err, &ae) {
+			return "", semErr(c.Args[1].Pos(), "%s", ae.Msg)
+		}
+		return "", err
 	}
 	return b.value(v), nil
 }
@@ -271,7 +285,7 @@ func (b *builder) setValue(e Expr) (string, error) {
 		return l + " " + e.Op + " " + r, nil
 	case *Call:
 		if e.Name != "list_append" && e.Name != "if_not_exists" {
-			return "", semErr(e.At, "Unrecognized function: %s", e.Name)
+			return "", unrecognized(e)
 		}
 		if len(e.Args) == 0 {
 			return "", noOperands(e.At, e.Name)
