@@ -42,6 +42,16 @@ func (e *Error) Unwrap() error { return e.Kind }
 // invalid returns an *Error of kind with DynamoDB's message msg.
 func invalid(kind error, msg string) *Error { return &Error{Msg: msg, Kind: kind} }
 
+// OutOfRange is the error of a number too large in magnitude (overflow) or
+// too small (not overflow) to store, for callers that judge the range
+// themselves.
+func OutOfRange(overflow bool) error {
+	if overflow {
+		return invalid(ErrOverflow, msgOverflow)
+	}
+	return invalid(ErrUnderflow, msgUnderflow)
+}
+
 // SerializationError is a request body that is not well-formed for its shape
 // (a JSON type mismatch inside an AttributeValue, bad base64, broken JSON);
 // the api layer answers it as a SerializationException carrying Msg.

@@ -62,6 +62,25 @@ func (it *Item) UnmarshalJSON(b []byte) error {
 type jsonDecoder struct {
 	b []byte
 	i int
+	// readNumber reads an N value or NS member as sent; nil is Number.
+	readNumber func(string) (Value, error)
+}
+
+// DecodeValueWith is Value.UnmarshalJSON with number reading each N value
+// and NS member (at any depth, in document order) in place of Number: for
+// callers whose numbers are refused in other words (PartiQL parameters).
+// A set is still built by NumberSet once number accepted every member.
+func DecodeValueWith(b []byte, number func(string) (Value, error)) (Value, error) {
+	d := jsonDecoder{b: b, readNumber: number}
+	d.ws()
+	v, err := d.attributeValue(0)
+	if err != nil {
+		return Value{}, err
+	}
+	if err := d.end(); err != nil {
+		return Value{}, err
+	}
+	return v, nil
 }
 
 // typeBit marks which AttributeValue members were present (non-null).
@@ -156,16 +175,19 @@ func finishPresent(v Value, present uint16, rawN string, rawNS []string) (Value,
 			v.T = t
 		}
 	}
-	return finish(v, rawN, rawNS)
+	return d.finish(v, rawN, rawNS)
 }
 
 // finish validates a value whose single type is known and keeps only that
 // type's field, so that a value is the same whatever else the JSON held.
-func finish(v Value, rawN string, rawNS []string) (Value, error) {
+func (d *jsonDecoder) finish(v Value, rawN string, rawNS []string) (Value, error) {
 	switch v.T {
 	case TypeS:
 		return Value{T: TypeS, S: v.S}, nil
 	case TypeN:
+		if d.readNumber != nil {
+			return d.readNumber(rawN)
+		}
 		return Number(rawN)
 	case TypeB:
 		return Value{T: TypeB, B: v.B}, nil
@@ -196,6 +218,14 @@ func finish(v Value, rawN string, rawNS []string) (Value, error) {
 	case TypeNS:
 		if len(rawNS) == 0 {
 			return Value{}, invalid(ErrEmptySet, msgEmptyNS)
+		}
+		for _, m := range rawNS {
+			if d.readNumber == nil {
+				break
+			}
+			if _, err := d.readNumber(m); err != nil {
+				return Value{}, err
+			}
 		}
 		return NumberSet(rawNS...)
 	case TypeBS:

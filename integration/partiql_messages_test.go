@@ -79,3 +79,51 @@ func TestPartiQLFunctionMessages(t *testing.T) {
 	}
 	wantItem(t, c, "Fns", map[string]types.AttributeValue{"pk": s("f")}, `M{pk:S"f",tags:SS["red"],word:S"w"}`)
 }
+
+// TestPartiQLParameterNumbers: a number given as a statement parameter is
+// read as Java's BigDecimal reads a string: an exponent outside a 32-bit
+// integer (or text that is no number) "cannot be converted", the text
+// echoed, wherever the number sits in the parameter and in whichever
+// statement position; the range check wraps in 32 bits (1e2147483647 is an
+// underflow).
+func TestPartiQLParameterNumbers(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	createTable(t, c, "Pnum", false)
+	const unconv = "The parameter cannot be converted to a numeric value"
+	stmts := []string{
+		`SELECT * FROM "Pnum" WHERE pk = 'a' AND n = ?`,
+		`INSERT INTO "Pnum" VALUE {'pk': 'b', 'n': ?}`,
+		`UPDATE "Pnum" SET n = ? WHERE pk = 'a'`,
+	}
+	tests := []struct {
+		param types.AttributeValue
+		msg   string
+	}{
+		{n("1e99999999999"), unconv + ": 1e99999999999"},
+		{n("-1E2147483648"), unconv + ": -1E2147483648"},
+		{n("1e-2147483648"), unconv + ": 1e-2147483648"},
+		{n("12.5.1"), unconv + ": 12.5.1"},
+		{n(""), unconv},
+		{n("1e2147483647"), "Number underflow. Attempting to store a number with magnitude smaller than supported range"},
+		{n("1e2147483646"), "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{n("1.5e126"), "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{&types.AttributeValueMemberL{Value: []types.AttributeValue{n("2"), &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"x": n("9e9999999999")}}}}, unconv + ": 9e9999999999"},
+		{&types.AttributeValueMemberNS{Value: []string{"3", "abc"}}, unconv + ": abc"},
+	}
+	for _, st := range stmts {
+		for _, tt := range tests {
+			_, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(st), Parameters: []types.AttributeValue{tt.param}})
+			wantAPIError(t, err, "ValidationException", tt.msg)
+		}
+	}
+	_, err := c.ExecuteTransaction(ctx, &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
+		{Statement: aws.String(stmts[2]), Parameters: []types.AttributeValue{n("5e-99999999999")}}}})
+	wantAPIError(t, err, "ValidationException", unconv+": 5e-99999999999")
+	// Numbers in range are read as any attribute value's.
+	if _, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(stmts[1]),
+		Parameters: []types.AttributeValue{n("1.50e2")}}); err != nil {
+		t.Fatal(err)
+	}
+	wantItem(t, c, "Pnum", map[string]types.AttributeValue{"pk": s("b")}, `M{n:N150,pk:S"b"}`)
+}

@@ -7,13 +7,13 @@ import (
 
 // ExecuteStatementInput is ExecuteStatement's request.
 type ExecuteStatementInput struct {
-	Statement                           string       `ddb:"required;len=1..8192"`
-	Parameters                          []attr.Value `json:",omitempty" ddb:"len=1.."`
-	ConsistentRead                      *bool        `json:",omitempty"`
-	NextToken                           *string      `json:",omitempty" ddb:"len=1..32768"`
-	ReturnConsumedCapacity              string       `json:",omitempty" ddb:"enum=INDEXES|TOTAL|NONE"`
-	Limit                               *int32       `json:",omitempty" ddb:"min=1"`
-	ReturnValuesOnConditionCheckFailure string       `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`
+	Statement                           string     `ddb:"required;len=1..8192"`
+	Parameters                          Parameters `json:",omitempty" ddb:"len=1.."`
+	ConsistentRead                      *bool      `json:",omitempty"`
+	NextToken                           *string    `json:",omitempty" ddb:"len=1..32768"`
+	ReturnConsumedCapacity              string     `json:",omitempty" ddb:"enum=INDEXES|TOTAL|NONE"`
+	Limit                               *int32     `json:",omitempty" ddb:"min=1"`
+	ReturnValuesOnConditionCheckFailure string     `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`
 }
 
 // ExecuteStatementOutput is ExecuteStatement's response. Items is always
@@ -61,9 +61,9 @@ type BatchExecuteStatementOutput struct {
 
 // ParameterizedStatement is one statement of an ExecuteTransaction.
 type ParameterizedStatement struct {
-	Statement                           string       `ddb:"required;len=1..8192"`
-	Parameters                          []attr.Value `json:",omitempty" ddb:"len=1.."`
-	ReturnValuesOnConditionCheckFailure string       `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`
+	Statement                           string     `ddb:"required;len=1..8192"`
+	Parameters                          Parameters `json:",omitempty" ddb:"len=1.."`
+	ReturnValuesOnConditionCheckFailure string     `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`
 }
 
 // ExecuteTransactionInput is ExecuteTransaction's request.
