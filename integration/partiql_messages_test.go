@@ -127,3 +127,24 @@ func TestPartiQLParameterNumbers(t *testing.T) {
 	}
 	wantItem(t, c, "Pnum", map[string]types.AttributeValue{"pk": s("b")}, `M{n:N150,pk:S"b"}`)
 }
+
+// TestPartiQLLiteralNumberPaths: a number literal breaking DynamoDB's rules
+// is named from "root", which stands for each attribute of an INSERT's item
+// (paths inside it follow); a literal whose exponent or scale does not fit
+// 32 bits cannot even be parsed.
+func TestPartiQLLiteralNumberPaths(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	createTable(t, c, "Lit", false)
+	const over = "Number overflow. Attempting to store a number with magnitude larger than supported range"
+	tests := []struct{ stmt, msg string }{
+		{`INSERT INTO "Lit" VALUE {'pk': 'a', 'n': -2e126}`, over + " under root"},
+		{`INSERT INTO "Lit" VALUE {'pk': 'a', 'm': {'p': {'q': 3e200}}}`, over + " under root.p.q"},
+		{`INSERT INTO "Lit" VALUE {'pk': 'a', 'm': {'l': [0, [5e130]]}}`, over + " under root.l[1][0]"},
+		{`UPDATE "Lit" SET v = 2.5e-2147483647 WHERE pk = 'a'`, "Statement wasn't well formed, can't be processed: "},
+	}
+	for _, tt := range tests {
+		_, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(tt.stmt)})
+		t.Run(tt.stmt, func(t *testing.T) { wantAPIError(t, err, "ValidationException", tt.msg) })
+	}
+}

@@ -172,7 +172,7 @@ func TestPartiQLErrors(t *testing.T) {
 		{`SELECT * FROM Tab t WHERE pk = 'k'`, nil, "ValidationException", "Aliasing is not supported"},
 		{`SELECT * FROM Tab WHERE pk = ?`, nil, "ValidationException", "Number of parameters in request and statement don't match."},
 		{`SELECT * FROM Tab WHERE pk = 1e126`, nil, "ValidationException", "Number overflow. Attempting to store a number with magnitude larger than supported range under root"},
-		{`INSERT INTO Tab VALUE {'pk': 'x', 'sk': 'y', 'm': {'x': 1e-131}}`, nil, "ValidationException", "Number underflow. Attempting to store a number with magnitude smaller than supported range under root.m.x"},
+		{`INSERT INTO Tab VALUE {'pk': 'x', 'sk': 'y', 'm': {'x': 1e-131}}`, nil, "ValidationException", "Number underflow. Attempting to store a number with magnitude smaller than supported range under root.x"},
 		{`SELECT * FROM Nope WHERE pk = 'k'`, nil, "ResourceNotFoundException", "Requested resource not found"},
 		{`FROM Nope WHERE pk = 'x' SET c = 1`, nil, "ResourceNotFoundException", "Requested resource not found"},
 		{`FROM Tab SET c = 1`, nil, "ValidationException", "Where clause does not contain a mandatory equality on all key attributes"},

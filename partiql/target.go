@@ -21,7 +21,7 @@ func Target(src string, params []attr.Value) (tableName string, item attr.Item) 
 	var where Expr
 	switch st := st.(type) {
 	case *Insert:
-		v, err := b.value(st.Value, "root")
+		v, err := b.value(st.Value, itemAt)
 		if err != nil || v.T != attr.TypeM {
 			return tableName, nil
 		}

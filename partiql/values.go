@@ -3,7 +3,6 @@ package partiql
 import (
 	"errors"
 	"strconv"
-	"strings"
 
 	"github.com/ddblocal/ddblocal/attr"
 )
@@ -13,6 +12,12 @@ import (
 type binder struct {
 	params []attr.Value
 }
+
+// itemAt is the at of an INSERT's item: DynamoDB names each of its
+// attributes "root" and paths inside them from there ('m': {'x': 1e126}
+// is "under root.x", 'l': [1, 1e126] "under root[1]"; the service's
+// answers in paritysuite/dynamodb-conformance's partiqlGrammar capture).
+const itemAt = ""
 
 // value evaluates the constant e. at names where e sits inside a written
 // value ("root", "root.a", "root[1]"), as DynamoDB's number messages do.
@@ -27,15 +32,23 @@ func (b *binder) value(e Expr, at string) (attr.Value, error) {
 		return b.params[e.N], nil
 	case *Tuple:
 		m := make(map[string]attr.Value, len(e.Keys))
+		here, inside := at, at+"."
+		if at == itemAt {
+			here, inside = "root", ""
+		}
 		for i, k := range e.Keys {
 			if _, dup := m[k]; dup {
-				return attr.Value{}, semErr(e.Values[i].Pos(), "Duplicate keys in tuple. Key: %s under %s", k, at)
+				return attr.Value{}, semErr(e.Values[i].Pos(), "Duplicate keys in tuple. Key: %s under %s", k, here)
 			}
 			if c, ok := e.Values[i].(*Call); ok {
 				// A function is no value (the service names the tuple's key).
-				return attr.Value{}, locErr(c.At, len([]rune(c.Name)), "Unsupported data type: %s under key %s", c.Name, at)
+				return attr.Value{}, locErr(c.At, len([]rune(c.Name)), "Unsupported data type: %s under key %s", c.Name, here)
 			}
-			v, err := b.value(e.Values[i], at+"."+k)
+			member := inside + k
+			if at == itemAt {
+				member = "root"
+			}
+			v, err := b.value(e.Values[i], member)
 			if err != nil {
 				return attr.Value{}, err
 			}
@@ -62,12 +75,10 @@ func (b *binder) value(e Expr, at string) (attr.Value, error) {
 
 // number validates a number literal as DynamoDB stores numbers.
 func number(e *Literal, at string) (attr.Value, error) {
-	text := strings.TrimPrefix(e.V.S, "-")
-	if i := strings.IndexAny(text, "eE"); i >= 0 {
-		if _, err := strconv.ParseInt(text[i+1:], 10, 32); err != nil {
-			// An exponent beyond 32 bits is not a literal the parser can read.
-			return attr.Value{}, syntaxErr(e.At, "")
-		}
+	if _, _, ok := bigDecimal(e.V.S); !ok {
+		// An exponent or scale beyond 32 bits is not a literal the parser
+		// can read (scale: 1.5e-2147483647, partiqlGrammar capture).
+		return attr.Value{}, syntaxErr(e.At, "")
 	}
 	v, err := attr.Number(e.V.S)
 	if err != nil {

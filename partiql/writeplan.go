@@ -77,7 +77,7 @@ func insertItem(st *Insert, bind *binder) (attr.Item, error) {
 	default:
 		return nil, semErr(st.Value.Pos(), "Unsupported format in item expression. Please use struct format {...} to express item values for insert statement.")
 	}
-	v, err := bind.value(st.Value, "root")
+	v, err := bind.value(st.Value, itemAt)
 	if err != nil {
 		return nil, err
 	}
