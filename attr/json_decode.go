@@ -157,12 +157,12 @@ func (d *jsonDecoder) attributeValue(depth int) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	return finishPresent(v, present, rawN, rawNS)
+	return d.finishPresent(v, present, rawN, rawNS)
 }
 
 // finishPresent checks that exactly one type is present (a bit per type,
 // typeBit) and finishes v as that type.
-func finishPresent(v Value, present uint16, rawN string, rawNS []string) (Value, error) {
+func (d *jsonDecoder) finishPresent(v Value, present uint16, rawN string, rawNS []string) (Value, error) {
 	switch {
 	case present == 0:
 		return Value{}, invalid(ErrEmptyValue, msgEmptyValue)

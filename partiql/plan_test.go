@@ -11,8 +11,9 @@ import (
 // testSchema is a table keyed pk/sk with a local index on lsk and a global
 // index on g/gs.
 var testSchema = &schema{table: "t", key: keys{part: []string{"pk"}, sort: "sk"}, indexes: map[string]indexKeys{
-	"byLocal": {keys{part: []string{"pk"}, sort: "lsk"}, false},
-	"byG":     {keys{part: []string{"g"}, sort: "gs"}, true},
+	"byLocal": {keys: keys{part: []string{"pk"}, sort: "lsk"}},
+	"byG":     {keys: keys{part: []string{"g"}, sort: "gs"}, global: true},
+	"byMulti": {keys: keys{part: []string{"g", "h"}}, global: true, multi: true},
 }}
 
 func str(p *string) string {
@@ -163,6 +164,9 @@ func TestPlanErrors(t *testing.T) {
 		{`SELECT * FROM t WHERE 'a' IS MISSING`, "The left hand side argument to IS must be a Variable Reference, Literal, or Path"},
 		{`SELECT * FROM t WHERE pk IN ['a', 'b'] ORDER BY sk`, "Must have hash key in ORDER BY clause when more than one hash key condition specified in WHERE clause."},
 		{`SELECT * FROM t."nope"`, "The table does not have the specified index"},
+		{`SELECT * FROM t."byMulti" WHERE g = 'a' AND h = 'b'`, msgMultiIndex},
+		{`SELECT * FROM t."byMulti" WHERE pk = 5 ORDER BY g`, msgMultiIndex},
+		{`SELECT * FROM t."byMulti"`, msgMultiIndex},
 		{`SELECT * FROM t WHERE pk = 'a' AND x = '1' OR pk = 'a' AND sk = '2'`, "Overlapping conditions with range keys are not supported in where clause"},
 		{`SELECT * FROM t WHERE pk = 'a' AND x <> '1' OR pk = 'a' AND sk = '2'`, "Overlapping conditions with range keys are not supported in where clause"},
 	} {

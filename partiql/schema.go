@@ -27,6 +27,37 @@ type schema struct {
 type indexKeys struct {
 	keys
 	global bool
+	// multi marks a global index with more than one HASH or more than one
+	// RANGE attribute, which PartiQL refuses to read (msgMultiIndex).
+	multi bool
+}
+
+// msgMultiIndex is the service's refusal of a PartiQL read of a
+// multi-attribute key index (paritysuite/dynamodb-conformance,
+// tests/tier3/error-messages/partiqlMultiAttributeIndex, eu-west-2 and
+// us-east-1, October 2026). It comes after parsing and parameter decoding,
+// before the key and WHERE rules, and in a batch before its key-only rule.
+const msgMultiIndex = "PartiQL statements cannot be executed on tables with multi-attribute HASH keys or multi-attribute RANGE keys."
+
+// isMulti reports whether a key schema has several HASH or RANGE attributes.
+func isMulti(ks []ddb.KeySchemaElement) bool {
+	var hashes, ranges int
+	for _, e := range ks {
+		if e.KeyType == "HASH" {
+			hashes++
+		} else {
+			ranges++
+		}
+	}
+	return hashes > 1 || ranges > 1
+}
+
+// multiIndex is msgMultiIndex's error for a SELECT of such an index, else nil.
+func (sc *schema) multiIndex(sel *Select) error {
+	if ix, ok := sc.indexes[sel.Index]; ok && sel.Index != "" && ix.multi {
+		return semErr(sel.At, msgMultiIndex)
+	}
+	return nil
 }
 
 func keysOf(ks []ddb.KeySchemaElement) keys {
@@ -66,7 +97,7 @@ func (s *Service) schema(ctx context.Context, region, name string) (*schema, err
 	}
 	sc := &schema{table: d.TableName, key: keysOf(d.KeySchema), indexes: map[string]indexKeys{}}
 	for _, ix := range d.Indexes {
-		sc.indexes[ix.IndexName] = indexKeys{keysOf(ix.KeySchema), ix.Global}
+		sc.indexes[ix.IndexName] = indexKeys{keysOf(ix.KeySchema), ix.Global, ix.Global && isMulti(ix.KeySchema)}
 	}
 	return sc, nil
 }

@@ -71,6 +71,9 @@ func splitKeys(where Expr, k keys) selectKeys {
 
 // planSelect plans a SELECT on the table or index it names.
 func planSelect(sel *Select, sc *schema, bind *binder, consistent *bool, rcc string) (*readPlan, error) {
+	if err := sc.multiIndex(sel); err != nil {
+		return nil, err
+	}
 	k, global := sc.key, false
 	var index *string
 	if sel.Index != "" {
@@ -119,6 +122,9 @@ func isFullKey(sel *Select, sk selectKeys, k keys) bool {
 // planKeyGet plans a SELECT that must read one item by its whole key and
 // nothing else, as batches and transactions require; msg is their refusal.
 func planKeyGet(sel *Select, sc *schema, bind *binder, consistent *bool, rcc, msg string) (*ddb.GetItemInput, error) {
+	if err := sc.multiIndex(sel); err != nil {
+		return nil, err
+	}
 	sk := splitKeys(sel.Where, sc.key)
 	if !isFullKey(sel, sk, sc.key) || len(sk.residual) > 0 {
 		return nil, semErr(sel.At, "%s", msg)
