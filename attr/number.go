@@ -1,6 +1,9 @@
 package attr
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // DynamoDB's number limits: 38 significant decimal digits, and a magnitude
 // between 1E-130 and 9.99…9E+125 (38 nines), on either side of zero.
@@ -69,41 +72,9 @@ exponent:
 	if !sawDigit {
 		return decimal{}, invalid(ErrNotNumber, msgNotNumber)
 	}
-	exp := 0
-	if i < len(s) {
-		if s[i] != 'e' && s[i] != 'E' {
-			return decimal{}, invalid(ErrNotNumber, msgNotNumber)
-		}
-		i++
-		expNeg := false
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			expNeg = s[i] == '-'
-			i++
-		}
-		if i == len(s) {
-			return decimal{}, invalid(ErrNotNumber, msgNotNumber)
-		}
-		var full uint64 // the exponent as written, to tell past-int64 apart
-		for ; i < len(s); i++ {
-			c := s[i]
-			if c < '0' || c > '9' {
-				return decimal{}, invalid(ErrNotNumber, msgNotNumber)
-			}
-			if exp < exponentClamp {
-				exp = exp*10 + int(c-'0')
-			}
-			if full <= math.MaxInt64 {
-				full = full*10 + uint64(c-'0')
-			}
-		}
-		if full > math.MaxInt64 {
-			// Past a 64-bit integer the exponent cannot be read at all, a
-			// different error from a number out of range.
-			return decimal{}, invalid(ErrNotNumber, msgExponentUnreadable)
-		}
-		if expNeg {
-			exp = -exp
-		}
+	exp, err := parseExponent(s[i:])
+	if err != nil {
+		return decimal{}, err
 	}
 	// Trailing zeros are not significant: DynamoDB trims them.
 	n := len(d.digits)
@@ -116,6 +87,49 @@ exponent:
 	}
 	d.exp = pos - 1 + exp
 	return d, nil
+}
+
+// parseExponent reads what follows a number's digits: nothing (exponent
+// 0) or 'e'/'E', an optional sign and digits. The value is clamped at
+// exponentClamp (far outside DynamoDB's range either way); one past a
+// 64-bit integer cannot be read at all, a different error from a number out
+// of range.
+func parseExponent(s string) (int, error) {
+	if s == "" {
+		return 0, nil
+	}
+	if s[0] != 'e' && s[0] != 'E' {
+		return 0, invalid(ErrNotNumber, msgNotNumber)
+	}
+	s = s[1:]
+	neg := strings.HasPrefix(s, "-")
+	if neg || strings.HasPrefix(s, "+") {
+		s = s[1:]
+	}
+	if s == "" {
+		return 0, invalid(ErrNotNumber, msgNotNumber)
+	}
+	exp := 0
+	var full uint64 // the exponent as written, to tell past-int64 apart
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, invalid(ErrNotNumber, msgNotNumber)
+		}
+		if exp < exponentClamp {
+			exp = exp*10 + int(c-'0')
+		}
+		if full <= math.MaxInt64 {
+			full = full*10 + uint64(c-'0')
+		}
+	}
+	if full > math.MaxInt64 {
+		return 0, invalid(ErrNotNumber, msgExponentUnreadable)
+	}
+	if neg {
+		exp = -exp
+	}
+	return exp, nil
 }
 
 // check reports whether d is storable by DynamoDB, in DynamoDB's words.
