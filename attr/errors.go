@@ -73,19 +73,20 @@ const (
 	msgManyTypes  = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
 	msgNullFalse  = "One or more parameter values were invalid: Null attribute value types must have the value of true"
 	msgNotNumber  = "A value provided cannot be converted into a number"
-	// msgExponentUnreadable is the service's answer to an exponent past a
-	// 64-bit integer (paritysuite/dynamodb-conformance's numberExponent
-	// capture, eu-west-2, October 2026).
-	msgExponentUnreadable = "The parameter cannot be converted to a numeric value"
-	msgPrecision          = "Attempting to store more than 38 significant digits in a Number"
-	msgOverflow           = "Number overflow. Attempting to store a number with magnitude larger than supported range"
-	msgUnderflow          = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
-	msgEmptySS            = "One or more parameter values were invalid: An string set  may not be empty"
-	msgEmptyNS            = "One or more parameter values were invalid: An number set  may not be empty"
-	msgEmptyBS            = "One or more parameter values were invalid: Binary sets should not be empty"
-	msgDuplicatesPrefix   = "One or more parameter values were invalid: Input collection "
-	msgDuplicatesSuffix   = " contains duplicates."
-	msgNesting            = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
+	// msgUnconvertible, with ": " and the text, is the service's answer to
+	// an N that is no number, or whose exponent is past a 64-bit integer
+	// (paritysuite/dynamodb-conformance's numberExponent and valueLayers
+	// captures, four regions, October 2026).
+	msgUnconvertible    = "The parameter cannot be converted to a numeric value"
+	msgPrecision        = "Attempting to store more than 38 significant digits in a Number"
+	msgOverflow         = "Number overflow. Attempting to store a number with magnitude larger than supported range"
+	msgUnderflow        = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+	msgEmptySS          = "One or more parameter values were invalid: An string set  may not be empty"
+	msgEmptyNS          = "One or more parameter values were invalid: An number set  may not be empty"
+	msgEmptyBS          = "One or more parameter values were invalid: Binary sets should not be empty"
+	msgDuplicatesPrefix = "One or more parameter values were invalid: Input collection "
+	msgDuplicatesSuffix = " contains duplicates."
+	msgNesting          = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
 	// MsgNameTooLarge is DynamoDB's answer to an attribute name, at any depth
 	// of an item or in ExpressionAttributeNames, longer than MaxNameBytes.
 	MsgNameTooLarge = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes"

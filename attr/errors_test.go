@@ -27,7 +27,7 @@ func TestErrorKinds(t *testing.T) {
 		{"empty value", unmarshal(`{}`), ErrEmptyValue, msgEmptyValue},
 		{"two types", unmarshal(`{"S":"a","N":"1"}`), ErrManyTypes, msgManyTypes},
 		{"null false", unmarshal(`{"NULL":false}`), ErrNullFalse, msgNullFalse},
-		{"not a number", func() error { _, err := ParseNumber("1x"); return err }(), ErrNotNumber, msgNotNumber},
+		{"not a number", func() error { _, err := ParseNumber("1x"); return err }(), ErrNotNumber, msgUnconvertible + ": 1x"},
 		{"precision", func() error { _, err := ParseNumber("1234567890123456789012345678901234567891"); return err }(), ErrPrecision, msgPrecision},
 		{"overflow", func() error { _, err := ParseNumber("1E126"); return err }(), ErrOverflow, msgOverflow},
 		{"underflow", func() error { _, err := ParseNumber("1E-131"); return err }(), ErrUnderflow, msgUnderflow},

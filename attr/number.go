@@ -1,6 +1,7 @@
 package attr
 
 import (
+	"errors"
 	"math"
 	"strings"
 )
@@ -124,7 +125,7 @@ func parseExponent(s string) (int, error) {
 		}
 	}
 	if full > math.MaxInt64 {
-		return 0, invalid(ErrNotNumber, msgExponentUnreadable)
+		return 0, invalid(ErrNotNumber, msgUnconvertible)
 	}
 	if neg {
 		exp = -exp
@@ -196,6 +197,11 @@ func ParseNumber(s string) (canonical string, err error) {
 	var buf [48]byte
 	d, err := parseDecimal(s, buf[:0])
 	if err != nil {
+		if errors.Is(err, ErrNotNumber) {
+			// The service echoes the text it could not read, even an
+			// empty one (paritysuite/dynamodb-conformance valueLayers).
+			return "", invalid(ErrNotNumber, msgUnconvertible+": "+s)
+		}
 		return "", err
 	}
 	if err := d.check(); err != nil {

@@ -85,7 +85,7 @@ func TestValidate(t *testing.T) {
 		{"empty", Value{}, msgEmptyValue},
 		{"null without Bool", Value{T: TypeNULL}, ""},
 		{"non-canonical N", Value{T: TypeN, S: "1.50"}, msgNotNumber},
-		{"bad N", Value{T: TypeN, S: "x"}, msgNotNumber},
+		{"bad N", Value{T: TypeN, S: "x"}, msgUnconvertible + ": x"},
 		{"empty SS", StringSet(), msgEmptySS},
 		{"empty BS", BinarySet(), msgEmptyBS},
 		{"empty NS", Value{T: TypeNS}, msgEmptyNS},

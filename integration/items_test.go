@@ -163,7 +163,7 @@ func TestMalformedRequests(t *testing.T) {
 		{"missing table name", "PutItem", `{"Item":{"pk":{"S":"k"}}}`, 400, "ValidationException",
 			"1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"},
 		{"invalid number", "PutItem", `{"TableName":"Raw","Item":{"pk":{"S":"k"},"v":{"N":"12abc"}}}`, 400, "ValidationException",
-			"A value provided cannot be converted into a number"},
+			"1 validation error detected: The parameter cannot be converted to a numeric value: 12abc"},
 		{"empty set", "PutItem", `{"TableName":"Raw","Item":{"pk":{"S":"k"},"v":{"SS":[]}}}`, 400, "ValidationException",
 			"One or more parameter values were invalid: An string set  may not be empty"},
 		{"duplicate set member", "PutItem", `{"TableName":"Raw","Item":{"pk":{"S":"k"},"v":{"NS":["1","1.0"]}}}`, 400, "ValidationException",
@@ -175,7 +175,7 @@ func TestMalformedRequests(t *testing.T) {
 		{"key mismatch", "PutItem", `{"TableName":"Raw","Item":{"pk":{"N":"1"}}}`, 400, "ValidationException",
 			"One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N"},
 		{"number too precise", "PutItem", `{"TableName":"Raw","Item":{"pk":{"S":"k"},"v":{"N":"1.000000000000000000000000000000000000001"}}}`, 400, "ValidationException",
-			"Attempting to store more than 38 significant digits in a Number"},
+			"1 validation error detected: Attempting to store more than 38 significant digits in a Number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
