@@ -20,7 +20,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(serveCeilingEnv) == "1" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
-		if err := serveCeiling(ctx, os.Stdout); err != nil {
+		if err := serveCeiling(ctx, os.Stdout, ceilingAddr(os.Args)); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

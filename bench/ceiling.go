@@ -30,11 +30,11 @@ func ceilingHandler(w http.ResponseWriter, r *http.Request) {
 // ceiling handler instead of running workloads: startCeiling's child.
 const serveCeilingEnv = "DDBLOCAL_BENCH_SERVE_CEILING"
 
-// serveCeiling serves ceilingHandler on a free port of 127.0.0.1, writes its
-// URL as one line to out, and serves until ctx ends. It is what the child
-// process started by startCeiling runs.
-func serveCeiling(ctx context.Context, out io.Writer) error {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// serveCeiling serves ceilingHandler on addr (127.0.0.1:0 picks a free
+// port), writes its URL as one line to out, and serves until ctx ends. It is
+// what the child process started by startCeiling or a comparison runs.
+func serveCeiling(ctx context.Context, out io.Writer, addr string) error {
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
@@ -78,4 +78,23 @@ func startCeiling() (url string, pid int, stop func(), err error) {
 		return "", 0, nil, fmt.Errorf("ceiling server did not start: %w", err)
 	}
 	return strings.TrimSpace(line), cmd.Process.Pid, stop, nil
+}
+
+// ceilingAddr is where the ceiling child listens: its first argument, as a
+// comparison passes it, or a free port of 127.0.0.1.
+func ceilingAddr(args []string) string {
+	if len(args) > 1 {
+		return args[1]
+	}
+	return "127.0.0.1:0"
+}
+
+// ceilingSpec is the ceiling handler as a server of a comparison: this
+// program, serving it on the port the comparison picks.
+func ceilingSpec() (serverSpec, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return serverSpec{}, err
+	}
+	return serverSpec{name: "ceiling", path: self, args: []string{"127.0.0.1:{port}"}, env: []string{serveCeilingEnv + "=1"}, ceiling: true}, nil
 }

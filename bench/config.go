@@ -24,6 +24,9 @@ type config struct {
 	cpuProfile    string
 	stream        string // setup's table gets a stream of this view type ("" = none)
 	workloads     []string
+	servers       serverFlags   // comparison mode: servers started and measured in turn
+	rounds        int           // comparison mode: rounds over all servers
+	idle          time.Duration // comparison mode: wait after start before reading idle RSS
 }
 
 // workloadNames lists the accepted WORKLOAD arguments in the order of the usage text.
@@ -34,6 +37,16 @@ WORKLOAD: setup | put | get | query | scan | batchwrite | mixed | ceiling
 Workloads run one after another in the order given; -ceiling appends a run of the
 ceiling workload (a trivial net/http handler answering {}, run as a child process so
 its CPU per request is reported like the server's) with the same -c and -d.
+
+Comparison mode: two or more -server flags start each server in turn, on a free
+port with a fresh directory, for -rounds rounds (the order rotates every round),
+run the workloads against it, kill it, and print per metric the median and range
+over the rounds and each round's ratio to the first server, paired by round:
+  go run ./bench -rounds 5 -ceiling \
+    -server 'before=/tmp/ddblocal-old -in-memory' \
+    -server 'after=./ddblocal -in-memory' setup get put query scan
+{port} and {dir} in a -server command line become the port and the directory;
+"-port {port}" is appended when {port} is absent.
 flags:
 `
 
@@ -58,11 +71,14 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.ceiling, "ceiling", false, "after the workloads, run the ceiling workload (GetItem against a trivial handler answering {}, in a child process)")
 	fs.StringVar(&c.stream, "stream", "", "setup enables a stream of this view type (KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES) on the table")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write the load generator's own CPU profile to this file")
+	fs.Var(&c.servers, "server", "comparison mode: `NAME=COMMAND [ARG...]` of a server to start and measure (repeat; the first is the reference)")
+	fs.IntVar(&c.rounds, "rounds", 5, "comparison mode: rounds over all servers")
+	fs.DurationVar(&c.idle, "idle", time.Second, "comparison mode: wait after a server's first answer before reading its idle RSS")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
 	c.workloads = fs.Args()
-	if c.ceiling {
+	if c.ceiling && len(c.servers) == 0 {
 		c.workloads = append(c.workloads, "ceiling")
 	}
 	if err := c.validate(); err != nil {
@@ -73,7 +89,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 }
 
 func (c config) validate() error {
-	if len(c.workloads) == 0 {
+	if len(c.workloads) == 0 && (len(c.servers) == 0 || !c.ceiling) {
 		return errors.New("no workload given")
 	}
 	for _, w := range c.workloads {
@@ -92,6 +108,12 @@ func (c config) validate() error {
 		return errors.New("-partition-size must be at least 1")
 	case c.valueSize < 0:
 		return errors.New("-value-size must not be negative")
+	case len(c.servers) == 1:
+		return errors.New("a comparison needs at least two -server flags")
+	case len(c.servers) > 0 && c.rounds < 1:
+		return errors.New("-rounds must be at least 1")
+	case len(c.servers) > 0 && slices.Contains(c.workloads, "ceiling"):
+		return errors.New("in a comparison, -ceiling adds the ceiling server; it is not a workload")
 	}
 	return nil
 }

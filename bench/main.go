@@ -27,7 +27,7 @@ func main() {
 	defer stop()
 	var err error
 	if os.Getenv(serveCeilingEnv) == "1" {
-		err = serveCeiling(ctx, os.Stdout)
+		err = serveCeiling(ctx, os.Stdout, ceilingAddr(os.Args))
 	} else {
 		err = run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	}
@@ -61,6 +61,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	b := &bench{cfg: cfg, out: stdout}
 	defer b.close()
+	if len(cfg.servers) > 0 {
+		return b.compare(ctx)
+	}
 	for _, name := range cfg.workloads {
 		if err := b.runWorkload(ctx, name); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
@@ -116,27 +119,33 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 		// those of the server given by -pid.
 		endpoint, pid = b.ceilingURL, strconv.Itoa(b.ceilingPID)
 	}
+	m, err := b.measureWorkload(ctx, name, endpoint, pid, b.out)
+	if m.endpoint != "" { // measured, even if it failed
+		report(b.out, m)
+	}
+	return err
+}
+
+// measureWorkload runs workload name against endpoint (server process pid,
+// "" for none) and returns its figures; setup writes its table line to out.
+func (b *bench) measureWorkload(ctx context.Context, name, endpoint, pid string, out io.Writer) (measurement, error) {
 	w := b.workersFor(endpoint)
 	defer w.client.close()
 	if name != "setup" {
-		m := measure(ctx, name, endpoint, b.cfg.concurrency, pid, time.Now().Add(b.cfg.duration), w.newOp(name))
-		report(b.out, m)
-		return nil
+		return measure(ctx, name, endpoint, b.cfg.concurrency, pid, time.Now().Add(b.cfg.duration), w.newOp(name)), nil
 	}
-
 	t0 := time.Now()
 	if err := recreateTable(ctx, newClient(endpoint, b.cfg.region), b.cfg.table, b.cfg.stream); err != nil {
-		return err
+		return measurement{name: name, serverCPU: -1, serverRSS: -1, clientCPU: -1}, err
 	}
-	fmt.Fprintf(b.out, "== setup: table %s recreated in %s\n", b.cfg.table, time.Since(t0).Round(time.Millisecond))
+	fmt.Fprintf(out, "== setup: table %s recreated in %s\n", b.cfg.table, time.Since(t0).Round(time.Millisecond))
 	loadCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	m := measure(loadCtx, name, endpoint, b.cfg.concurrency, pid, time.Time{}, w.loadOps(cancel))
-	report(b.out, m)
 	if m.summary.errors > 0 {
-		return fmt.Errorf("load failed: %w", m.summary.firstErr)
+		return m, fmt.Errorf("load failed: %w", m.summary.firstErr)
 	}
-	return nil
+	return m, nil
 }
 
 // measure runs one workload and takes the CPU and memory figures around it.
