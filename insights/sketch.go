@@ -16,10 +16,16 @@ import (
 // whole storage key) and keep a copy of the last storage key seen, in a
 // buffer reused when the slot changes hands: once cap keys have been seen,
 // adding never allocates.
+//
+// Finding the key of least weight is O(log cap): heap orders the slots by
+// (weight, slot index), so its root is the slot the plain linear scan
+// (minLinear, the twin the tests compare it with) would choose.
 type sketch struct {
 	cap   int
 	slots []slot
 	byID  map[uint64]int32
+	heap  []int32 // slot indexes, a min-heap by (weight, index)
+	pos   []int32 // pos[i] is slot i's place in heap
 }
 
 // slot is one tracked key.
@@ -49,26 +55,81 @@ func (s *sketch) add(id uint64, key []byte, c counts) {
 		sl := &s.slots[i]
 		sl.weight += w
 		sl.counts.add(c)
+		s.down(int(s.pos[i]))
 		return
 	}
 	if len(s.slots) < s.cap {
-		s.byID[id] = int32(len(s.slots))
+		i := int32(len(s.slots))
+		s.byID[id] = i
 		s.slots = append(s.slots, slot{id: id, key: append([]byte(nil), key...), weight: w, counts: c})
+		s.pos = append(s.pos, int32(len(s.heap)))
+		s.heap = append(s.heap, i)
+		s.up(len(s.heap) - 1)
 		return
 	}
+	m := s.heap[0]
+	sl := &s.slots[m]
+	delete(s.byID, sl.id)
+	s.byID[id] = m
+	sl.id, sl.key = id, append(sl.key[:0], key...)
+	sl.inherited = sl.weight
+	sl.weight += w
+	sl.counts = c
+	s.down(0)
+}
+
+// less orders slots a and b as the heap does: by weight, then index.
+func (s *sketch) less(a, b int32) bool {
+	wa, wb := s.slots[a].weight, s.slots[b].weight
+	return wa < wb || (wa == wb && a < b)
+}
+
+func (s *sketch) swap(i, j int) {
+	s.heap[i], s.heap[j] = s.heap[j], s.heap[i]
+	s.pos[s.heap[i]], s.pos[s.heap[j]] = int32(i), int32(j)
+}
+
+// up moves heap entry i towards the root while it is less than its parent.
+func (s *sketch) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s.less(s.heap[i], s.heap[p]) {
+			return
+		}
+		s.swap(i, p)
+		i = p
+	}
+}
+
+// down moves heap entry i towards the leaves while a child is less: weights
+// only grow, so an entry never needs to move up after an add.
+func (s *sketch) down(i int) {
+	for {
+		l, m := 2*i+1, i
+		if l < len(s.heap) && s.less(s.heap[l], s.heap[m]) {
+			m = l
+		}
+		if r := l + 1; r < len(s.heap) && s.less(s.heap[r], s.heap[m]) {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		s.swap(i, m)
+		i = m
+	}
+}
+
+// minLinear is the plain twin of heap[0]: the first slot of least weight,
+// found by scanning every slot.
+func (s *sketch) minLinear() int {
 	m := 0
 	for i := range s.slots {
 		if s.slots[i].weight < s.slots[m].weight {
 			m = i
 		}
 	}
-	sl := &s.slots[m]
-	delete(s.byID, sl.id)
-	s.byID[id] = int32(m)
-	sl.id, sl.key = id, append(sl.key[:0], key...)
-	sl.inherited = sl.weight
-	sl.weight += w
-	sl.counts = c
+	return m
 }
 
 // top returns copies of the n tracked keys with the most recorded weight

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ddblocal/ddblocal/attr"
@@ -207,23 +208,23 @@ func sequenceNumber(v attr.Value) (*big.Int, bool) {
 }
 
 // dense reports whether nums (from a sample of n keys) are enough of the
-// sample and packed closely enough to be a sequence: their span is at most
-// twice their count.
+// sample and packed closely enough to be a sequence: at least
+// keyShapeMinSample distinct numbers whose span is at most twice their
+// count. Distinct, because keys that merely share a number (a-7, b-7, ...)
+// span nothing and count nothing up.
 func dense(nums []*big.Int, n int) (lo, hi string, ok bool) {
 	if len(nums) < keyShapeMinSample || float64(len(nums)) < keyShapeShare*float64(n) {
 		return "", "", false
 	}
-	min, max := nums[0], nums[0]
-	for _, x := range nums {
-		if x.Cmp(min) < 0 {
-			min = x
-		}
-		if x.Cmp(max) > 0 {
-			max = x
-		}
+	sorted := slices.Clone(nums)
+	slices.SortFunc(sorted, func(a, b *big.Int) int { return a.Cmp(b) })
+	distinct := slices.CompactFunc(sorted, func(a, b *big.Int) bool { return a.Cmp(b) == 0 })
+	if len(distinct) < keyShapeMinSample {
+		return "", "", false
 	}
+	min, max := distinct[0], distinct[len(distinct)-1]
 	span := new(big.Int).Sub(max, min)
-	if span.Cmp(big.NewInt(int64(2*len(nums)))) > 0 {
+	if span.Cmp(big.NewInt(int64(2*len(distinct)))) > 0 {
 		return "", "", false
 	}
 	return min.String(), max.String(), true

@@ -59,6 +59,27 @@ func keyWarningLoads() []load {
 			}
 			return out
 		}(), message: "30 of 30 sampled partition keys of the table are sequential numbers (1000 to 1029)."},
+		{name: "one shared number is no sequence (span 0)", stored: func() []string {
+			var out []string
+			for i := 0; i < 30; i++ {
+				out = append(out, fmt.Sprint("tenant", string(rune('a'+i%26)), i/26, "-7"))
+			}
+			return out
+		}()},
+		{name: "few distinct numbers are no sequence", stored: func() []string {
+			var out []string
+			for i := 0; i < 30; i++ {
+				out = append(out, fmt.Sprint("site", string(rune('a'+i%26)), i/26, "-", i%3))
+			}
+			return out
+		}()},
+		{name: "repeated sequence numbers count once", want: "sequential-key", stored: func() []string {
+			var out []string
+			for i := 0; i < 40; i++ {
+				out = append(out, fmt.Sprint("shard", i%2, "-", 500+i/2))
+			}
+			return out
+		}(), message: "40 of 40 sampled partition keys of the table are sequential numbers (500 to 519)."},
 		{name: "sparse numbers are no sequence", stored: func() []string {
 			var out []string
 			for i := 0; i < 30; i++ {
