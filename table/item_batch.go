@@ -168,7 +168,14 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *ddb.Bat
 		muts[i].keepLog = s.keepsLog(muts[i].meta)
 	}
 	results := make([]written, len(muts))
+	strong, err := s.claimStrong(pointers(muts)) // MRSC (replica_strong_rules.go)
+	if err != nil {
+		return nil, err
+	}
 	err = s.db.Update(ctx, func(tx *store.Tx) error {
+		if err := s.claimShared(tx, strong); err != nil {
+			return err
+		}
 		now := s.now().UnixNano()
 		sw := &spaceWrites{spaces: map[string]*store.Space{}, stats: map[string]*[2]int64{}}
 		for i := range muts {
@@ -180,12 +187,14 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *ddb.Bat
 		}
 		return sw.flush()
 	})
-	if err != nil {
-		return nil, err
+	if err == nil {
+		for i := range muts {
+			s.notifyWrite(muts[i].meta, results[i])
+			s.observeWrite(muts[i].meta, muts[i].key, results[i], false)
+		}
 	}
-	for i := range muts {
-		s.notifyWrite(muts[i].meta, results[i])
-		s.observeWrite(muts[i].meta, muts[i].key, results[i], false)
+	if err := s.finishStrong(ctx, strong, err); err != nil {
+		return nil, err
 	}
 	out := &ddb.BatchWriteItemOutput{UnprocessedItems: map[string][]ddb.WriteRequest{}}
 	maps.Copy(out.UnprocessedItems, unprocessed)

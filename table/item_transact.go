@@ -44,6 +44,11 @@ func (s *Service) TransactWriteItems(ctx context.Context, region string, in *ddb
 	if err != nil {
 		return nil, err
 	}
+	for _, a := range acts {
+		if err := refuseStrongTransaction(a.mu.meta); err != nil { // replica_strong_rules.go
+			return nil, err
+		}
+	}
 	if in.ClientRequestToken == nil {
 		return s.runTransactWrite(ctx, acts, in, nil)
 	}
@@ -392,6 +397,9 @@ func (s *Service) TransactGetItems(ctx context.Context, region string, in *ddb.T
 	for i, ti := range in.TransactItems {
 		g := ti.Get
 		m, err := s.table(ctx, region, g.TableName)
+		if err == nil {
+			err = refuseStrongTransaction(m) // replica_strong_rules.go
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -334,15 +334,15 @@ func addUnits(m map[string]float64, name string, u float64) map[string]float64 {
 // table's index applier.
 func (s *Service) commit(ctx context.Context, mu *mutation) (written, error) {
 	var w written
-	if mu.meta.Strong { // multi-Region strong consistency (replica_strong.go)
-		release, err := s.reserveStrong(mu.meta, mu.key)
-		if err != nil {
-			return w, err
-		}
-		defer release()
+	strong, err := s.claimStrong([]*mutation{mu}) // MRSC (replica_strong_rules.go)
+	if err != nil {
+		return w, err
 	}
 	mu.keepLog = s.keepsLog(mu.meta)
-	err := s.db.Update(ctx, func(tx *store.Tx) error {
+	err = s.db.Update(ctx, func(tx *store.Tx) error {
+		if err := s.claimShared(tx, strong); err != nil {
+			return err
+		}
 		var err error
 		w, err = mu.apply(tx, s.now().UnixNano())
 		return err
@@ -350,10 +350,7 @@ func (s *Service) commit(ctx context.Context, mu *mutation) (written, error) {
 	if err == nil {
 		s.notifyWrite(mu.meta, w)
 	}
-	if err == nil && mu.meta.Strong {
-		err = s.awaitStrong(ctx, mu.meta)
-	}
-	return w, err
+	return w, s.finishStrong(ctx, strong, err)
 }
 
 // validationError turns the value-model and expression errors, which speak

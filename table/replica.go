@@ -203,6 +203,11 @@ func (s *Service) updateReplicas(ctx context.Context, m *tableMeta, in *ddb.Upda
 	if err := checkStrong(m, in, a); err != nil {
 		return nil, err
 	}
+	if in.MultiRegionConsistency == "STRONG" {
+		if err := s.checkStrongTable(m); err != nil { // replica_strong_rules.go
+			return nil, err
+		}
+	}
 	var next *tableMeta
 	switch {
 	case a.kind != "Update" && (in.MultiRegionConsistency == "STRONG" || m.Strong):

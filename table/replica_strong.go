@@ -183,9 +183,7 @@ func (s *Service) reserveStrong(m *tableMeta, key []byte) (release func(), err e
 	defer s.replicas.mu.Unlock()
 	cur, ok := s.replicas.inflight[k]
 	if ok && cur.region != region {
-		// The service's text is not documented; this is the SDK's
-		// description of the exception.
-		return nil, ddb.Errorf(ddb.ReplicatedWriteConflictException, "The request was rejected because one or more items in the request are being modified by a request in another Region.")
+		return nil, ddb.Errorf(ddb.ReplicatedWriteConflictException, msgWriteConflict)
 	}
 	s.replicas.inflight[k] = inflight{region: region, n: cur.n + 1}
 	return func() {

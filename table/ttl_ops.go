@@ -77,6 +77,9 @@ func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *ddb.U
 		return nil, err
 	}
 	spec := in.TimeToLiveSpecification
+	if err := refuseStrongTTL(m, spec); err != nil { // replica_strong_rules.go
+		return nil, err
+	}
 	notFound := ddb.NotFound("Table: %s not found", m.Name)
 	_, err = s.changeTable(ctx, m, notFound, func(tx *store.Tx, cur, next *tableMeta) error {
 		sp := tx.Space(cur.ID)
