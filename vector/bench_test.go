@@ -59,7 +59,7 @@ func BenchmarkSearch(b *testing.B) {
 	for _, fn := range []Func{Cosine, Euclidean, DotProduct} {
 		b.Run(fn.String(), func(b *testing.B) {
 			x, perVec := benchIndex(b, fn)
-			vecs := x.parts[""].vecs
+			segs := x.parts[""].segs
 			q := Query{Vector: make([]float32, benchDims), K: 10}
 			for i := range q.Vector {
 				q.Vector[i] = float32(i%7) - 3
@@ -68,7 +68,9 @@ func BenchmarkSearch(b *testing.B) {
 			b.ResetTimer()
 			for b.Loop() {
 				t0 := time.Now()
-				benchSink += readBound(vecs)
+				for _, seg := range segs {
+					benchSink += readBound(seg)
+				}
 				t1 := time.Now()
 				if len(x.Search(q)) != 10 {
 					b.Fatal("short result")

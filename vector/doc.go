@@ -1,7 +1,8 @@
 // Package vector holds the mechanics of DynamoDB's vector indexes: reading a
 // vector attribute (a list of numbers) as 32-bit floats, keeping an index's
-// vectors in contiguous float32 memory per search partition, and answering
-// exact nearest-neighbour searches.
+// vectors in contiguous float32 memory per search partition (1 MiB segments,
+// so that appending never copies the whole partition), and answering exact
+// nearest-neighbour searches.
 //
 // DynamoDB's SearchVectors is an approximate search; this package is exact
 // (recall 1.0) and deterministic, so tests that search are reproducible:
@@ -13,8 +14,10 @@
 //     scores, by the item's storage key ascending, which is the order a Scan
 //     returns them in.
 //
-// The package knows nothing of tables, stores or the change log: the caller
+// Index knows nothing of tables, stores or the change log: the caller
 // derives an Entry from each item (Def.Entry) and applies it (Index.Put,
-// Index.Delete). An Index is safe for concurrent use; searches share a read
-// lock and writes take the write lock.
+// Index.Delete). Follower is that caller for one table: it builds a table's
+// indexes from its store space and keeps them up to date from its change
+// log. An Index is safe for concurrent use; searches share a read lock and
+// writes take the write lock.
 package vector

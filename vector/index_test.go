@@ -219,7 +219,52 @@ func TestMemoryReleased(t *testing.T) {
 		x.Delete(fmt.Sprint(i))
 	}
 	p := x.parts[""]
-	if len(p.vecs) != 100*16 || cap(p.vecs) > 2*len(p.vecs) {
-		t.Fatalf("len %d cap %d after deletes", len(p.vecs), cap(p.vecs))
+	held := 0
+	for _, seg := range p.segs {
+		held += cap(seg)
+	}
+	if p.len() != 100 || held > 2*100*16 {
+		t.Fatalf("%d vectors, %d floats held after deletes", p.len(), held)
+	}
+}
+
+// TestSegments: a partition larger than one segment (64 vectors of 4,096
+// dimensions fill one) keeps every segment but the last full through
+// appends, deletes from the middle and replacements, and searches it as
+// the model says.
+func TestSegments(t *testing.T) {
+	const dims = MaxDimensions
+	r := rand.New(rand.NewSource(7))
+	x, m := New(dims, Euclidean, 0), model{}
+	put := func(key string) {
+		e := Entry{Key: key, Vector: randVec(r, dims, 1), Filters: []string{}}
+		x.Put(e)
+		e.Vector = append([]float32(nil), e.Vector...)
+		m[key] = e
+	}
+	for i := 0; i < 300; i++ {
+		put(fmt.Sprintf("k%03d", i))
+	}
+	for round := 0; round < 3; round++ {
+		for i := 0; i < 100; i++ {
+			key := fmt.Sprintf("k%03d", r.Intn(300))
+			if r.Intn(2) == 0 {
+				x.Delete(key)
+				delete(m, key)
+			} else {
+				put(key)
+			}
+		}
+		p := x.parts[""]
+		for i, seg := range p.segs {
+			if full := p.per * dims; i < len(p.segs)-1 && len(seg) != full || len(seg) == 0 || len(seg) > full {
+				t.Fatalf("round %d: segment %d of %d holds %d floats, full is %d", round, i, len(p.segs), len(seg), full)
+			}
+		}
+		if n := (len(p.segs)-1)*p.per + len(p.segs[len(p.segs)-1])/dims; n != len(m) || p.len() != len(m) {
+			t.Fatalf("round %d: %d vectors in segments, %d keys, model %d", round, n, p.len(), len(m))
+		}
+		q := Query{Vector: randVec(r, dims, 1), K: 20}
+		checkSearch(t, Euclidean, m, q, x.Search(q))
 	}
 }
