@@ -347,7 +347,7 @@ func testStoreOptions(t testing.TB) store.Options {
 
 // coreSuite is the part of the suite that also runs in cluster mode: items,
 // queries, batches, transactions and global indexes, through the SDK.
-const coreSuite = "^(TestPutGetDelete|TestItemKeyErrors|TestQuerySortConditions|TestQueryNumberSortOrder|TestQueryBinarySortKey|TestQueryFilterLimitAndPaging|TestQuerySelect|TestQueryErrors|TestBatchWriteItemRejectsBadItemsLikePutItem|TestGSIQuery|TestGSIProjections|TestGSIPaging|TestGSIParallelScan|TestTransactWriteCancellationReasons|TestTransactWriteValidationErrors|TestTransactIdempotentRetry|TestTransactMixedTablesAndGet|TestTransactTransfers)$"
+const coreSuite = "^(TestPutGetDelete|TestItemKeyErrors|TestQuerySortConditions|TestQueryNumberSortOrder|TestQueryBinarySortKey|TestQueryFilterLimitAndPaging|TestQuerySelect|TestQueryErrors|TestBatchWriteItemRejectsBadItemsLikePutItem|TestGSIQuery|TestGSIProjections|TestGSIPaging|TestGSIParallelScan|TestTransactWriteCancellationReasons|TestTransactWriteValidationErrors|TestTransactIdempotentRetry|TestTransactMixedTablesAndGet|TestTransactTransfers|TestSearchVectorsConditionsAndProjection|TestVectorIndexFollowsWritesAndLag)$"
 
 // TestCoreSuiteOnEtcd runs coreSuite again in a child process whose
 // in-process servers keep their tables in etcd.
