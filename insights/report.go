@@ -18,6 +18,9 @@ type Report struct {
 	Collections   []Collection  `json:"collections"`
 	Amplification Amplification `json:"amplification"`
 	Warnings      []Warning     `json:"warnings"`
+	// VectorIndexes are the table's vector indexes (vector.go), omitted
+	// when it has none.
+	VectorIndexes []VectorIndexReport `json:"vectorIndexes,omitempty"`
 }
 
 // IndexReport is the base table ("") or one index, and its partitions.

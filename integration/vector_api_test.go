@@ -2,10 +2,12 @@ package integration
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddblocal/ddblocal/insights"
 	"github.com/ddblocal/ddblocal/table"
 )
 
@@ -462,5 +465,46 @@ func TestVectorIndexPartiQL(t *testing.T) {
 	out := search(t, c, &dynamodb.SearchVectorsInput{TableName: aws.String("qltab"), IndexName: aws.String("vix"), SearchVector: vecValues([]float32{0, 0}), TopK: aws.Int32(5)})
 	if got := keysOf(out.SearchResults); fmt.Sprint(got) != "[a]" || out.SearchResults[0].Score != 5 {
 		t.Fatalf("after the PartiQL inserts: %v", got)
+	}
+}
+
+// TestVectorIndexInsights: GET /_ddblocal/insights reports each vector index
+// with its vectors and its search partitions, largest first, as written.
+func TestVectorIndexInsights(t *testing.T) {
+	srv := startServer(t, table.Options{})
+	c := srv.client("us-east-1")
+	createVectorTable(t, c, "seen", tenantDefs, vecIndex("byTenant", 3, types.VectorDistanceFunctionCosine, tenantSchema()...),
+		vecIndex("all", 3, types.VectorDistanceFunctionDotProduct))
+	for i := 0; i < 7; i++ {
+		it := map[string]types.AttributeValue{"pk": s(fmt.Sprint(i)), "emb": vecList([]float32{1, float32(i), 0}), "tenant": s([]string{"t1", "t2"}[min(i/5, 1)])}
+		if i == 6 {
+			delete(it, "tenant") // no HASH value: left out of byTenant only
+		}
+		mustPut(t, c, "seen", it)
+	}
+	code, body := getInsights(t, srv, "?table=seen")
+	if code != http.StatusOK {
+		t.Fatalf("status %d: %s", code, body)
+	}
+	var rep insights.Report
+	if err := json.Unmarshal(body, &rep); err != nil {
+		t.Fatalf("decoding %s: %v", body, err)
+	}
+	var got []string
+	for _, v := range rep.VectorIndexes {
+		parts := ""
+		for _, p := range v.SearchPartitions {
+			if p.PartitionKey != nil {
+				parts += " " + p.PartitionKey.S
+			}
+			parts += fmt.Sprintf(":%d", p.Vectors)
+		}
+		got = append(got, fmt.Sprintf("%s %s/%d %s hash=%q %d vectors %d B, %d partitions%s",
+			v.Index, v.Attribute, v.Dimensions, v.DistanceFunction, v.Hash, v.Vectors, v.VectorBytes, v.SearchPartitionsTotal, parts))
+	}
+	want := []string{`byTenant emb/3 COSINE hash="tenant" 6 vectors 72 B, 2 partitions t1:5 t2:1`,
+		`all emb/3 DOT_PRODUCT hash="" 7 vectors 84 B, 1 partitions:7`}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("vectorIndexes:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -106,6 +106,9 @@ func (s *Service) Insights(ctx context.Context, region, name string) (*insights.
 		return nil, err
 	}
 	rep := s.insights.Report(m.ID, t)
+	if rep.VectorIndexes, err = s.vectorInsights(m); err != nil {
+		return nil, err
+	}
 	return &rep, nil
 }
 

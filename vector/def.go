@@ -126,3 +126,16 @@ func checkSchemaAttr(item attr.Item, k index.KeyAttr) error {
 	}
 	return nil
 }
+
+// DecodeFilterValue returns the value FilterValue encoded as s, and false
+// for "" or bytes FilterValue does not produce.
+func DecodeFilterValue(s string) (attr.Value, bool) {
+	if s == "" {
+		return attr.Value{}, false
+	}
+	v, rest, err := attr.DecodeKey([]byte(s[1:]), attr.Type(s[0]))
+	if err != nil || len(rest) != 0 || v.T != attr.Type(s[0]) {
+		return attr.Value{}, false
+	}
+	return v, true
+}

@@ -1,7 +1,10 @@
 package vector
 
 import (
+	"cmp"
 	"math"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -84,6 +87,28 @@ func (x *Index) Len() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return len(x.where)
+}
+
+// PartitionSize is a search partition (its encoded HASH value, "" when the
+// index has no HASH element) and how many vectors it holds.
+type PartitionSize struct {
+	Partition string
+	Vectors   int
+}
+
+// Partitions returns the index's search partitions, largest first, equal
+// sizes in ascending partition order.
+func (x *Index) Partitions() []PartitionSize {
+	x.mu.RLock()
+	out := make([]PartitionSize, 0, len(x.parts))
+	for name, p := range x.parts {
+		out = append(out, PartitionSize{name, p.len()})
+	}
+	x.mu.RUnlock()
+	slices.SortFunc(out, func(a, b PartitionSize) int {
+		return cmp.Or(cmp.Compare(b.Vectors, a.Vectors), strings.Compare(a.Partition, b.Partition))
+	})
+	return out
 }
 
 // Put adds e to the index, replacing any entry with the same key (which may

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+
+	"github.com/ddblocal/ddblocal/attr"
 )
 
 // model is the brute-force oracle: the entries an index should hold, by key.
@@ -266,5 +268,34 @@ func TestSegments(t *testing.T) {
 		}
 		q := Query{Vector: randVec(r, dims, 1), K: 20}
 		checkSearch(t, Euclidean, m, q, x.Search(q))
+	}
+}
+
+// TestPartitions: sizes per search partition, largest first, ties by name,
+// and partitions decode back to their HASH values.
+func TestPartitions(t *testing.T) {
+	x := New(1, Euclidean, 0)
+	vals := []attr.Value{attr.String("b"), {T: attr.TypeN, S: "12.50"}, attr.String("a")}
+	for i, n := range []int{2, 3, 2} {
+		for j := 0; j < n; j++ {
+			x.Put(Entry{Key: fmt.Sprintf("%d/%d", i, j), Partition: FilterValue(vals[i]), Vector: []float32{1}, Filters: []string{}})
+		}
+	}
+	x.Delete("0/0")
+	x.Delete("0/1")
+	got := x.Partitions()
+	var desc []string
+	for _, p := range got {
+		v, ok := DecodeFilterValue(p.Partition)
+		if !ok {
+			t.Fatalf("partition %q does not decode", p.Partition)
+		}
+		desc = append(desc, fmt.Sprintf("%s:%d", v.S, p.Vectors))
+	}
+	if want := "[12.5:3 a:2]"; fmt.Sprint(desc) != want {
+		t.Fatalf("Partitions: %v, want %s", desc, want)
+	}
+	if _, ok := DecodeFilterValue(""); ok {
+		t.Fatal(`DecodeFilterValue("") succeeded`)
 	}
 }

@@ -81,6 +81,14 @@ function indexesOf(t) {
     ...(t.LocalSecondaryIndexes || []).map((i) => ({ ...i, kind: "LSI" }))];
 }
 
+// vectorText describes a vector index (searched with SearchVectors, so it
+// is not among the item browser's indexes).
+function vectorText(v) {
+  const schema = (v.SearchSchema || []).map((e) => `${e.AttributeName} (${e.SearchSchemaElementType === "HASH" ? "hash" : "filter"})`);
+  return `VECTOR ${v.IndexName}: ${v.VectorAttribute.AttributeName} (${v.Dimensions} dims, ${v.DistanceFunction})` +
+    (schema.length ? ` · ${schema.join(" · ")}` : "") + (v.IndexStatus === "ACTIVE" ? "" : ` · ${v.IndexStatus}`);
+}
+
 async function loadTables() {
   let names = [];
   let start;
@@ -110,7 +118,8 @@ function tableEntry(t) {
   const b = h("button", { className: "table", type: "button" }, h("span", { className: "table-name" }, t.TableName),
     h("span", { className: "keys" }, `${t.ItemCount} items`),
     h("span", { className: "keys" }, keyText(t.KeySchema, defs)),
-    ...indexesOf(t).map((i) => h("span", { className: "keys" }, `${i.kind} ${i.IndexName}: ${keyText(i.KeySchema, defs)}`)));
+    ...indexesOf(t).map((i) => h("span", { className: "keys" }, `${i.kind} ${i.IndexName}: ${keyText(i.KeySchema, defs)}`)),
+    ...(t.VectorIndexes || []).map((v) => h("span", { className: "keys" }, vectorText(v))));
   b.dataset.table = t.TableName;
   b.addEventListener("click", () => selectTable(t.TableName));
   return h("li", {}, b);

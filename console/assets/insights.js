@@ -70,6 +70,7 @@ function render(doc) {
   keyList($("collections"), doc.collections, (c) => `${c.items} items · ${c.sizeBytes} bytes`);
   amplification(doc.amplification);
   warnings(doc.warnings);
+  vectorIndexes(doc.vectorIndexes || []);
 }
 
 function metric(e, m) {
@@ -132,6 +133,16 @@ function amplification(a) {
   const rows = [["items read", a.itemsRead], ["items returned", a.itemsReturned], ["units read", num(a.unitsRead)],
     ["units per returned item", num(a.unitsPerReturnedItem)], ["share of reads by Scan", `${num(100 * a.scanReadShare)} %`]];
   $("amplification").replaceChildren(...rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, String(v))]));
+}
+
+// vectorIndexes lists each vector index's vectors and its largest search
+// partitions (a search reads one whole).
+function vectorIndexes(list) {
+  $("vector-section").hidden = !list.length;
+  $("vector-indexes").replaceChildren(...list.map((v) => h("li", {}, h("code", {}, v.index),
+    ` ${v.vectors} vectors · ${v.dimensions} dims ${v.distanceFunction} · ${v.vectorBytes} bytes · ` +
+    (v.hash ? `${v.searchPartitionsTotal} search partitions by ${v.hash}; largest: ` +
+      v.searchPartitions.map((p) => `${show(p.partitionKey, 40)} ${p.vectors}`).join(", ") : "one search partition"))));
 }
 
 function warnings(list) {

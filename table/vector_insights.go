@@ -1,0 +1,46 @@
+package table
+
+import (
+	"github.com/ddblocal/ddblocal/insights"
+	"github.com/ddblocal/ddblocal/vector"
+)
+
+// vectorInsights reports m's vector indexes for /_ddblocal/insights, caught
+// up as a search would see them (built first if this process has not yet).
+func (s *Service) vectorInsights(m *tableMeta) ([]insights.VectorIndexReport, error) {
+	if len(m.vectors) == 0 {
+		return nil, nil
+	}
+	f, err := s.caughtUpVectors(m)
+	if err != nil {
+		return nil, err
+	}
+	var out []insights.VectorIndexReport
+	for _, d := range m.vectors {
+		x := f.Index(d.Name)
+		if x == nil {
+			continue
+		}
+		r := insights.VectorIndexReport{Index: d.Name, Attribute: d.Attribute, Dimensions: int64(d.Dims),
+			DistanceFunction: d.Func.String(), Hash: d.Hash.Name, SearchPartitions: []insights.SearchPartition{}}
+		parts := x.Partitions()
+		r.SearchPartitionsTotal = len(parts)
+		for i, p := range parts {
+			r.Vectors += int64(p.Vectors)
+			if i < insights.TopN {
+				r.SearchPartitions = append(r.SearchPartitions, searchPartition(p))
+			}
+		}
+		r.VectorBytes = r.Vectors * 4 * int64(d.Dims)
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func searchPartition(p vector.PartitionSize) insights.SearchPartition {
+	sp := insights.SearchPartition{Vectors: int64(p.Vectors)}
+	if v, ok := vector.DecodeFilterValue(p.Partition); ok {
+		sp.PartitionKey = &v
+	}
+	return sp
+}
