@@ -121,6 +121,8 @@ type (
 		TableClass   string `json:"TableClass,omitempty"`
 		ReadCapacity int64  `json:"ReadCapacity,omitempty"`
 		MaxRead      int64  `json:"MaxRead,omitempty"`
+		// Indexes is stored as is: replicaIndexOverride carries its tags.
+		Indexes []replicaIndexOverride `json:"Indexes,omitempty"`
 	}
 	recordRestore struct {
 		SourceBackupArn string `json:"SourceBackupArn,omitempty"`

@@ -63,6 +63,7 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *ddb.Update
 	if len(in.VectorIndexUpdates) > 0 {
 		s.followVectors(next)
 	}
+	s.syncUpdate(ctx, next, in) // to the other replicas of a global table (replica_sync.go)
 	stats, err := s.stats(next)
 	if err != nil {
 		return nil, err

@@ -30,6 +30,16 @@ type replicaMeta struct {
 	TableClass   string // TableClassOverride, "" when it inherits the table's
 	ReadCapacity int64  // ProvisionedThroughputOverride, 0 when it inherits
 	MaxRead      int64  // OnDemandThroughputOverride, 0 when it inherits
+	// Indexes are the replica's overrides of its global indexes' reads.
+	Indexes []replicaIndexOverride
+}
+
+// replicaIndexOverride is a replica's own read settings for one global
+// index; it is stored in the catalog as is (catalog_record.go).
+type replicaIndexOverride struct {
+	Name         string `json:"Name"`
+	ReadCapacity int64  `json:"ReadCapacity,omitempty"` // 0 when it inherits
+	MaxRead      int64  `json:"MaxRead,omitempty"`      // 0 when it inherits
 }
 
 // Replica statuses this package sets.

@@ -67,6 +67,7 @@ func (s *Service) describeReplicas(d *ddb.TableDescription, m *tableMeta, now in
 		if r.MaxRead > 0 {
 			rd.OnDemandThroughputOverride = &ddb.OnDemandThroughputOverride{MaxReadRequestUnits: pointer(r.MaxRead)}
 		}
+		rd.GlobalSecondaryIndexes = describeIndexOverrides(m, r)
 		out = append(out, rd)
 	}
 	if len(out) == 0 {
@@ -76,4 +77,25 @@ func (s *Service) describeReplicas(d *ddb.TableDescription, m *tableMeta, now in
 	d.Replicas = out
 	d.GlobalTableSettingsReplicationMode = "ENABLED_WITH_OVERRIDES"
 	s.describeStrong(d, m, now)
+}
+
+// describeIndexOverrides lists replica r's overrides of m's global indexes
+// that still exist, in m's index order.
+func describeIndexOverrides(m *tableMeta, r replicaMeta) []ddb.ReplicaGlobalSecondaryIndexDescription {
+	var out []ddb.ReplicaGlobalSecondaryIndexDescription
+	for _, ix := range m.GlobalSecondaryIndexes {
+		o := r.index(ix.Name)
+		if o.ReadCapacity == 0 && o.MaxRead == 0 {
+			continue
+		}
+		d := ddb.ReplicaGlobalSecondaryIndexDescription{IndexName: ix.Name}
+		if o.ReadCapacity > 0 {
+			d.ProvisionedThroughputOverride = &ddb.ProvisionedThroughputOverride{ReadCapacityUnits: pointer(o.ReadCapacity)}
+		}
+		if o.MaxRead > 0 {
+			d.OnDemandThroughputOverride = &ddb.OnDemandThroughputOverride{MaxReadRequestUnits: pointer(o.MaxRead)}
+		}
+		out = append(out, d)
+	}
+	return out
 }

@@ -118,17 +118,12 @@ func (s *Service) createReplica(ctx context.Context, m *tableMeta, region string
 		return nil, orErr(err, replicaExists(m.Name))
 	}
 	in := replicaTableInput(m, act)
+	withOverrides(in, act.ReplicaSettings)
 	if _, err := s.CreateTable(access.Unpoliced(ctx), scope, in); err != nil {
 		return nil, err
 	}
-	entry := replicaMeta{Region: region, Status: replicaCreating, Since: now, CopyFrom: regionOf(m),
-		TableClass: act.TableClassOverride}
-	if o := act.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil {
-		entry.ReadCapacity = *o.ReadCapacityUnits
-	}
-	if o := act.OnDemandThroughputOverride; o != nil && o.MaxReadRequestUnits != nil {
-		entry.MaxRead = *o.MaxReadRequestUnits
-	}
+	entry := replicaMeta{Region: region, Status: replicaCreating, Since: now, CopyFrom: regionOf(m)}
+	entry.override(act.ReplicaSettings)
 	g, err := s.changeGroup(ctx, m, func(g *group) error { return s.join(g, scope, entry, now) })
 	if err != nil {
 		// The new table is no replica: remove it again.

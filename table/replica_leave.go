@@ -103,6 +103,9 @@ func (s *Service) updateReplicaSettings(ctx context.Context, m *tableMeta, a *re
 	if err != nil {
 		return nil, err
 	}
+	for i, region := range a.regions {
+		s.applyOverrides(ctx, g.members[0], region, a.update[i].ReplicaSettings)
+	}
 	return g.members[0], nil
 }
 
@@ -116,5 +119,17 @@ func (e *replicaMeta) override(set ddb.ReplicaSettings) {
 	}
 	if o := set.OnDemandThroughputOverride; o != nil && o.MaxReadRequestUnits != nil {
 		e.MaxRead = *o.MaxReadRequestUnits
+	}
+	for _, g := range set.GlobalSecondaryIndexes {
+		o := e.index(g.IndexName)
+		o.Name = g.IndexName
+		if p := g.ProvisionedThroughputOverride; p != nil && p.ReadCapacityUnits != nil {
+			o.ReadCapacity = *p.ReadCapacityUnits
+		}
+		if d := g.OnDemandThroughputOverride; d != nil && d.MaxReadRequestUnits != nil {
+			o.MaxRead = *d.MaxReadRequestUnits
+		}
+		e.Indexes = slices.DeleteFunc(e.Indexes, func(x replicaIndexOverride) bool { return x.Name == o.Name })
+		e.Indexes = append(e.Indexes, o)
 	}
 }

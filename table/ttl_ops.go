@@ -81,7 +81,7 @@ func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *ddb.U
 		return nil, err
 	}
 	notFound := ddb.NotFound("Table: %s not found", m.Name)
-	_, err = s.changeTable(ctx, m, notFound, func(tx *store.Tx, cur, next *tableMeta) error {
+	next, err := s.changeTable(ctx, m, notFound, func(tx *store.Tx, cur, next *tableMeta) error {
 		sp := tx.Space(cur.ID)
 		if sp == nil {
 			return notFound
@@ -91,6 +91,7 @@ func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *ddb.U
 	if err != nil {
 		return nil, err
 	}
+	s.syncTTL(ctx, next, in) // to the other replicas of a global table (replica_sync.go)
 	return &ddb.UpdateTimeToLiveOutput{TimeToLiveSpecification: spec}, nil
 }
 

@@ -1,0 +1,118 @@
+package integration
+
+import (
+	"context"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddblocal/ddblocal/table"
+)
+
+func throughput(r, w int64) *types.ProvisionedThroughput {
+	return &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(r), WriteCapacityUnits: aws.Int64(w)}
+}
+
+// capacityOf returns d's read and write capacity and those of its global
+// index name ("" for the table).
+func capacityOf(t testing.TB, d *types.TableDescription, name string) (r, w int64) {
+	t.Helper()
+	if name == "" {
+		return aws.ToInt64(d.ProvisionedThroughput.ReadCapacityUnits), aws.ToInt64(d.ProvisionedThroughput.WriteCapacityUnits)
+	}
+	for _, g := range d.GlobalSecondaryIndexes {
+		if aws.ToString(g.IndexName) == name {
+			return aws.ToInt64(g.ProvisionedThroughput.ReadCapacityUnits), aws.ToInt64(g.ProvisionedThroughput.WriteCapacityUnits)
+		}
+	}
+	t.Fatalf("%s has no global index %s", aws.ToString(d.TableName), name)
+	return 0, 0
+}
+
+// TestGlobalTableSettingsSync: settings changed through one replica reach
+// the others (write capacity, global indexes, Time to Live), except what a
+// replica overrides (read capacity, table and index) and what stays
+// regional (deletion protection).
+func TestGlobalTableSettingsSync(t *testing.T) {
+	srv := startGlobalServer(t, table.Options{})
+	us, eu := srv.client("us-east-1"), srv.client("eu-west-1")
+	ctx := context.Background()
+	key := func(n string) []types.KeySchemaElement {
+		return []types.KeySchemaElement{{AttributeName: aws.String(n), KeyType: types.KeyTypeHash}}
+	}
+	all := &types.Projection{ProjectionType: types.ProjectionTypeAll}
+	if _, err := us.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("glob"), KeySchema: key("pk"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("v"), AttributeType: types.ScalarAttributeTypeS}},
+		ProvisionedThroughput:  throughput(5, 5),
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("byV"), KeySchema: key("v"), Projection: all, ProvisionedThroughput: throughput(5, 5)}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := us.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("glob"), ReplicaUpdates: []types.ReplicationGroupUpdate{{Create: &types.CreateReplicationGroupMemberAction{
+		RegionName: aws.String("eu-west-1"), ProvisionedThroughputOverride: &types.ProvisionedThroughputOverride{ReadCapacityUnits: aws.Int64(7)},
+		GlobalSecondaryIndexes: []types.ReplicaGlobalSecondaryIndex{{IndexName: aws.String("byV"),
+			ProvisionedThroughputOverride: &types.ProvisionedThroughputOverride{ReadCapacityUnits: aws.Int64(3)}}}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	d := describe(t, eu, "glob")
+	if r, w := capacityOf(t, d, ""); r != 7 || w != 5 {
+		t.Errorf("eu-west-1 table capacity %d/%d, want 7/5 (read overridden)", r, w)
+	}
+	if r, w := capacityOf(t, d, "byV"); r != 3 || w != 5 {
+		t.Errorf("eu-west-1 byV capacity %d/%d, want 3/5 (read overridden)", r, w)
+	}
+	rep := describe(t, us, "glob").Replicas
+	if len(rep) != 1 || aws.ToInt64(rep[0].ProvisionedThroughputOverride.ReadCapacityUnits) != 7 || len(rep[0].GlobalSecondaryIndexes) != 1 ||
+		aws.ToInt64(rep[0].GlobalSecondaryIndexes[0].ProvisionedThroughputOverride.ReadCapacityUnits) != 3 {
+		t.Fatalf("us-east-1 Replicas: %+v, want eu-west-1 with read overrides 7 (table) and 3 (byV)", rep)
+	}
+
+	if _, err := us.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("glob"), ProvisionedThroughput: throughput(10, 12)}); err != nil {
+		t.Fatal(err)
+	}
+	if r, w := capacityOf(t, describe(t, eu, "glob"), ""); r != 7 || w != 12 {
+		t.Errorf("eu-west-1 after us-east-1's capacity change: %d/%d, want 7/12", r, w)
+	}
+	if _, err := eu.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("glob"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("w"), AttributeType: types.ScalarAttributeTypeS}},
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{IndexName: aws.String("byW"),
+			KeySchema: key("w"), Projection: all, ProvisionedThroughput: throughput(2, 2)}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := us.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("glob"), Item: map[string]types.AttributeValue{"pk": s("a"), "w": s("W")}}); err != nil {
+		t.Fatal(err)
+	}
+	srv.settle(t)
+	out, err := us.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("glob"), IndexName: aws.String("byW"), KeyConditionExpression: aws.String("w = :w"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":w": s("W")}})
+	if err != nil || out.Count != 1 {
+		t.Fatalf("us-east-1 byW, made through eu-west-1: %v %v, want 1 item", out, err)
+	}
+
+	if _, err := us.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("glob"),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("exp"), Enabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	ttl, err := eu.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("glob")})
+	if err != nil || ttl.TimeToLiveDescription.TimeToLiveStatus != types.TimeToLiveStatusEnabled || aws.ToString(ttl.TimeToLiveDescription.AttributeName) != "exp" {
+		t.Errorf("eu-west-1 Time to Live after us-east-1 enabled it: %+v %v", ttl, err)
+	}
+
+	if _, err := us.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("glob"), DeletionProtectionEnabled: aws.Bool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	if aws.ToBool(describe(t, eu, "glob").DeletionProtectionEnabled) {
+		t.Error("deletion protection reached eu-west-1: it is regional")
+	}
+
+	if _, err := us.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("glob"), ReplicaUpdates: []types.ReplicationGroupUpdate{{Update: &types.UpdateReplicationGroupMemberAction{
+		RegionName: aws.String("eu-west-1"), ProvisionedThroughputOverride: &types.ProvisionedThroughputOverride{ReadCapacityUnits: aws.Int64(4)}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if r, w := capacityOf(t, describe(t, eu, "glob"), ""); r != 4 || w != 12 {
+		t.Errorf("eu-west-1 after its override changed to 4: %d/%d, want 4/12", r, w)
+	}
+}
