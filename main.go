@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/ddblocal/ddblocal/auth"
+	"github.com/ddblocal/ddblocal/exemap"
 	"github.com/ddblocal/ddblocal/fixtures"
 	"github.com/ddblocal/ddblocal/server"
 	"github.com/ddblocal/ddblocal/table"
@@ -82,6 +83,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		mode = "in-memory"
 	}
 	log.Info("ddblocal listening", "addr", addr.String(), "store", mode, "tls", opts.TLS != nil, "startup", time.Since(start).Round(time.Microsecond))
+	exemap.Trim()
 
 	select {
 	case err := <-srv.Done():

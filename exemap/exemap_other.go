@@ -1,0 +1,6 @@
+//go:build !linux
+
+package exemap
+
+// dropReadOnly does nothing off Linux.
+func dropReadOnly() {}
