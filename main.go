@@ -50,6 +50,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	}
 	opts := c.serverOptions(log)
+	go capGCHeadroom(ctx)
 	if opts.Etcd, err = c.cluster.options(); err != nil {
 		return err
 	}

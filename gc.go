@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"os"
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+)
+
+// The garbage collector's headroom (GOGC, 100 % of the live heap by
+// default) is capped at gcHeadroom bytes once the live heap is large: items
+// live in pointer-free arenas and B-tree nodes (package store), which a
+// collection neither scans nor marks entry by entry, so a large table costs
+// the collector little per cycle, while doubling its memory for headroom
+// costs a lot (500,000 items of 200 B: 620 bytes of RSS per item at GOGC
+// 100). Small heaps keep Go's default, so the request path of a small table
+// collects no more often than before.
+const (
+	gcHeadroom    = 32 << 20
+	gcMinPercent  = 20
+	gcMaxPercent  = 100
+	gcCheckPeriod = 250 * time.Millisecond
+)
+
+// gcPercentFor returns the GOGC that gives a live heap of live bytes at
+// most gcHeadroom of headroom, within [gcMinPercent, gcMaxPercent].
+func gcPercentFor(live uint64) int {
+	if live == 0 {
+		return gcMaxPercent
+	}
+	return int(min(gcMaxPercent, max(gcMinPercent, gcHeadroom*100/live)))
+}
+
+// capGCHeadroom sets GOGC from the live heap every gcCheckPeriod until ctx
+// ends (then it returns). It does nothing when the environment sets GOGC:
+// the user's choice wins.
+func capGCHeadroom(ctx context.Context) {
+	if os.Getenv("GOGC") != "" {
+		return
+	}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	t := time.NewTicker(gcCheckPeriod)
+	defer t.Stop()
+	last := gcMaxPercent
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			return
+		}
+		if p := gcPercentFor(sample[0].Value.Uint64()); p != last {
+			debug.SetGCPercent(p)
+			last = p
+		}
+	}
+}
