@@ -31,6 +31,7 @@ func (f clusterFlags) options() (*store.EtcdOptions, error) {
 	if o.TLS, err = f.etcdTLS(); err != nil {
 		return nil, err
 	}
+	o.DialTimeout = f.dial
 	return o, nil
 }
 

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"io"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/ddblocal/ddblocal/store"
 )
@@ -33,7 +36,7 @@ func TestParseStoreURL(t *testing.T) {
 
 func TestClusterFlags(t *testing.T) {
 	env := func(k string) string {
-		return map[string]string{"DDBLOCAL_STORE": "etcd://e:2379/p", "DDBLOCAL_ETCD_USER": "root:pw"}[k]
+		return map[string]string{"DDBLOCAL_STORE": "etcd://e:2379/p", "DDBLOCAL_ETCD_USER": "root:pw", "DDBLOCAL_ETCD_TIMEOUT": "1m"}[k]
 	}
 	c, err := parseConfig(nil, env, nil)
 	if err != nil {
@@ -43,8 +46,15 @@ func TestClusterFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := *o, (store.EtcdOptions{Endpoints: []string{"e:2379"}, Prefix: "p/", Username: "root", Password: "pw"}); !reflect.DeepEqual(got, want) {
+	if got, want := *o, (store.EtcdOptions{Endpoints: []string{"e:2379"}, Prefix: "p/", Username: "root", Password: "pw", DialTimeout: time.Minute}); !reflect.DeepEqual(got, want) {
 		t.Errorf("options = %+v, want %+v", got, want)
+	}
+	c, _ = parseConfig([]string{"--store", "etcd://e:2379", "--etcd-timeout", "250ms"}, func(string) string { return "" }, nil)
+	if o, err := c.cluster.options(); err != nil || o.DialTimeout != 250*time.Millisecond {
+		t.Errorf("--etcd-timeout 250ms: %+v %v", o, err)
+	}
+	if _, err := parseConfig([]string{"--etcd-timeout", "soon"}, func(string) string { return "" }, io.Discard); err == nil || !strings.Contains(err.Error(), "etcd-timeout") {
+		t.Errorf("--etcd-timeout soon: %v, want an error naming the flag", err)
 	}
 	c, _ = parseConfig([]string{"--store", "etcd://e:2379", "--etcd-user", "nocolon"}, func(string) string { return "" }, nil)
 	if _, err := c.cluster.options(); err == nil {

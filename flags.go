@@ -177,6 +177,7 @@ type clusterFlags struct {
 	store         string
 	ca, cert, key string
 	user          string // user:password
+	dial          time.Duration
 }
 
 // define defines the cluster flags on fs.
@@ -186,4 +187,6 @@ func (f *clusterFlags) define(fs *flag.FlagSet, env *envVars) {
 	fs.StringVar(&f.cert, "etcd-cert", env.str("ETCD_CERT", ""), "PEM client certificate for etcd (with --etcd-key) [DDBLOCAL_ETCD_CERT]")
 	fs.StringVar(&f.key, "etcd-key", env.str("ETCD_KEY", ""), "PEM private key of --etcd-cert [DDBLOCAL_ETCD_KEY]")
 	fs.StringVar(&f.user, "etcd-user", env.str("ETCD_USER", ""), "USER:PASSWORD for etcd authentication [DDBLOCAL_ETCD_USER]")
+	f.dial = env.duration("ETCD_TIMEOUT", 5*time.Second)
+	fs.Var(durationValue(&f.dial), "etcd-timeout", "how long (a `duration`) start-up waits for etcd to answer (default 5s) [DDBLOCAL_ETCD_TIMEOUT]")
 }

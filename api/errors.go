@@ -5,10 +5,12 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/auth"
 	"github.com/ddblocal/ddblocal/ddb"
+	"github.com/ddblocal/ddblocal/store"
 )
 
 // Wire type prefixes, as the real service sends them in `__type`.
@@ -64,6 +66,14 @@ func kindOf(c ddb.Code) wireKind {
 // cause is logged with the request id instead.
 const internalMessage = "Internal server error"
 
+// unknownOutcomeMessage is InternalServerError's message member as
+// DynamoDB's API model documents it ("The server encountered an internal
+// error trying to fulfill the request."), for the one failure where
+// ddblocal knows only that it cannot say whether the write applied (a
+// cluster-mode commit whose answer etcd lost). No source gives the text
+// DynamoDB sends on the wire.
+const unknownOutcomeMessage = "The server encountered an internal error trying to fulfill the request."
+
 // errorBody is the JSON error document. Exactly one of the two message
 // members is set, per wireKind.capital.
 type errorBody struct {
@@ -93,6 +103,12 @@ func errorResponse(ctx context.Context, log *slog.Logger, requestID string, err 
 		log.LogAttrs(ctx, level, "internal error",
 			slog.String("requestId", requestID), slog.Any("error", err))
 		te = &ddb.Error{Code: ddb.InternalServerError, Message: internalMessage}
+		if errors.Is(err, store.ErrUnknownOutcome) {
+			// What DynamoDB answers when it cannot say whether a write
+			// applied: a 500, which SDKs retry (a retried conditional
+			// write may then find its own effect, as with DynamoDB).
+			te.Message = unknownOutcomeMessage
+		}
 	}
 	k := kindOf(te.Code)
 	body := errorBody{Type: k.prefix + string(te.Code), Item: te.Item, CancellationReasons: te.CancellationReasons}
@@ -131,6 +147,14 @@ func classify(err error) *ddb.Error {
 	var se *attr.SerializationError
 	if errors.As(err, &se) {
 		return &ddb.Error{Code: ddb.SerializationException, Message: se.Msg}
+	}
+	if errors.Is(err, store.ErrTxnTooLarge) {
+		// DynamoDB has no such limit (it is the etcd cluster's, in cluster
+		// mode), so no message of its own: a 400 naming the limit, so that
+		// SDKs do not retry what can never fit.
+		msg := err.Error()[strings.Index(err.Error(), store.ErrTxnTooLarge.Error()):]
+		msg = strings.TrimPrefix(msg, "store: ")
+		return &ddb.Error{Code: ddb.ValidationException, Message: strings.ToUpper(msg[:1]) + msg[1:]}
 	}
 	return nil
 }

@@ -121,8 +121,8 @@ func TestClusterFailover(t *testing.T) {
 	}
 	url := "etcd://" + strings.Join(hosts, ",") + "/fo"
 	dir := t.TempDir()
-	pa := startBinary(t, dir, nil, "--port", "0", "--store", url)
-	pb := startBinary(t, dir, nil, "--port", "0", "--store", url)
+	pa := startBinary(t, dir, nil, "--port", "0", "--store", url, "--etcd-timeout", etcdDial.String())
+	pb := startBinary(t, dir, nil, "--port", "0", "--store", url, "--etcd-timeout", etcdDial.String())
 	a, b := pa.client(), pb.client()
 	createGSITable(t, a, "failover")
 

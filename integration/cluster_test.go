@@ -33,10 +33,16 @@ func startFrontEnd(t testing.TB, endpoints []string, prefix string) *server {
 	return startFrontEndWith(t, endpoints, prefix, table.Options{})
 }
 
+// etcdDial is how long a front-end's start waits for etcd's first answer
+// (and, in-process, each request for etcd's): the 5 s defaults ran out on
+// a starved CI machine before a local member answered. A member that is
+// really gone still fails the test, later; the fault tests keep 5 s.
+const etcdDial = time.Minute
+
 // startFrontEndWith is startFrontEnd with the service's options.
 func startFrontEndWith(t testing.TB, endpoints []string, prefix string, opts table.Options) *server {
 	t.Helper()
-	db, err := store.Open(store.Options{Etcd: &store.EtcdOptions{Endpoints: endpoints, Prefix: prefix}})
+	db, err := store.Open(store.Options{Etcd: &store.EtcdOptions{Endpoints: endpoints, Prefix: prefix, DialTimeout: etcdDial, RequestTimeout: etcdDial}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,8 +189,8 @@ func TestClusterBinaries(t *testing.T) {
 	c := etcdtest.StartT(t, 1)
 	url := "etcd://" + strings.TrimPrefix(c.Endpoints()[0], "http://") + "/bin"
 	dir := t.TempDir()
-	p1 := startBinary(t, dir, nil, "--port", "0", "--store", url)
-	p2 := startBinary(t, dir, nil, "--port", "0", "--store", url)
+	p1 := startBinary(t, dir, nil, "--port", "0", "--store", url, "--etcd-timeout", etcdDial.String())
+	p2 := startBinary(t, dir, nil, "--port", "0", "--store", url, "--etcd-timeout", etcdDial.String())
 	ctx := context.Background()
 	createTable(t, p1.client(), "cluster", false)
 	if _, err := p1.client().PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("cluster"),
@@ -221,7 +227,7 @@ func TestClusterBinaries(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer small.Close()
-	p3 := startBinary(t, dir, nil, "--port", "0", "--store", "etcd://"+strings.TrimPrefix(small.Endpoints()[0], "http://"))
+	p3 := startBinary(t, dir, nil, "--port", "0", "--store", "etcd://"+strings.TrimPrefix(small.Endpoints()[0], "http://"), "--etcd-timeout", etcdDial.String())
 	defer p3.stopOK()
 	waitFor(t, "a warning naming --max-txn-ops=2048", func() bool {
 		return strings.Contains(p3.log.String(), "start etcd with --max-txn-ops=2048")
@@ -342,7 +348,7 @@ func testStoreOptions(t testing.TB) store.Options {
 		t.Fatalf("etcd: %v", sharedMember.err)
 	}
 	prefix := fmt.Sprintf("core%d/", sharedMember.n.Add(1))
-	return store.Options{Etcd: &store.EtcdOptions{Endpoints: sharedMember.endpoints, Prefix: prefix}}
+	return store.Options{Etcd: &store.EtcdOptions{Endpoints: sharedMember.endpoints, Prefix: prefix, DialTimeout: etcdDial, RequestTimeout: etcdDial}}
 }
 
 // coreSuite is the part of the suite that also runs in cluster mode: items,

@@ -116,7 +116,7 @@ func TestClusterGlobalTable(t *testing.T) {
 	t.Parallel()
 	c := etcdtest.StartT(t, 1)
 	start := func() (*server, func()) {
-		db, err := store.Open(store.Options{Etcd: &store.EtcdOptions{Endpoints: c.Endpoints(), Prefix: "gt/"}})
+		db, err := store.Open(store.Options{Etcd: &store.EtcdOptions{Endpoints: c.Endpoints(), Prefix: "gt/", DialTimeout: etcdDial}})
 		if err != nil {
 			t.Fatal(err)
 		}

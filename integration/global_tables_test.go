@@ -645,6 +645,10 @@ func TestDescribeTableReplicaAutoScaling(t *testing.T) {
 	_, err := us.DescribeTableReplicaAutoScaling(ctx, &dynamodb.DescribeTableReplicaAutoScalingInput{TableName: aws.String("glob")})
 	wantAPIError(t, err, "ResourceNotFoundException", "Global table with name: 'glob' does not exist.")
 	addReplica(t, us, "glob", "us-west-2")
+	// The first replica must be ACTIVE before the next is added, as in
+	// DynamoDB (ResourceInUseException otherwise): on a busy machine its
+	// initial copy may still run here.
+	srv.settle(t)
 	addReplica(t, us, "glob", "eu-west-1")
 	srv.settle(t)
 	out, err := us.DescribeTableReplicaAutoScaling(ctx, &dynamodb.DescribeTableReplicaAutoScalingInput{TableName: aws.String("glob")})

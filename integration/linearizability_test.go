@@ -438,7 +438,7 @@ type frontEnd struct {
 
 func startKillableFrontEnd(t *testing.T, endpoints []string, prefix string, lag time.Duration) *frontEnd {
 	t.Helper()
-	db, err := store.Open(store.Options{Etcd: &store.EtcdOptions{Endpoints: endpoints, Prefix: prefix}})
+	db, err := store.Open(store.Options{Etcd: &store.EtcdOptions{Endpoints: endpoints, Prefix: prefix, DialTimeout: etcdDial}})
 	if err != nil {
 		t.Fatal(err)
 	}

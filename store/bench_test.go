@@ -203,7 +203,7 @@ func openForBench(b *testing.B, engine string) *DB {
 //	go test -run XXX -bench Checkpoint -benchmem ./store/
 func BenchmarkCheckpoint(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "ck.db")
-	bolt, err := openBolt(path, true)
+	bolt, err := openBolt(osFS{}, path, true)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func (db *DB) RunCompactor(ctx context.Context, o CompactOptions) {
 			return
 		case <-t.C:
 		}
-		rctx, cancel := context.WithTimeout(ctx, etcdTimeout)
+		rctx, cancel := context.WithTimeout(ctx, e.timeout)
 		resp, err := e.cli.Get(rctx, e.prefix+"probe", clientv3.WithCountOnly())
 		cancel()
 		if err != nil {
@@ -68,7 +68,7 @@ func (db *DB) RunCompactor(ctx context.Context, o CompactOptions) {
 		if target == 0 || !own.Held() {
 			continue
 		}
-		cctx, cancel := context.WithTimeout(ctx, etcdTimeout)
+		cctx, cancel := context.WithTimeout(ctx, e.timeout)
 		_, _ = e.cli.Compact(cctx, target) // an older compaction is no error to mend
 		cancel()
 	}

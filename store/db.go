@@ -91,9 +91,11 @@ func newDB(eng engine) *DB {
 	return db
 }
 
-// openBolt opens the bbolt file at path and creates its root buckets.
-func openBolt(path string, noSync bool) (boltEngine, error) {
+// openBolt opens the bbolt file at path through fs and creates its root
+// buckets.
+func openBolt(fs vfs, path string, noSync bool) (boltEngine, error) {
 	bdb, err := bolt.Open(path, 0o600, &bolt.Options{
+		OpenFile:        fs.OpenOS,
 		Timeout:         lockTimeout,
 		NoFreelistSync:  true,
 		FreelistType:    bolt.FreelistMapType,

@@ -42,15 +42,18 @@ var errConflict = errors.New("store: optimistic transaction conflict")
 // bounding a response to 64 × 400 KB items.
 const etcdPage = 64
 
-// etcdTimeout bounds each etcd request: well beyond a leader election
-// (about a second with etcd's defaults), well within an SDK's patience.
+// etcdTimeout bounds each etcd request unless EtcdOptions says otherwise:
+// well beyond a leader election (about a second with etcd's defaults), well
+// within an SDK's patience.
 const etcdTimeout = 5 * time.Second
 
 // etcdEngine is an engine over an etcd client.
 type etcdEngine struct {
 	cli    *clientv3.Client
 	prefix string
-	leases leaseCache
+	// timeout bounds each request (EtcdOptions.RequestTimeout).
+	timeout time.Duration
+	leases  leaseCache
 	// ctx bounds every request of a transaction; DB.Interrupt cancels it.
 	ctx       context.Context
 	interrupt context.CancelFunc
@@ -134,7 +137,7 @@ func (t *etcdTxn) fetch(from, to string, limit int64, desc bool) ([]kv, bool) {
 	if t.rev != 0 {
 		opts = append(opts, clientv3.WithRev(t.rev))
 	}
-	ctx, cancel := context.WithTimeout(t.e.ctx, etcdTimeout)
+	ctx, cancel := context.WithTimeout(t.e.ctx, t.e.timeout)
 	defer cancel()
 	resp, err := t.e.cli.Get(ctx, from, opts...)
 	if err != nil {
@@ -287,9 +290,9 @@ func (t *etcdTxn) commit() error {
 	if err := t.e.currentLimits().fits(len(cmps)+1, len(ops)+1, size); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(t.e.ctx, etcdTimeout)
+	ctx, cancel := context.WithTimeout(t.e.ctx, t.e.timeout)
 	defer cancel()
-	lease, err := t.e.markers.get(ctx, t.e.cli, markerTTL)
+	lease, err := t.e.markers.get(ctx, t.e.cli, markerTTL, t.e.timeout)
 	if err != nil {
 		return err
 	}

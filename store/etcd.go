@@ -28,6 +28,9 @@ type EtcdOptions struct {
 	TLS                *tls.Config // nil: plain connections
 	Username, Password string      // etcd authentication, when enabled
 	DialTimeout        time.Duration
+	// RequestTimeout bounds each etcd request (0: 5 s, well beyond a
+	// leader election, well within an SDK's patience).
+	RequestTimeout time.Duration
 	// Client, when set, is used instead of dialling Endpoints (tests); Close
 	// then leaves it open.
 	Client *clientv3.Client
@@ -101,7 +104,11 @@ func openEtcd(o EtcdOptions, log *slog.Logger) (*DB, error) {
 		return nil, err
 	}
 	ctx, interrupt := context.WithCancel(context.Background())
-	e := &etcdEngine{cli: cli, prefix: prefix, closeClient: own, ctx: ctx, interrupt: interrupt, probed: make(chan struct{})}
+	timeout := o.RequestTimeout
+	if timeout == 0 {
+		timeout = etcdTimeout
+	}
+	e := &etcdEngine{cli: cli, prefix: prefix, timeout: timeout, closeClient: own, ctx: ctx, interrupt: interrupt, probed: make(chan struct{})}
 	// Probing the limits sends a request of RequiredRequestBytes, which
 	// takes seconds on a busy machine: serve meanwhile (etcd refuses what
 	// it cannot take in any case; the probe only makes the refusal name

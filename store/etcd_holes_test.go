@@ -198,7 +198,7 @@ func TestEtcdStockLimits(t *testing.T) {
 	}
 	defer c.Close()
 	var logged strings.Builder
-	db, err := Open(Options{Etcd: &EtcdOptions{Endpoints: c.Endpoints()}, Logger: textLogger(&logged)})
+	db, err := Open(Options{Etcd: &EtcdOptions{Endpoints: c.Endpoints(), DialTimeout: testDial}, Logger: textLogger(&logged)})
 	if err != nil {
 		t.Fatalf("Open = %v, want a store that serves what fits", err)
 	}

@@ -33,8 +33,9 @@ var ErrUnknownOutcome = errors.New("store: etcd commit outcome unknown")
 // far longer than resolve tries for.
 const markerTTL = 30 * time.Second
 
-// resolveFor bounds how long resolve tries to reach etcd.
-const resolveFor = 2 * etcdTimeout
+// resolveFor bounds how long resolve tries to reach etcd, in requests'
+// timeouts.
+const resolveFor = 2
 
 // Marker values: a commit's own, and the one resolve writes to void it.
 const (
@@ -68,9 +69,9 @@ func definite(err error) bool {
 // never will: run it again), ErrUnknownOutcome if etcd did not answer
 // within resolveFor.
 func (e *etcdEngine) resolve(marker string, lease clientv3.LeaseID, cause error) error {
-	deadline := time.Now().Add(resolveFor)
+	deadline := time.Now().Add(resolveFor * e.timeout)
 	for {
-		ctx, cancel := context.WithTimeout(e.ctx, etcdTimeout)
+		ctx, cancel := context.WithTimeout(e.ctx, e.timeout)
 		resp, err := e.cli.Txn(ctx).
 			If(clientv3.Compare(clientv3.CreateRevision(marker), "=", 0)).
 			Then(clientv3.OpPut(marker, markerVoid, clientv3.WithLease(lease))).

@@ -46,6 +46,13 @@ func TestMain(m *testing.M) {
 // etcdMember is test-only state shared by the tests of this package.
 var etcdMember sharedEtcd
 
+// testDial is how long a test's Open waits for etcd's first answer, and
+// each of its requests for etcd's: on a starved CI machine (load 20-26 on
+// 2 cores, the race detector on) the 5 s defaults ran out before the local
+// member answered. A member that is really gone still fails the test, a
+// minute later; the tests of timeouts set their own.
+const testDial = time.Minute
+
 // openEtcdTemp opens a store on the shared etcd member under a fresh prefix,
 // closed when the test ends.
 func openEtcdTemp(t testing.TB) *DB {
@@ -54,7 +61,7 @@ func openEtcdTemp(t testing.TB) *DB {
 	if err != nil {
 		t.Fatalf("etcd: %v", err)
 	}
-	db, err := Open(Options{Etcd: &EtcdOptions{Endpoints: eps, Prefix: fmt.Sprintf("t%d/", etcdMember.n.Add(1))}})
+	db, err := Open(Options{Etcd: &EtcdOptions{Endpoints: eps, Prefix: fmt.Sprintf("t%d/", etcdMember.n.Add(1)), DialTimeout: testDial, RequestTimeout: testDial}})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
@@ -69,7 +76,7 @@ func etcdClient(t testing.TB) *clientv3.Client {
 	if err != nil {
 		t.Fatalf("etcd: %v", err)
 	}
-	cli, err := clientv3.New(clientv3.Config{Endpoints: eps})
+	cli, err := clientv3.New(clientv3.Config{Endpoints: eps, DialTimeout: testDial})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +94,7 @@ func openEtcdPair(t *testing.T) (a, b *DB) {
 	}
 	prefix := fmt.Sprintf("pair%d/", etcdMember.n.Add(1))
 	for _, db := range []**DB{&a, &b} {
-		*db, err = Open(Options{Etcd: &EtcdOptions{Endpoints: eps, Prefix: prefix}})
+		*db, err = Open(Options{Etcd: &EtcdOptions{Endpoints: eps, Prefix: prefix, DialTimeout: testDial, RequestTimeout: testDial}})
 		if err != nil {
 			t.Fatalf("Open: %v", err)
 		}

@@ -45,7 +45,7 @@ func (tx *Tx) PutExpiring(key, val []byte, ttl time.Duration) error {
 	if len(key) == 0 {
 		return ErrKeyRequired
 	}
-	id, err := t.e.leases.get(t.e.ctx, t.e.cli, ttl)
+	id, err := t.e.leases.get(t.e.ctx, t.e.cli, ttl, t.e.timeout)
 	if err != nil {
 		return err
 	}
@@ -70,13 +70,13 @@ type leaseCache struct {
 }
 
 // get returns a lease that expires between ttl and ttl plus a minute from now.
-func (c *leaseCache) get(ctx context.Context, cli *clientv3.Client, ttl time.Duration) (clientv3.LeaseID, error) {
+func (c *leaseCache) get(ctx context.Context, cli *clientv3.Client, ttl, timeout time.Duration) (clientv3.LeaseID, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.id != 0 && c.ttl == ttl && time.Since(c.granted) < time.Minute {
 		return c.id, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, etcdTimeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	granted := time.Now()
 	resp, err := cli.Grant(ctx, int64((ttl+time.Minute)/time.Second))

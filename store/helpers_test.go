@@ -67,7 +67,7 @@ func openDurableTemp(t testing.TB) *DB {
 // without fsync in a temporary directory, closed when the test ends.
 func openBoltTemp(t testing.TB) *DB {
 	t.Helper()
-	b, err := openBolt(filepath.Join(t.TempDir(), "test.db"), true)
+	b, err := openBolt(osFS{}, filepath.Join(t.TempDir(), "test.db"), true)
 	if err != nil {
 		t.Fatalf("openBolt: %v", err)
 	}

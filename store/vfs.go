@@ -8,11 +8,17 @@ import (
 )
 
 // The file-system seam under a durable store's write-ahead log, its spare
-// segments and its checkpoints (as pebble's vfs): the store reaches files
-// only through a vfs, so that tests can make writes, syncs, renames and
-// creations fail, or the disk fill up (vfs_fault_test.go). bbolt's own file
-// is not under it (bbolt opens an *os.File itself); its transactions are
-// atomic, and the checkpoint steps around them are what tests interrupt.
+// segments, its checkpoints and the bbolt file (as pebble's vfs): the store
+// reaches files only through a vfs, so that tests can make writes, syncs,
+// renames and creations fail, or the disk fill up (vfs_fault_test.go).
+//
+// bbolt is the one file the seam opens but cannot wrap: bbolt's
+// Options.OpenFile must return an *os.File, because bbolt mmaps the file
+// and writes, truncates and fdatasyncs it through its descriptor (its
+// writeAt hook is unexported). So OpenOS hands bbolt a real file, and a
+// test's file system injects bbolt's faults at that descriptor instead
+// (vfs_bolt_fault_linux_test.go swaps it for /dev/full or /dev/null, so
+// that bbolt's own writes and syncs fail inside its commit).
 
 // vfs is the file system a durable store uses.
 type vfs interface {
@@ -23,6 +29,8 @@ type vfs interface {
 	Stat(name string) (os.FileInfo, error)
 	// SyncDir makes dir's entries (a new or renamed file's name) durable.
 	SyncDir(dir string) error
+	// OpenOS opens a file for a library that needs an *os.File (bbolt).
+	OpenOS(name string, flag int, perm os.FileMode) (*os.File, error)
 }
 
 // vfile is an open file of a vfs.
@@ -47,6 +55,10 @@ func (osFS) OpenFile(name string, flag int, perm os.FileMode) (vfile, error) {
 		return nil, err
 	}
 	return osFile{f}, nil
+}
+
+func (osFS) OpenOS(name string, flag int, perm os.FileMode) (*os.File, error) {
+	return os.OpenFile(name, flag, perm)
 }
 
 func (osFS) Remove(name string) error                  { return os.Remove(name) }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // faultFS is the OS's file system with faults injected: inject, when set,
@@ -22,6 +23,9 @@ type faultFS struct {
 	osFS
 	mu     sync.Mutex
 	inject func(op, name string) error
+	// opened holds the files OpenOS handed out (bbolt's), by name, so
+	// that a test can break their descriptors (vfs_bolt_fault_linux_test.go).
+	opened map[string]*os.File
 }
 
 func (f *faultFS) fault(op, name string) error {
@@ -51,6 +55,25 @@ func (f *faultFS) OpenFile(name string, flag int, perm os.FileMode) (vfile, erro
 		return nil, err
 	}
 	return &faultFile{vfile: file, fs: f, name: name}, nil
+}
+
+// OpenOS fails as "open" is told to (bbolt's open, so the store's Open),
+// and keeps the file it opens.
+func (f *faultFS) OpenOS(name string, flag int, perm os.FileMode) (*os.File, error) {
+	if err := f.fault("open", name); err != nil {
+		return nil, &os.PathError{Op: "open", Path: name, Err: err}
+	}
+	file, err := f.osFS.OpenOS(name, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.opened == nil {
+		f.opened = map[string]*os.File{}
+	}
+	f.opened[name] = file
+	return file, nil
 }
 
 func (f *faultFS) Rename(from, to string) error {
@@ -297,5 +320,62 @@ func TestStorageCheckpointCrashAtEveryStep(t *testing.T) {
 	}
 	for i, c := range crashes {
 		wantReopened(t, filepath.Join(c, "db"), 2<<10, want, fmt.Sprintf("crash %d, after %s", i, steps[i]))
+	}
+}
+
+// TestSpareAbandonedAtStop: closing a DB while its next log segment is
+// being zero-filled abandons that spare after the write under way, rather
+// than writing and syncing the rest (32 MB on a busy disk can outlast a
+// container's stop grace), and leaves no file behind.
+func TestSpareAbandonedAtStop(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "db")
+	fs := &faultFS{}
+	entered, release := make(chan struct{}), make(chan struct{})
+	var writes, syncs int
+	fs.set(func(op, name string) error {
+		if !strings.HasSuffix(name, "-wal-spare.tmp") {
+			return nil
+		}
+		switch op {
+		case "write":
+			writes++
+			if writes == 1 {
+				close(entered)
+				fs.mu.Unlock() // let stop and others use the file system meanwhile
+				<-release
+				fs.mu.Lock()
+			}
+		case "sync":
+			syncs++
+		}
+		return nil
+	})
+	s := startSparer(fs, path, 8<<20)
+	<-entered
+	stopped := make(chan struct{})
+	go func() { s.stop(); close(stopped) }()
+	for !chanClosed(s.quit) {
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	<-stopped
+	fs.mu.Lock()
+	w, sy := writes, syncs
+	fs.mu.Unlock()
+	if w != 1 || sy != 0 {
+		t.Errorf("after stop: %d writes and %d syncs of the spare, want the one under way and none", w, sy)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("files left after stop: %v", left)
+	}
+}
+
+func chanClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
 	}
 }

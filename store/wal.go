@@ -68,7 +68,7 @@ func openDurableLimit(path string, noSync bool, limit int64, log *slog.Logger) (
 }
 
 func openDurableFS(fs vfs, path string, noSync bool, limit int64, log *slog.Logger) (*memEngine, error) {
-	b, err := openBolt(path, noSync)
+	b, err := openBolt(fs, path, noSync)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"os"
 	"sync/atomic"
 )
@@ -17,11 +18,16 @@ type sparer struct {
 	size  int64
 	ready atomic.Bool   // the spare exists and is complete
 	want  chan struct{} // asks for a spare (buffered, one)
+	quit  chan struct{} // closed by stop: abandon a spare being written
 	done  chan struct{}
 }
 
+// errSpareStopped abandons a spare being written when the DB closes.
+var errSpareStopped = errors.New("store: spare abandoned at close")
+
 func startSparer(fs vfs, path string, size int64) *sparer {
-	s := &sparer{fs: fs, name: path + "-wal-spare", size: size, want: make(chan struct{}, 1), done: make(chan struct{})}
+	s := &sparer{fs: fs, name: path + "-wal-spare", size: size, want: make(chan struct{}, 1),
+		quit: make(chan struct{}), done: make(chan struct{})}
 	_ = fs.Remove(s.name + ".tmp")
 	if st, err := fs.Stat(s.name); err == nil && st.Size() >= size {
 		s.ready.Store(true)
@@ -60,7 +66,14 @@ func (s *sparer) prepare() error {
 	}
 	zeros := make([]byte, 1<<20)
 	for left := s.size; left > 0 && err == nil; left -= int64(len(zeros)) {
-		_, err = f.Write(zeros[:min(left, int64(len(zeros)))])
+		select {
+		case <-s.quit:
+			// Closing must not wait for tens of megabytes to be written
+			// and synced on a busy disk (a container's stop grace).
+			err = errSpareStopped
+		default:
+			_, err = f.Write(zeros[:min(left, int64(len(zeros)))])
+		}
 	}
 	if err == nil {
 		err = f.Sync()
@@ -89,12 +102,13 @@ func (s *sparer) take(name string) bool {
 	return true
 }
 
-// stop ends the preparation and removes the spare: a stopped DB is the bbolt
-// file alone.
+// stop ends the preparation, abandoning a spare half written, and removes
+// the spare: a stopped DB is the bbolt file alone.
 func (s *sparer) stop() {
 	if s == nil {
 		return
 	}
+	close(s.quit)
 	close(s.want)
 	<-s.done
 	_ = s.fs.Remove(s.name)

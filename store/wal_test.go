@@ -246,7 +246,7 @@ func TestDurableCloseCheckpoints(t *testing.T) {
 	if segs, err := listSegments(osFS{}, path); err != nil || len(segs) != 0 {
 		t.Errorf("segments after Close = %v, %v; want none", segs, err)
 	}
-	b, err := openBolt(path, true)
+	b, err := openBolt(osFS{}, path, true)
 	if err != nil {
 		t.Fatal(err)
 	}
