@@ -1,0 +1,191 @@
+// Package s3import reads the items of an ImportTable source: every object
+// under an S3 key prefix, in DYNAMODB_JSON ({"Item":{...}} per line), ION
+// ($ion_1_0 {Item:{...}} per line) or CSV (a header row or a given header,
+// key columns typed from the table's attribute definitions, every other
+// column a string), each object compressed with GZIP, ZSTD or not at all.
+// A record that does not parse, or that the caller's check refuses, is
+// counted and reported, never fatal, as the service counts it in
+// ErrorCount; only an unreadable object (a store error, a corrupt
+// compressed stream) stops the import. Objects stream through: memory
+// holds one decompressor and one line at a time.
+package s3import
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/transfer/bucket"
+)
+
+// Input formats and compressions, as ImportTable names them.
+const (
+	FormatJSON = "DYNAMODB_JSON"
+	FormatIon  = "ION"
+	FormatCSV  = "CSV"
+
+	CompressionNone = "NONE"
+	CompressionGzip = "GZIP"
+	CompressionZstd = "ZSTD"
+)
+
+// CSVOptions are ImportTable's CsvOptions.
+type CSVOptions struct {
+	// Delimiter is one of , \t : ; | and space; empty means a comma.
+	Delimiter string
+	// Header names the columns of every file, whose first line is then
+	// data; nil means each file's first line is its header.
+	Header []string
+}
+
+// Options says how to read the source.
+type Options struct {
+	Format      string
+	Compression string // empty means NONE
+	CSV         CSVOptions
+	// KeyTypes gives the type (S, N or B) of the key attributes, for CSV,
+	// where nothing else says a column is a number or binary (base64).
+	KeyTypes map[string]attr.Type
+	// Check validates each parsed item (key schema, size); an error makes
+	// the record bad, counted and reported, not imported.
+	Check func(attr.Item) error
+}
+
+// RecordError is one record that was not imported.
+type RecordError struct {
+	// Key is the object's key; Line its line (1-based).
+	Key  string
+	Line int
+	Err  error
+}
+
+func (e *RecordError) Error() string { return fmt.Sprintf("%s:%d: %v", e.Key, e.Line, e.Err) }
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// Stats are an import's counts, as ImportTableDescription reports them.
+type Stats struct {
+	Objects int
+	// Processed counts every record read, good or bad; Errors the bad.
+	Processed, Errors int64
+	// Bytes is the size of the objects read, as stored.
+	Bytes int64
+}
+
+// ErrNoObjects is returned when nothing lies under the prefix.
+var ErrNoObjects = errors.New("s3import: no objects under the prefix")
+
+// decoder yields one object's records: an item, or a *RecordError for a
+// bad record; io.EOF after the last; any other error is fatal.
+type decoder interface {
+	next() (attr.Item, error)
+}
+
+// Read decodes every object under prefix in key order, calling put for
+// each good item and bad (when not nil) for each bad record. It returns the
+// counts, and the first fatal error: the store's, a decompressor's, put's,
+// ErrNoObjects, or ctx's.
+func Read(ctx context.Context, s bucket.Store, bkt, prefix string, o Options, put func(attr.Item) error, bad func(*RecordError)) (Stats, error) {
+	var st Stats
+	if _, ok := map[string]bool{FormatJSON: true, FormatIon: true, FormatCSV: true}[o.Format]; !ok {
+		return st, fmt.Errorf("s3import: unknown format %q", o.Format)
+	}
+	err := s.List(ctx, bkt, prefix, func(obj bucket.Object) error {
+		st.Objects++
+		st.Bytes += obj.Size
+		return readObject(ctx, s, bkt, obj.Key, o, &st, put, bad)
+	})
+	if err == nil && st.Objects == 0 {
+		err = ErrNoObjects
+	}
+	return st, err
+}
+
+func readObject(ctx context.Context, s bucket.Store, bkt, key string, o Options, st *Stats, put func(attr.Item) error, bad func(*RecordError)) error {
+	rc, err := s.Open(ctx, bkt, key)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	r, done, err := decompress(rc, o.Compression)
+	if err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	defer done()
+	dec := newDecoder(r, key, o)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		it, err := dec.next()
+		if err == io.EOF {
+			return nil
+		}
+		var rerr *RecordError
+		if err == nil && o.Check != nil {
+			if cerr := o.Check(it); cerr != nil {
+				err = &RecordError{Key: key, Line: lineOf(dec), Err: cerr}
+			}
+		}
+		switch {
+		case errors.As(err, &rerr):
+			st.Processed++
+			st.Errors++
+			if bad != nil {
+				bad(rerr)
+			}
+		case err != nil:
+			return fmt.Errorf("%s: %w", key, err)
+		default:
+			st.Processed++
+			if err := put(it); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func newDecoder(r io.Reader, key string, o Options) decoder {
+	switch o.Format {
+	case FormatCSV:
+		return newCSVDecoder(r, key, o)
+	case FormatIon:
+		return newLineDecoder(r, key, decodeIonLine)
+	}
+	return newLineDecoder(r, key, decodeJSONLine)
+}
+
+// lineOf is the line of the record the decoder returned last.
+func lineOf(d decoder) int {
+	if l, ok := d.(interface{ line() int }); ok {
+		return l.line()
+	}
+	return 0
+}
+
+// decompress wraps r for the compression; done releases the decompressor.
+func decompress(r io.Reader, compression string) (io.Reader, func(), error) {
+	switch compression {
+	case "", CompressionNone:
+		return r, func() {}, nil
+	case CompressionGzip:
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		return zr, func() { zr.Close() }, nil
+	case CompressionZstd:
+		// One goroutine and low memory: imports run beside foreground
+		// requests, and many objects may be read one after another.
+		zr, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
+		if err != nil {
+			return nil, nil, err
+		}
+		return zr, zr.Close, nil
+	}
+	return nil, nil, fmt.Errorf("s3import: unknown compression %q", compression)
+}
