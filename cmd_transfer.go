@@ -16,13 +16,18 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ddblocal/ddblocal/transfer"
+	"github.com/ddblocal/ddblocal/transfer/s3export"
 )
 
 // runExport writes a table as DynamoDB-JSON lines.
 func runExport(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs, ep := endpointCommand("ddblocal export", "", getenv, stderr)
+	var s3 s3Flags
+	s3.register(fs, getenv)
 	tbl := fs.String("table", "", "table to export (required)")
 	out := fs.String("out", "-", "file to write JSON lines to; - is standard output")
+	to := fs.String("to", "", "s3://BUCKET/PREFIX: write ExportTableToPointInTime's layout there instead of JSON lines (see --s3-dir, --s3-endpoint)")
+	format := fs.String("format", s3export.FormatJSON, "with --to: DYNAMODB_JSON or ION")
 	segs := fs.Int("segments", 4, "parallel scan segments")
 	if err := parseSubcommand(fs, args); err != nil {
 		return err
@@ -34,33 +39,36 @@ func runExport(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	w := stdout
-	if *out != "-" {
-		f, err := os.Create(*out)
+	prog := newProgress(stderr, "exported")
+	o := transfer.ExportOptions{Segments: *segs, Progress: prog}
+	if *to != "" {
+		st, err := s3.store(ctx, getenv)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		w = f
+		res, err := exportToS3(ctx, c, st, *tbl, *to, *format, o)
+		prog.Finish(res.ItemCount)
+		if err != nil {
+			return fmt.Errorf("export %s: %w", *tbl, err)
+		}
+		bkt, _, _ := parseS3URL(*to)
+		fmt.Fprintf(stdout, "s3://%s/%s\n", bkt, res.ManifestKey)
+		return nil
 	}
-	prog := newProgress(stderr, "exported")
-	n, err := transfer.Export(ctx, c, *tbl, w, transfer.ExportOptions{Segments: *segs, Progress: prog})
-	prog.Finish(n)
-	if err != nil {
-		return fmt.Errorf("export %s: %w", *tbl, err)
-	}
-	if f, ok := w.(*os.File); ok && w != stdout {
-		return f.Close()
-	}
-	return nil
+	return exportLines(ctx, c, *tbl, *out, stdout, prog, o)
 }
 
-func runImport(ctx context.Context, args []string, getenv func(string) string, _, stderr io.Writer) error {
-	fs, ep := endpointCommand("ddblocal import", "Usage: ddblocal import [flags] FILE   (FILE - is standard input)", getenv, stderr)
+func runImport(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs, ep := endpointCommand("ddblocal import", "Usage: ddblocal import [flags] FILE   (FILE - is standard input)\n       ddblocal import --table T --from s3://BUCKET/PREFIX [flags]", getenv, stderr)
 	tbl := fs.String("table", "", "table to load (default: FILE's name without .jsonl)")
 	workers := fs.Int("workers", 4, "BatchWriteItem calls in flight")
+	var s3 importFlags
+	s3.register(fs, getenv)
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if s3.from != "" {
+		return importS3(ctx, ep, &s3, *tbl, *workers, getenv, stdout, stderr, fs.NArg())
 	}
 	if fs.NArg() != 1 {
 		return fmt.Errorf("import: want one FILE argument, got %d", fs.NArg())

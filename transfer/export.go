@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddblocal/ddblocal/attr"
 )
 
 // ExportAPI is the part of the DynamoDB API Export uses; *dynamodb.Client
@@ -41,6 +43,23 @@ type ExportOptions struct {
 // how many items it wrote, and the first error of DescribeTable, a Scan page
 // or w; on error the other segments stop and w may hold part of the table.
 func Export(ctx context.Context, c ExportAPI, table string, w io.Writer, o ExportOptions) (int64, error) {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	var line []byte
+	n, err := ExportItems(ctx, c, table, o, func(it attr.Item) error {
+		line = AppendLine(line[:0], it)
+		_, err := bw.Write(line)
+		return err
+	})
+	if err != nil {
+		return n, err
+	}
+	return n, bw.Flush()
+}
+
+// ExportItems scans table as Export does and calls fn for each item, from
+// one goroutine at a time. It returns how many items fn took, and the first
+// error of DescribeTable, a Scan page or fn.
+func ExportItems(ctx context.Context, c ExportAPI, table string, o ExportOptions, fn func(attr.Item) error) (int64, error) {
 	segs := o.Segments
 	if segs <= 0 {
 		segs = 4
@@ -64,7 +83,7 @@ func Export(ctx context.Context, c ExportAPI, table string, w io.Writer, o Expor
 		})
 	}
 	go func() { wg.Wait(); close(pages) }()
-	n, err := writePages(pages, w, o.Progress)
+	n, err := takePages(pages, fn, o.Progress)
 	if err != nil {
 		cancel(err)
 		for range pages { // let the scanners see the cancellation and exit
@@ -96,19 +115,16 @@ func scanSegment(ctx context.Context, c dynamodb.ScanAPIClient, table string, se
 	return nil
 }
 
-// writePages writes every page's items as lines until pages is closed.
-func writePages(pages <-chan []map[string]types.AttributeValue, w io.Writer, prog Progress) (int64, error) {
-	bw := bufio.NewWriterSize(w, 256<<10)
+// takePages gives every page's items to fn until pages is closed.
+func takePages(pages <-chan []map[string]types.AttributeValue, fn func(attr.Item) error, prog Progress) (int64, error) {
 	var n int64
-	var line []byte
 	for page := range pages {
 		for _, m := range page {
 			it, err := FromSDK(m)
 			if err != nil {
 				return n, err
 			}
-			line = AppendLine(line[:0], it)
-			if _, err := bw.Write(line); err != nil {
+			if err := fn(it); err != nil {
 				return n, err
 			}
 			n++
@@ -117,5 +133,5 @@ func writePages(pages <-chan []map[string]types.AttributeValue, w io.Writer, pro
 			prog.Add(len(page))
 		}
 	}
-	return n, bw.Flush()
+	return n, nil
 }

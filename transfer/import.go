@@ -11,6 +11,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddblocal/ddblocal/attr"
 )
 
 // BatchWriteAPI is the part of the DynamoDB API Import uses.
@@ -58,6 +60,31 @@ type batch struct {
 // the error may have been written; writing the same lines again is harmless
 // (puts overwrite).
 func Import(ctx context.Context, c BatchWriteAPI, table string, r io.Reader, file string, o ImportOptions) (int64, error) {
+	rd := NewReader(r, file, o.Format)
+	return ImportItems(ctx, c, table, file, o, func(put func(it attr.Item, line int) error) error {
+		for {
+			it, line, err := rd.Next()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if err := put(it, line); err != nil {
+				return err
+			}
+		}
+	})
+}
+
+// ErrStopped is what put returns once the import has failed: the producer
+// should stop and return it (or anything: Import reports the first cause).
+var ErrStopped = errors.New("transfer: import stopped")
+
+// ImportItems writes the items produce gives put (with the line each came
+// from, for errors naming file) as Import writes a file's. produce runs on
+// the calling goroutine; put blocks while o.Workers batches are in flight.
+func ImportItems(ctx context.Context, c BatchWriteAPI, table, file string, o ImportOptions, produce func(put func(it attr.Item, line int) error) error) (int64, error) {
 	workers := o.Workers
 	if workers <= 0 {
 		workers = 4
@@ -86,7 +113,7 @@ func Import(ctx context.Context, c BatchWriteAPI, table string, r io.Reader, fil
 			}
 		})
 	}
-	readErr := readBatches(ctx, NewReader(r, file, o.Format), batches)
+	readErr := produceBatches(ctx, produce, batches)
 	close(batches)
 	wg.Wait()
 	if cause := context.Cause(ctx); cause != nil {
@@ -95,39 +122,37 @@ func Import(ctx context.Context, c BatchWriteAPI, table string, r io.Reader, fil
 	return written, readErr
 }
 
-// readBatches groups the reader's items into batches until EOF, an error,
+// produceBatches groups produce's items into batches until it returns,
 // or ctx ends.
-func readBatches(ctx context.Context, rd *Reader, out chan<- batch) error {
+func produceBatches(ctx context.Context, produce func(put func(attr.Item, int) error) error, out chan<- batch) error {
 	var b batch
-	send := func() bool {
+	send := func() error {
 		select {
 		case out <- b:
 			b = batch{}
-			return true
+			return nil
 		case <-ctx.Done():
-			return false
+			return ErrStopped
 		}
 	}
-	for {
-		it, line, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			if len(b.reqs) > 0 {
-				send()
-			}
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	err := produce(func(it attr.Item, line int) error {
 		if len(b.reqs) == 0 {
 			b.first = line
 		}
 		b.last = line
 		b.reqs = append(b.reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: ToSDK(it)}})
-		if len(b.reqs) == batchSize && !send() {
-			return nil
+		if len(b.reqs) == batchSize {
+			return send()
 		}
+		return nil
+	})
+	if err == nil && len(b.reqs) > 0 {
+		err = send()
 	}
+	if errors.Is(err, ErrStopped) {
+		return nil // the cause is the context's
+	}
+	return err
 }
 
 // writeBatch calls BatchWriteItem until nothing is unprocessed, sleeping
