@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -31,11 +32,16 @@ type s3Flags struct {
 }
 
 func (f *s3Flags) register(fs *flag.FlagSet, getenv func(string) string) {
+	f.registerDefault(fs, getenv, "s3", "folder serving S3 locations: bucket b is DIR/b [DDBLOCAL_S3_DIR]")
+}
+
+// registerDefault registers the flags with def as --s3-dir's default.
+func (f *s3Flags) registerDefault(fs *flag.FlagSet, getenv func(string) string, def, dirUsage string) {
 	dir := getenv("DDBLOCAL_S3_DIR")
 	if dir == "" {
-		dir = "s3"
+		dir = def
 	}
-	fs.StringVar(&f.dir, "s3-dir", dir, "folder serving S3 locations: bucket b is DIR/b [DDBLOCAL_S3_DIR]")
+	fs.StringVar(&f.dir, "s3-dir", dir, dirUsage)
 	fs.StringVar(&f.endpoint, "s3-endpoint", getenv("DDBLOCAL_S3_ENDPOINT"), "S3-compatible endpoint URL (MinIO, LocalStack, AWS); replaces --s3-dir [DDBLOCAL_S3_ENDPOINT]")
 	fs.StringVar(&f.region, "s3-region", getenv("DDBLOCAL_S3_REGION"), "region of the S3 endpoint (default us-east-1) [DDBLOCAL_S3_REGION]")
 }
@@ -56,6 +62,23 @@ func (f *s3Flags) store(ctx context.Context, getenv func(string) string) (bucket
 		creds = cfg.Credentials
 	}
 	return bucket.S3{Client: bucket.NewS3Client(f.endpoint, f.region, creds)}, nil
+}
+
+// serverStore is the server's S3 backend: the endpoint, or the folder
+// --s3-dir, by default "s3" beside the database file (or in the working
+// directory with --in-memory), so exports and imports work with no set-up.
+func (f *s3Flags) serverStore(dbPath string, inMemory bool, getenv func(string) string) (bucket.Store, error) {
+	if f.endpoint == "" && f.dir == "" {
+		f.dir = "s3"
+		if !inMemory {
+			dir := filepath.Dir(dbPath)
+			if fi, err := os.Stat(dbPath); err == nil && fi.IsDir() {
+				dir = dbPath
+			}
+			f.dir = filepath.Join(dir, "s3")
+		}
+	}
+	return f.store(context.Background(), getenv)
 }
 
 // parseS3URL splits s3://bucket/prefix.

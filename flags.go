@@ -14,6 +14,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/streams"
+	"github.com/ddblocal/ddblocal/transfer/bucket"
 )
 
 // config is the server's configuration after flags and environment.
@@ -38,6 +39,8 @@ type config struct {
 	cluster        clusterFlags    // --store etcd://... (cluster.go)
 	throttling     bool
 	capacityScale  float64
+	s3             s3Flags      // --s3-dir, --s3-endpoint (cmd_transfer_s3.go)
+	s3Store        bucket.Store // what they name, for exports and imports
 }
 
 // defaultTransientDelay is how long -delayTransientStatuses keeps a table
@@ -62,6 +65,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	var raw rawFlags
 	c.serverFlags(fs, env, &raw)
 	c.featureFlags(fs, env, &raw)
+	c.s3.registerDefault(fs, getenv, "", "folder serving the S3 locations of ExportTableToPointInTime and ImportTable: bucket b is DIR/b (default: s3 beside --db-path) [DDBLOCAL_S3_DIR]")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -159,7 +163,8 @@ func (c *config) finish(raw rawFlags, source func(flagName, envName string) stri
 	if err := lvl.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return fmt.Errorf("invalid %s %q: want debug, info, warn or error", source("log-level", "LOG_LEVEL"), c.logLevel)
 	}
-	return nil
+	c.s3Store, err = c.s3.serverStore(c.dbPath, c.inMemory, func(k string) string { return env(k) })
+	return err
 }
 
 // logger returns the logger --log-level asks for, writing to w.

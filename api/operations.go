@@ -41,6 +41,7 @@ func Operations(svc *table.Service) map[string]Handler {
 	}
 	maps.Copy(ops, streamOperations(svc))
 	maps.Copy(ops, backupOperations(svc))
+	maps.Copy(ops, transferOperations(svc))
 	maps.Copy(ops, contributorInsightsOperations(svc))
 	maps.Copy(ops, globalTableOperations(svc))
 	return ops

@@ -18,6 +18,7 @@ import (
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/streams"
 	"github.com/ddblocal/ddblocal/throttle"
+	"github.com/ddblocal/ddblocal/transfer/bucket"
 )
 
 // Options configures a Service.
@@ -61,6 +62,9 @@ type Options struct {
 	// ReplicationLag is how long a write to a global table's replica takes
 	// to reach the other replicas (replica_links.go); zero is at once.
 	ReplicationLag consistency.Lag
+	// S3 serves the S3 locations of exports and imports (a folder or an
+	// S3 endpoint); nil fails them.
+	S3 bucket.Store
 }
 
 // exprCacheSize is how many distinct sets of expression texts and names the
@@ -143,6 +147,9 @@ func New(db *store.DB, opts Options) *Service {
 	s.insights = s.newRecorder()
 	s.limiter = throttle.New(throttle.Options{Scale: opts.CapacityScale, Observer: throttleObserver{s}})
 	s.startMaintenance()
+	if err := s.failInterrupted(); err != nil {
+		s.logError("failing exports and imports a stopped server left running", "err", err)
+	}
 	// In cluster mode other front-ends change the catalog too.
 	s.background.Go(func() { db.WatchCatalog(bg, s.catalogChanged) })
 	s.background.Go(func() { db.RunCompactor(bg, store.CompactOptions{}) })

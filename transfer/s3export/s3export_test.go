@@ -312,3 +312,43 @@ func TestIDShape(t *testing.T) {
 		t.Errorf("NewID = %s", id)
 	}
 }
+
+// TestAddStoredIsAdd: the transcoding fast path writes the bytes and
+// counts the size its plain twin does, in both formats.
+func TestAddStoredIsAdd(t *testing.T) {
+	for _, format := range []string{s3export.FormatJSON, s3export.FormatIon} {
+		s := bucket.Dir{Root: t.TempDir()}
+		var lines [2][][]byte
+		var billed [2]int64
+		for i, stored := range []bool{false, true} {
+			w, err := s3export.Start(context.Background(), s3export.Options{Store: s, Bucket: "b", ID: fmt.Sprint(i), Format: format})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, it := range append(items(20), attr.Item{"pk": attr.String("z"), "m": attr.Map(map[string]attr.Value{"b": attr.Null(), "a": attr.List(nil)})}) {
+				if stored {
+					err = w.AddStored(attr.AppendBinary(nil, it))
+				} else {
+					err = w.Add(it)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := w.Finish(s3export.Summary{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, lines[i] = readExport(t, s, "b", res.ManifestKey)
+			billed[i] = res.BilledSizeBytes
+		}
+		if len(lines[0]) != 21 || billed[0] != billed[1] {
+			t.Fatalf("%s: %d lines, billed %v", format, len(lines[0]), billed)
+		}
+		for i := range lines[0] {
+			if !bytes.Equal(lines[0][i], lines[1][i]) {
+				t.Errorf("%s line %d:\nAdd       %s\nAddStored %s", format, i, lines[0][i], lines[1][i])
+			}
+		}
+	}
+}

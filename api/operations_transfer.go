@@ -1,0 +1,16 @@
+package api
+
+import "github.com/ddblocal/ddblocal/table"
+
+// transferOperations are the dispatch entries of exports to S3 and
+// imports from S3.
+func transferOperations(svc *table.Service) map[string]Handler {
+	return map[string]Handler{
+		"ExportTableToPointInTime": Op(svc.ExportTableToPointInTime),
+		"DescribeExport":           Op(svc.DescribeExport),
+		"ListExports":              Op(svc.ListExports),
+		"ImportTable":              Op(svc.ImportTable),
+		"DescribeImport":           Op(svc.DescribeImport),
+		"ListImports":              Op(svc.ListImports),
+	}
+}

@@ -1,0 +1,300 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"time"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
+	"github.com/ddblocal/ddblocal/expressions"
+	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/transfer/s3export"
+)
+
+// ExportTableToPointInTime starts writing a table, as it was at ExportTime
+// (default: now), to S3 in DynamoDB's export layout (package s3export), and
+// returns at once with the export IN_PROGRESS; DescribeExport reports it
+// COMPLETED or FAILED. The table needs point-in-time recovery, and the time
+// must lie in its recovery window: the items are read as itemsAt reads them
+// for a restore, from one snapshot, so the export never blocks writes.
+func (s *Service) ExportTableToPointInTime(ctx context.Context, region string, in *ddb.ExportTableToPointInTimeInput) (*ddb.ExportDescriptionOutput, error) {
+	if in.ExportType == s3export.IncrementalExport {
+		return nil, ddb.Errorf(ddb.ValidationException, "Incremental exports are not supported by ddblocal yet")
+	}
+	if in.IncrementalExportSpecification != nil {
+		return nil, ddb.Errorf(ddb.ValidationException, "IncrementalExportSpecification can only be used with ExportType INCREMENTAL_EXPORT")
+	}
+	filter, err := s.exportFilter(in.FilterSpecification)
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.exportSource(ctx, region, in.TableArn)
+	if err != nil {
+		return nil, err
+	}
+	if m.PITR == nil {
+		return nil, ddb.Errorf(ddb.PointInTimeRecoveryUnavailableException, "Point in time recovery is not enabled for table '%s'", m.Name)
+	}
+	now := s.now()
+	at, err := exportInstant(m.PITR, in.ExportTime, now)
+	if err != nil {
+		return nil, err
+	}
+	job := newExportJob(m, in, now, at)
+	if prev, err := s.startExport(ctx, region, job); err != nil || prev != nil {
+		if prev != nil {
+			return &ddb.ExportDescriptionOutput{ExportDescription: prev.Desc}, nil
+		}
+		return nil, err
+	}
+	s.background.Go(func() { s.runExport(region, job, m, at, filter) })
+	return &ddb.ExportDescriptionOutput{ExportDescription: job.Desc}, nil
+}
+
+// exportSource returns the table TableArn names in region.
+func (s *Service) exportSource(ctx context.Context, region, arn string) (*tableMeta, error) {
+	arnRegion, name, ok := parseTableARN(arn)
+	if !ok {
+		return nil, ddb.Errorf(ddb.ValidationException, "Invalid Request: TableArn is not a valid ARN")
+	}
+	if arnRegion != region {
+		return nil, ddb.Errorf(ddb.TableNotFoundException, "Table not found: %s", name)
+	}
+	return s.backupTable(ctx, region, name)
+}
+
+// exportInstant validates ExportTime (epoch seconds) against p's window.
+func exportInstant(p *pitrMeta, secs *float64, now time.Time) (time.Time, error) {
+	if secs == nil {
+		return now, nil
+	}
+	at := time.UnixMilli(int64(math.Round(*secs * 1000)))
+	earliest, latest := p.window(now)
+	if at.Before(earliest) || at.After(latest) {
+		return time.Time{}, ddb.Errorf(ddb.InvalidExportTimeException, "ExportTime '%s' must be within EarliestRestorableDateTime '%s' and LatestRestorableDateTime '%s'",
+			isoSeconds(at), isoSeconds(earliest), isoSeconds(latest))
+	}
+	return at, nil
+}
+
+// newExportJob returns the record of an export starting now.
+func newExportJob(m *tableMeta, in *ddb.ExportTableToPointInTimeInput, now, at time.Time) *exportJob {
+	id := jobID(now)
+	exportAt := epochSeconds(at.UnixNano())
+	d := ddb.ExportDescription{ExportArn: m.arn() + "/export/" + id, ExportStatus: "IN_PROGRESS", ExportType: s3export.FullExport,
+		ExportFormat: in.ExportFormat, TableArn: m.arn(), TableId: m.ID, S3Bucket: in.S3Bucket, S3Prefix: in.S3Prefix,
+		S3BucketOwner: in.S3BucketOwner, S3SseAlgorithm: in.S3SseAlgorithm, S3SseKmsKeyId: in.S3SseKmsKeyId,
+		ClientToken: in.ClientToken, StartTime: epochSeconds(now.UnixNano()), ExportTime: &exportAt,
+		FilterSpecification: in.FilterSpecification}
+	if d.ExportFormat == "" {
+		d.ExportFormat = s3export.FormatJSON
+	}
+	if d.S3SseAlgorithm == "" {
+		d.S3SseAlgorithm = "AES256"
+	}
+	return &exportJob{Created: now.UnixNano(), Desc: d}
+}
+
+// startExport records job, unless a live export already has its
+// ClientToken: then it returns that export when the request is the same,
+// and ExportConflictException when it is not.
+func (s *Service) startExport(ctx context.Context, region string, job *exportJob) (*exportJob, error) {
+	var prev *exportJob
+	err := s.db.Update(ctx, func(tx *store.Tx) error {
+		prev = nil
+		if tok := job.Desc.ClientToken; tok != "" {
+			var err error
+			if prev, err = s.exportByToken(tx, region, tok); err != nil || prev != nil {
+				return err
+			}
+		}
+		return writeJob(tx, region, kindExport, exportID(job), job)
+	})
+	if err != nil || prev == nil {
+		return nil, err
+	}
+	if !sameExport(prev.Desc, job.Desc) {
+		return nil, ddb.Errorf(ddb.ExportConflictException, "Duplicate request detected: %s", prev.Desc.ExportArn)
+	}
+	return prev, nil
+}
+
+func exportID(j *exportJob) string { id, _ := jobIDFromARN(j.Desc.ExportArn, kindExport); return id }
+
+// exportByToken returns the export of region started with token less than
+// clientTokenLife ago, or nil.
+func (s *Service) exportByToken(tx *store.Tx, region, token string) (*exportJob, error) {
+	var found *exportJob
+	var err error
+	since := s.now().Add(-clientTokenLife).UnixNano()
+	eachJob(tx, region, kindExport, func(raw []byte) bool {
+		var j exportJob
+		if err = json.Unmarshal(raw, &j); err != nil {
+			return false
+		}
+		if j.Desc.ClientToken == token && j.Created >= since {
+			found = &j
+		}
+		return true
+	})
+	return found, err
+}
+
+// sameExport reports whether two requests ask for the same export.
+func sameExport(a, b ddb.ExportDescription) bool {
+	fa, _ := json.Marshal(a.FilterSpecification)
+	fb, _ := json.Marshal(b.FilterSpecification)
+	return a.TableArn == b.TableArn && a.S3Bucket == b.S3Bucket && a.S3Prefix == b.S3Prefix && a.ExportFormat == b.ExportFormat &&
+		a.S3SseAlgorithm == b.S3SseAlgorithm && a.S3BucketOwner == b.S3BucketOwner && string(fa) == string(fb)
+}
+
+// exportFilter compiles a FilterSpecification; nil keeps every item whole.
+func (s *Service) exportFilter(f *ddb.FilterSpecification) (*expressions.Compiled, error) {
+	if f == nil {
+		return nil, nil
+	}
+	op := expressions.OpScan
+	if f.KeyConditionExpression != nil {
+		op = expressions.OpQuery
+	}
+	return s.compileExpr(expressions.Input{KeyConditionExpression: f.KeyConditionExpression, FilterExpression: f.FilterExpression,
+		ProjectionExpression: f.ProjectionExpression, Names: f.ExpressionAttributeNames, Values: f.ExpressionAttributeValues, Op: op})
+}
+
+// keep applies c to it: nil when filtered out, else it projected.
+func keep(c *expressions.Compiled, it attr.Item) attr.Item {
+	if c == nil {
+		return it
+	}
+	if (c.KeyCondition != nil && !c.KeyCondition.Eval(it)) || (c.Filter != nil && !c.Filter.Eval(it)) {
+		return nil
+	}
+	if c.Projection != nil {
+		return c.Projection.Apply(it)
+	}
+	return it
+}
+
+// runExport writes the export and records how it ended. It runs on
+// s.background and stops when the Service closes.
+func (s *Service) runExport(region string, job *exportJob, m *tableMeta, at time.Time, filter *expressions.Compiled) {
+	d := &job.Desc
+	res, err := s.writeExport(job, m, at, filter)
+	end := epochSeconds(s.now().UnixNano())
+	d.EndTime = &end
+	if err != nil {
+		d.ExportStatus = "FAILED"
+		d.FailureCode, d.FailureMessage = s3Failure(err)
+	} else {
+		d.ExportStatus, d.ExportManifest, d.ItemCount, d.BilledSizeBytes = "COMPLETED", res.ManifestKey, &res.ItemCount, &res.BilledSizeBytes
+	}
+	if err := s.saveJob(region, kindExport, exportID(job), job); err != nil {
+		s.logError("export: recording its end", "export", d.ExportArn, "err", err)
+	}
+}
+
+// writeExport streams the table's items at at through s3export.
+func (s *Service) writeExport(job *exportJob, m *tableMeta, at time.Time, filter *expressions.Compiled) (s3export.Result, error) {
+	d := &job.Desc
+	if s.opts.S3 == nil {
+		return s3export.Result{}, errNoS3
+	}
+	w, err := s3export.Start(s.bg, s3export.Options{Store: s.opts.S3, Bucket: d.S3Bucket, Prefix: d.S3Prefix,
+		ID: exportID(job), Format: d.ExportFormat})
+	if err != nil {
+		return s3export.Result{}, err
+	}
+	err = s.db.View(func(tx *store.Tx) error {
+		cur, err := currentTable(tx, m)
+		if err != nil {
+			return err
+		}
+		items, err := itemsAt(tx.Space(cur.ID), at.UnixNano()+1)
+		if err != nil {
+			return err
+		}
+		return items(func(_, v []byte) error {
+			if err := s.bg.Err(); err != nil {
+				return err
+			}
+			if filter == nil {
+				return w.AddStored(v)
+			}
+			it, err := attr.DecodeBinary(v)
+			if err != nil {
+				return err
+			}
+			if it = keep(filter, it); it == nil {
+				return nil
+			}
+			return w.Add(it)
+		})
+	})
+	if err != nil {
+		w.Abort()
+		return s3export.Result{}, err
+	}
+	return w.Finish(s3export.Summary{ExportArn: d.ExportArn, TableArn: d.TableArn, TableID: d.TableId,
+		StartTime: time.Unix(0, job.Created), EndTime: s.now(), ExportTime: at,
+		S3SseAlgorithm: d.S3SseAlgorithm, S3SseKmsKeyID: d.S3SseKmsKeyId})
+}
+
+// DescribeExport describes one export of the request's region.
+func (s *Service) DescribeExport(ctx context.Context, region string, in *ddb.DescribeExportInput) (*ddb.ExportDescriptionOutput, error) {
+	id, ok := jobIDFromARN(in.ExportArn, kindExport)
+	notFound := ddb.Errorf(ddb.ExportNotFoundException, "Export not found: %s", in.ExportArn)
+	if !ok {
+		return nil, notFound
+	}
+	var j exportJob
+	var found bool
+	err := s.db.View(func(tx *store.Tx) error {
+		var err error
+		found, err = readJob(tx, region, kindExport, id, &j)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !found || j.Desc.ExportArn != in.ExportArn {
+		return nil, notFound
+	}
+	return &ddb.ExportDescriptionOutput{ExportDescription: j.Desc}, nil
+}
+
+// ListExports lists the region's exports (of one table, with TableArn) in
+// the order they started, MaxResults (default 25) at a time.
+func (s *Service) ListExports(ctx context.Context, region string, in *ddb.ListExportsInput) (*ddb.ListExportsOutput, error) {
+	limit := 25
+	if in.MaxResults != nil {
+		limit = int(*in.MaxResults)
+	}
+	out := &ddb.ListExportsOutput{ExportSummaries: []ddb.ExportSummary{}}
+	var err error
+	verr := s.db.View(func(tx *store.Tx) error {
+		eachJob(tx, region, kindExport, func(raw []byte) bool {
+			var j exportJob
+			if err = json.Unmarshal(raw, &j); err != nil {
+				return false
+			}
+			id := exportID(&j)
+			if id < in.NextToken || (in.TableArn != "" && j.Desc.TableArn != in.TableArn) {
+				return true
+			}
+			if len(out.ExportSummaries) == limit {
+				out.NextToken = id
+				return false
+			}
+			out.ExportSummaries = append(out.ExportSummaries, ddb.ExportSummary{ExportArn: j.Desc.ExportArn,
+				ExportStatus: j.Desc.ExportStatus, ExportType: j.Desc.ExportType})
+			return true
+		})
+		return nil
+	})
+	if err == nil {
+		err = verr
+	}
+	return out, err
+}

@@ -1,0 +1,279 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
+	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/transfer/s3import"
+)
+
+// importChunk is how many imported items one store transaction writes:
+// large enough to amortise the commit, small enough that a transaction
+// holds little memory and foreground writes wait little for it.
+const importChunk = 1000
+
+// ImportTable creates a table as TableCreationParameters says and starts
+// loading every object under the S3 prefix into it (package s3import),
+// returning at once with the import IN_PROGRESS; DescribeImport reports
+// it COMPLETED or FAILED with its counts. Records that do not parse, lack
+// the key, or are too large are counted in ErrorCount and skipped, as the
+// service does. Unlike the service, the table is readable and writable
+// while the import runs (the service keeps it CREATING).
+func (s *Service) ImportTable(ctx context.Context, region string, in *ddb.ImportTableInput) (*ddb.ImportTableOutput, error) {
+	if err := checkImportOptions(in); err != nil {
+		return nil, err
+	}
+	if in.ClientToken != "" {
+		prev, err := s.importByToken(region, in.ClientToken)
+		if err != nil {
+			return nil, err
+		}
+		if prev != nil {
+			if !sameImport(&prev.Desc, in) {
+				return nil, ddb.Errorf(ddb.ImportConflictException, "Duplicate request detected: %s", prev.Desc.ImportArn)
+			}
+			return &ddb.ImportTableOutput{ImportTableDescription: prev.Desc}, nil
+		}
+	}
+	p := in.TableCreationParameters
+	if _, err := s.CreateTable(ctx, region, &ddb.CreateTableInput{TableName: p.TableName, AttributeDefinitions: p.AttributeDefinitions,
+		KeySchema: p.KeySchema, BillingMode: p.BillingMode, ProvisionedThroughput: p.ProvisionedThroughput,
+		OnDemandThroughput: p.OnDemandThroughput, SSESpecification: p.SSESpecification, GlobalSecondaryIndexes: p.GlobalSecondaryIndexes}); err != nil {
+		return nil, err
+	}
+	m, err := s.catalog.get(s.db, region, p.TableName)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	job := newImportJob(m, in, now)
+	id, _ := jobIDFromARN(job.Desc.ImportArn, kindImport)
+	if err := s.db.Update(ctx, func(tx *store.Tx) error { return writeJob(tx, region, kindImport, id, job) }); err != nil {
+		return nil, err
+	}
+	s.background.Go(func() { s.runImport(region, id, job, m) })
+	return &ddb.ImportTableOutput{ImportTableDescription: job.Desc}, nil
+}
+
+// checkImportOptions refuses CsvOptions with another format, and a
+// delimiter outside the API's pattern [,;:|\t ].
+func checkImportOptions(in *ddb.ImportTableInput) error {
+	o := in.InputFormatOptions
+	if o == nil || o.Csv == nil {
+		return nil
+	}
+	if in.InputFormat != s3import.FormatCSV {
+		return ddb.Errorf(ddb.ValidationException, "InputFormatOptions are only allowed with InputFormat CSV")
+	}
+	if d := o.Csv.Delimiter; d != "" && !strings.Contains(",;:|\t ", d) {
+		return ddb.Errorf(ddb.ValidationException, "1 validation error detected: Value '%s' at 'inputFormatOptions.csv.delimiter' failed to satisfy constraint: Member must satisfy regular expression pattern: [,;:|\t ]", d)
+	}
+	return nil
+}
+
+func newImportJob(m *tableMeta, in *ddb.ImportTableInput, now time.Time) *importJob {
+	d := ddb.ImportTableDescription{ImportArn: m.arn() + "/import/" + jobID(now), ImportStatus: "IN_PROGRESS",
+		TableArn: m.arn(), TableId: m.ID, ClientToken: in.ClientToken, S3BucketSource: *in.S3BucketSource,
+		InputFormat: in.InputFormat, InputFormatOptions: in.InputFormatOptions, InputCompressionType: in.InputCompressionType,
+		TableCreationParameters: in.TableCreationParameters, StartTime: epochSeconds(now.UnixNano())}
+	if d.InputCompressionType == "" {
+		d.InputCompressionType = s3import.CompressionNone
+	}
+	return &importJob{Created: now.UnixNano(), Desc: d}
+}
+
+// importByToken returns the import of region started with token less than
+// clientTokenLife ago, or nil.
+func (s *Service) importByToken(region, token string) (*importJob, error) {
+	var found *importJob
+	since := s.now().Add(-clientTokenLife).UnixNano()
+	var err error
+	verr := s.db.View(func(tx *store.Tx) error {
+		eachJob(tx, region, kindImport, func(raw []byte) bool {
+			var j importJob
+			if err = json.Unmarshal(raw, &j); err != nil {
+				return false
+			}
+			if j.Desc.ClientToken == token && j.Created >= since {
+				found = &j
+			}
+			return true
+		})
+		return err
+	})
+	return found, verr
+}
+
+// sameImport reports whether in asks for the import d describes.
+func sameImport(d *ddb.ImportTableDescription, in *ddb.ImportTableInput) bool {
+	a, _ := json.Marshal([]any{d.S3BucketSource, d.InputFormat, d.InputFormatOptions, d.TableCreationParameters})
+	comp := in.InputCompressionType
+	if comp == "" {
+		comp = s3import.CompressionNone
+	}
+	b, _ := json.Marshal([]any{in.S3BucketSource, in.InputFormat, in.InputFormatOptions, in.TableCreationParameters})
+	return string(a) == string(b) && comp == d.InputCompressionType
+}
+
+// runImport loads the items and records how the import ended. It runs on
+// s.background and stops when the Service closes.
+func (s *Service) runImport(region, id string, job *importJob, m *tableMeta) {
+	d := &job.Desc
+	st, imported, err := s.loadImport(d, m)
+	end := epochSeconds(s.now().UnixNano())
+	d.EndTime, d.ProcessedSizeBytes = &end, &st.Bytes
+	d.ProcessedItemCount, d.ErrorCount, d.ImportedItemCount = st.Processed, st.Errors, imported
+	d.ImportStatus = "COMPLETED"
+	if err != nil {
+		d.ImportStatus = "FAILED"
+		d.FailureCode, d.FailureMessage = s3Failure(err)
+	}
+	if err := s.saveJob(region, kindImport, id, job); err != nil {
+		s.logError("import: recording its end", "import", d.ImportArn, "err", err)
+	}
+}
+
+// loadImport reads the source and writes its items importChunk at a time.
+func (s *Service) loadImport(d *ddb.ImportTableDescription, m *tableMeta) (s3import.Stats, int64, error) {
+	if s.opts.S3 == nil {
+		return s3import.Stats{}, 0, errNoS3
+	}
+	o := s3import.Options{Format: d.InputFormat, Compression: d.InputCompressionType, KeyTypes: keyTypes(m),
+		Check: func(it attr.Item) error {
+			if _, err := m.itemKey(it); err != nil {
+				return err
+			}
+			return m.checkItem(it, false)
+		}}
+	if f := d.InputFormatOptions; f != nil && f.Csv != nil {
+		o.CSV = s3import.CSVOptions{Delimiter: f.Csv.Delimiter, Header: f.Csv.HeaderList}
+	}
+	var chunk []attr.Item
+	var imported int64
+	flush := func() error {
+		n, err := s.writeImported(m, chunk)
+		imported += n
+		chunk = chunk[:0]
+		return err
+	}
+	src := d.S3BucketSource
+	st, err := s3import.Read(s.bg, s.opts.S3, src.S3Bucket, src.S3KeyPrefix, o, func(it attr.Item) error {
+		if chunk = append(chunk, it); len(chunk) == importChunk {
+			return flush()
+		}
+		return nil
+	}, nil)
+	if err == nil {
+		err = flush()
+	}
+	return st, imported, err
+}
+
+// keyTypes returns the types of m's attribute definitions, which type the
+// key columns of a CSV source.
+func keyTypes(m *tableMeta) map[string]attr.Type {
+	out := map[string]attr.Type{}
+	for _, d := range m.AttributeDefinitions {
+		out[d.AttributeName] = attr.ParseType(d.AttributeType)
+	}
+	return out
+}
+
+// writeImported puts items (already checked) in one store transaction, as
+// BatchWriteItem puts would, so indexes and streams follow them.
+func (s *Service) writeImported(m *tableMeta, items []attr.Item) (int64, error) {
+	if len(items) == 0 {
+		return 0, nil
+	}
+	muts := make([]mutation, len(items))
+	for i, it := range items {
+		key, err := m.itemKey(it)
+		if err != nil {
+			return 0, err
+		}
+		muts[i] = mutation{meta: m, key: key, blind: true, keepLog: s.keepsLog(m),
+			next: func(attr.Item) (attr.Item, error) { return it, nil }}
+	}
+	results := make([]written, len(muts))
+	err := s.db.Update(s.bg, func(tx *store.Tx) error {
+		now := s.now().UnixNano()
+		sw := &spaceWrites{spaces: map[string]*store.Space{}, stats: map[string]*[2]int64{}}
+		for i := range muts {
+			w, err := muts[i].applyIn(tx, now, sw)
+			if err != nil {
+				return err
+			}
+			results[i] = w
+		}
+		return sw.flush()
+	})
+	if err != nil {
+		return 0, err
+	}
+	s.notifyWrite(m, results[len(results)-1])
+	return int64(len(items)), nil
+}
+
+// DescribeImport describes one import of the request's region.
+func (s *Service) DescribeImport(ctx context.Context, region string, in *ddb.DescribeImportInput) (*ddb.DescribeImportOutput, error) {
+	id, ok := jobIDFromARN(in.ImportArn, kindImport)
+	notFound := ddb.Errorf(ddb.ImportNotFoundException, "Import not found: %s", in.ImportArn)
+	if !ok {
+		return nil, notFound
+	}
+	var j importJob
+	var found bool
+	err := s.db.View(func(tx *store.Tx) error {
+		var err error
+		found, err = readJob(tx, region, kindImport, id, &j)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !found || j.Desc.ImportArn != in.ImportArn {
+		return nil, notFound
+	}
+	return &ddb.DescribeImportOutput{ImportTableDescription: j.Desc}, nil
+}
+
+// ListImports lists the region's imports (into one table, with TableArn)
+// in the order they started, PageSize (default 25) at a time.
+func (s *Service) ListImports(ctx context.Context, region string, in *ddb.ListImportsInput) (*ddb.ListImportsOutput, error) {
+	limit := 25
+	if in.PageSize != nil {
+		limit = int(*in.PageSize)
+	}
+	out := &ddb.ListImportsOutput{ImportSummaryList: []ddb.ImportSummary{}}
+	var err error
+	verr := s.db.View(func(tx *store.Tx) error {
+		eachJob(tx, region, kindImport, func(raw []byte) bool {
+			var j importJob
+			if err = json.Unmarshal(raw, &j); err != nil {
+				return false
+			}
+			id, _ := jobIDFromARN(j.Desc.ImportArn, kindImport)
+			if id < in.NextToken || (in.TableArn != "" && j.Desc.TableArn != in.TableArn) {
+				return true
+			}
+			if len(out.ImportSummaryList) == limit {
+				out.NextToken = id
+				return false
+			}
+			d := j.Desc
+			out.ImportSummaryList = append(out.ImportSummaryList, ddb.ImportSummary{ImportArn: d.ImportArn, ImportStatus: d.ImportStatus,
+				TableArn: d.TableArn, S3BucketSource: d.S3BucketSource, InputFormat: d.InputFormat, StartTime: d.StartTime, EndTime: d.EndTime})
+			return true
+		})
+		return nil
+	})
+	if err == nil {
+		err = verr
+	}
+	return out, err
+}
