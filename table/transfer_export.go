@@ -20,11 +20,12 @@ import (
 // must lie in its recovery window: the items are read as itemsAt reads them
 // for a restore, from one snapshot, so the export never blocks writes.
 func (s *Service) ExportTableToPointInTime(ctx context.Context, region string, in *ddb.ExportTableToPointInTimeInput) (*ddb.ExportDescriptionOutput, error) {
-	if in.ExportType == s3export.IncrementalExport {
-		return nil, ddb.Errorf(ddb.ValidationException, "Incremental exports are not supported by ddblocal yet")
-	}
-	if in.IncrementalExportSpecification != nil {
+	incr := in.ExportType == s3export.IncrementalExport
+	if !incr && in.IncrementalExportSpecification != nil {
 		return nil, ddb.Errorf(ddb.ValidationException, "IncrementalExportSpecification can only be used with ExportType INCREMENTAL_EXPORT")
+	}
+	if incr && in.FilterSpecification != nil {
+		return nil, ddb.Errorf(ddb.ValidationException, "FilterSpecification can only be used with ExportType FULL_EXPORT")
 	}
 	filter, err := s.exportFilter(in.FilterSpecification)
 	if err != nil {
@@ -38,18 +39,23 @@ func (s *Service) ExportTableToPointInTime(ctx context.Context, region string, i
 		return nil, ddb.Errorf(ddb.PointInTimeRecoveryUnavailableException, "Point in time recovery is not enabled for table '%s'", m.Name)
 	}
 	now := s.now()
-	at, err := exportInstant(m.PITR, in.ExportTime, now)
+	at, inc := now, (*incremental)(nil)
+	if incr {
+		inc, err = incrementalWindow(in, m.PITR, now)
+	} else {
+		at, err = exportInstant(m.PITR, in.ExportTime, now)
+	}
 	if err != nil {
 		return nil, err
 	}
-	job := newExportJob(m, in, now, at)
+	job := newExportJob(m, in, now, at, inc)
 	if prev, err := s.startExport(ctx, region, job); err != nil || prev != nil {
 		if prev != nil {
 			return &ddb.ExportDescriptionOutput{ExportDescription: prev.Desc}, nil
 		}
 		return nil, err
 	}
-	s.background.Go(func() { s.runExport(region, job, m, at, filter) })
+	s.background.Go(func() { s.runExport(region, job, m, at, filter, inc) })
 	return &ddb.ExportDescriptionOutput{ExportDescription: job.Desc}, nil
 }
 
@@ -79,8 +85,9 @@ func exportInstant(p *pitrMeta, secs *float64, now time.Time) (time.Time, error)
 	return at, nil
 }
 
-// newExportJob returns the record of an export starting now.
-func newExportJob(m *tableMeta, in *ddb.ExportTableToPointInTimeInput, now, at time.Time) *exportJob {
+// newExportJob returns the record of an export starting now: a full
+// export at at, or an incremental one (inc).
+func newExportJob(m *tableMeta, in *ddb.ExportTableToPointInTimeInput, now, at time.Time, inc *incremental) *exportJob {
 	id := jobID(now)
 	exportAt := epochSeconds(at.UnixNano())
 	d := ddb.ExportDescription{ExportArn: m.arn() + "/export/" + id, ExportStatus: "IN_PROGRESS", ExportType: s3export.FullExport,
@@ -93,6 +100,11 @@ func newExportJob(m *tableMeta, in *ddb.ExportTableToPointInTimeInput, now, at t
 	}
 	if d.S3SseAlgorithm == "" {
 		d.S3SseAlgorithm = "AES256"
+	}
+	if inc != nil {
+		from, to := epochSeconds(inc.from.UnixNano()), epochSeconds(inc.to.UnixNano())
+		d.ExportType, d.ExportTime = s3export.IncrementalExport, nil
+		d.IncrementalExportSpecification = &ddb.IncrementalExportSpecification{ExportFromTime: &from, ExportToTime: &to, ExportViewType: inc.view}
 	}
 	return &exportJob{Created: now.UnixNano(), Desc: d}
 }
@@ -179,9 +191,9 @@ func keep(c *expressions.Compiled, it attr.Item) attr.Item {
 
 // runExport writes the export and records how it ended. It runs on
 // s.background and stops when the Service closes.
-func (s *Service) runExport(region string, job *exportJob, m *tableMeta, at time.Time, filter *expressions.Compiled) {
+func (s *Service) runExport(region string, job *exportJob, m *tableMeta, at time.Time, filter *expressions.Compiled, inc *incremental) {
 	d := &job.Desc
-	res, err := s.writeExport(job, m, at, filter)
+	res, err := s.writeExport(job, m, at, filter, inc)
 	end := epochSeconds(s.now().UnixNano())
 	d.EndTime = &end
 	if err != nil {
@@ -196,7 +208,7 @@ func (s *Service) runExport(region string, job *exportJob, m *tableMeta, at time
 }
 
 // writeExport streams the table's items at at through s3export.
-func (s *Service) writeExport(job *exportJob, m *tableMeta, at time.Time, filter *expressions.Compiled) (s3export.Result, error) {
+func (s *Service) writeExport(job *exportJob, m *tableMeta, at time.Time, filter *expressions.Compiled, inc *incremental) (s3export.Result, error) {
 	d := &job.Desc
 	if s.opts.S3 == nil {
 		return s3export.Result{}, errNoS3
@@ -210,6 +222,9 @@ func (s *Service) writeExport(job *exportJob, m *tableMeta, at time.Time, filter
 		cur, err := currentTable(tx, m)
 		if err != nil {
 			return err
+		}
+		if inc != nil {
+			return writeIncremental(tx, cur, inc, w)
 		}
 		items, err := itemsAt(tx.Space(cur.ID), at.UnixNano()+1)
 		if err != nil {
@@ -236,9 +251,13 @@ func (s *Service) writeExport(job *exportJob, m *tableMeta, at time.Time, filter
 		w.Abort()
 		return s3export.Result{}, err
 	}
-	return w.Finish(s3export.Summary{ExportArn: d.ExportArn, TableArn: d.TableArn, TableID: d.TableId,
+	sum := s3export.Summary{ExportArn: d.ExportArn, TableArn: d.TableArn, TableID: d.TableId,
 		StartTime: time.Unix(0, job.Created), EndTime: s.now(), ExportTime: at,
-		S3SseAlgorithm: d.S3SseAlgorithm, S3SseKmsKeyID: d.S3SseKmsKeyId})
+		S3SseAlgorithm: d.S3SseAlgorithm, S3SseKmsKeyID: d.S3SseKmsKeyId}
+	if inc != nil {
+		sum.ExportType, sum.FromTime, sum.ToTime, sum.View = s3export.IncrementalExport, inc.from, inc.to, inc.view
+	}
+	return w.Finish(sum)
 }
 
 // DescribeExport describes one export of the request's region.
