@@ -55,6 +55,9 @@ func TestTransferScale(t *testing.T) {
 	if d.ImportedItemCount != int64(n) {
 		t.Fatalf("imported %d of %d", d.ImportedItemCount, n)
 	}
+	if desc, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Big")}); err == nil {
+		t.Logf("table: %d items, TableSizeBytes %d MiB", aws.ToInt64(desc.Table.ItemCount), aws.ToInt64(desc.Table.TableSizeBytes)>>20)
+	}
 	enablePITR(t, c, "Big", 0)
 	runtime.GC()
 	rss1 = rssKiB(t)

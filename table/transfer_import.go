@@ -138,11 +138,38 @@ func (s *Service) runImport(region, id string, job *importJob, m *tableMeta) {
 	}
 }
 
-// loadImport reads the source and writes its items importChunk at a time.
+// loadImport reads the source and writes its items importChunk at a
+// time: one goroutine parses while this one writes the previous chunk, so
+// an import uses two cores, and at most three chunks are in memory.
 func (s *Service) loadImport(d *ddb.ImportTableDescription, m *tableMeta) (s3import.Stats, int64, error) {
 	if s.opts.S3 == nil {
 		return s3import.Stats{}, 0, errNoS3
 	}
+	ctx, cancel := context.WithCancelCause(s.bg)
+	defer cancel(nil)
+	chunks := make(chan []attr.Item, 1)
+	var st s3import.Stats
+	var readErr error
+	go func() {
+		defer close(chunks)
+		st, readErr = s.readImport(ctx, d, m, chunks)
+	}()
+	var imported int64
+	for chunk := range chunks {
+		n, err := s.writeImported(m, chunk)
+		imported += n
+		if err != nil {
+			cancel(err)
+			for range chunks { // let the reader see the cancellation and stop
+			}
+			return st, imported, err
+		}
+	}
+	return st, imported, readErr
+}
+
+// readImport parses the source into chunks of checked items.
+func (s *Service) readImport(ctx context.Context, d *ddb.ImportTableDescription, m *tableMeta, chunks chan<- []attr.Item) (s3import.Stats, error) {
 	o := s3import.Options{Format: d.InputFormat, Compression: d.InputCompressionType, KeyTypes: keyTypes(m),
 		Check: func(it attr.Item) error {
 			if _, err := m.itemKey(it); err != nil {
@@ -153,25 +180,27 @@ func (s *Service) loadImport(d *ddb.ImportTableDescription, m *tableMeta) (s3imp
 	if f := d.InputFormatOptions; f != nil && f.Csv != nil {
 		o.CSV = s3import.CSVOptions{Delimiter: f.Csv.Delimiter, Header: f.Csv.HeaderList}
 	}
-	var chunk []attr.Item
-	var imported int64
-	flush := func() error {
-		n, err := s.writeImported(m, chunk)
-		imported += n
-		chunk = chunk[:0]
-		return err
+	chunk := make([]attr.Item, 0, importChunk)
+	send := func() error {
+		select {
+		case chunks <- chunk:
+			chunk = make([]attr.Item, 0, importChunk)
+			return nil
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		}
 	}
 	src := d.S3BucketSource
-	st, err := s3import.Read(s.bg, s.opts.S3, src.S3Bucket, src.S3KeyPrefix, o, func(it attr.Item) error {
+	st, err := s3import.Read(ctx, s.opts.S3, src.S3Bucket, src.S3KeyPrefix, o, func(it attr.Item) error {
 		if chunk = append(chunk, it); len(chunk) == importChunk {
-			return flush()
+			return send()
 		}
 		return nil
 	}, nil)
-	if err == nil {
-		err = flush()
+	if err == nil && len(chunk) > 0 {
+		err = send()
 	}
-	return st, imported, err
+	return st, err
 }
 
 // keyTypes returns the types of m's attribute definitions, which type the

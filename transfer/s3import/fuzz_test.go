@@ -40,3 +40,34 @@ func FuzzDecoders(f *testing.F) {
 		}
 	})
 }
+
+// TestJSONLineFastIsPlain: the JSON fast path answers as its plain twin.
+func TestJSONLineFastIsPlain(t *testing.T) {
+	for _, line := range []string{
+		`{"Item":{"a":{"S":"x"},"n":{"N":"1.50"}}}`, `{"Item":{}}`, `{"Item":{"a":{"S":"x"}}, "Item":{"b":{"S":"y"}}}`,
+		`{"Item":{"a":{"S":"x"}},"Other":1}`, `{"Item":{"a":{"S":"x"}}}}`, `{"Item":{"a":{"S":"\ud800"}}}`, `{"Item":null}`,
+		`{"Item":{"a":{"SS":["x","x"]}}}`, `{ "Item":{"a":{"B":"AAE="}}}`, `{"Item":{"a":{"N":"1e400"}}}`,
+	} {
+		checkJSONTwins(t, []byte(line))
+	}
+}
+
+func checkJSONTwins(t *testing.T, b []byte) {
+	t.Helper()
+	fast, ferr := decodeJSONLine(b)
+	plain, perr := decodeJSONLinePlain(b)
+	if (ferr == nil) != (perr == nil) || len(fast) != len(plain) {
+		t.Fatalf("%s: fast %v, %v; plain %v, %v", b, fast, ferr, plain, perr)
+	}
+	for k, v := range plain {
+		if !attr.Equal(fast[k], v) {
+			t.Fatalf("%s: %q fast %#v, plain %#v", b, k, fast[k], v)
+		}
+	}
+}
+
+func FuzzJSONLineTwins(f *testing.F) {
+	f.Add([]byte(`{"Item":{"a":{"S":"x"},"n":{"N":"1.50"}}}`))
+	f.Add([]byte(`{"Item":{"a":{"M":{"b":{"L":[{"NULL":true}]}}}}}`))
+	f.Fuzz(func(t *testing.T, b []byte) { checkJSONTwins(t, b) })
+}
