@@ -167,26 +167,11 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *ddb.Bat
 	for i := range muts {
 		muts[i].keepLog = s.keepsLog(muts[i].meta)
 	}
-	results := make([]written, len(muts))
 	strong, err := s.claimStrong(pointers(muts)) // MRSC (replica_strong_rules.go)
 	if err != nil {
 		return nil, err
 	}
-	err = s.db.Update(ctx, func(tx *store.Tx) error {
-		if err := s.claimShared(tx, strong); err != nil {
-			return err
-		}
-		now := s.now().UnixNano()
-		sw := &spaceWrites{spaces: map[string]*store.Space{}, stats: map[string]*[2]int64{}}
-		for i := range muts {
-			w, err := muts[i].applyIn(tx, now, sw)
-			if err != nil {
-				return err
-			}
-			results[i] = w
-		}
-		return sw.flush()
-	})
+	results, err := s.applyAll(ctx, muts, func(tx *store.Tx) error { return s.claimShared(tx, strong) }, nil)
 	if err == nil {
 		for i := range muts {
 			s.notifyWrite(muts[i].meta, results[i])
@@ -208,6 +193,36 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *ddb.Bat
 	}
 	out.ConsumedCapacity = batchWriteCapacity(muts, results, in.ReturnConsumedCapacity)
 	return out, nil
+}
+
+// applyAll applies muts in one store transaction, each table's space and
+// counters shared through one spaceWrites, and returns what each did. pre
+// and post (when not nil) run in the same transaction before and after
+// the mutations: a claim the writes need, a checkpoint that must commit
+// with them.
+func (s *Service) applyAll(ctx context.Context, muts []mutation, pre, post func(*store.Tx) error) ([]written, error) {
+	results := make([]written, len(muts))
+	err := s.db.Update(ctx, func(tx *store.Tx) error {
+		if pre != nil {
+			if err := pre(tx); err != nil {
+				return err
+			}
+		}
+		now := s.now().UnixNano()
+		sw := &spaceWrites{spaces: map[string]*store.Space{}, stats: map[string]*[2]int64{}}
+		for i := range muts {
+			w, err := muts[i].applyIn(tx, now, sw)
+			if err != nil {
+				return err
+			}
+			results[i] = w
+		}
+		if err := sw.flush(); err != nil || post == nil {
+			return err
+		}
+		return post(tx)
+	})
+	return results, err
 }
 
 // batchMutations validates every request of a BatchWriteItem, table by

@@ -228,19 +228,7 @@ func (s *Service) writeImported(m *tableMeta, items []attr.Item) (int64, error) 
 		muts[i] = mutation{meta: m, key: key, blind: true, keepLog: s.keepsLog(m),
 			next: func(attr.Item) (attr.Item, error) { return it, nil }}
 	}
-	results := make([]written, len(muts))
-	err := s.db.Update(s.bg, func(tx *store.Tx) error {
-		now := s.now().UnixNano()
-		sw := &spaceWrites{spaces: map[string]*store.Space{}, stats: map[string]*[2]int64{}}
-		for i := range muts {
-			w, err := muts[i].applyIn(tx, now, sw)
-			if err != nil {
-				return err
-			}
-			results[i] = w
-		}
-		return sw.flush()
-	})
+	results, err := s.applyAll(s.bg, muts, nil, nil)
 	if err != nil {
 		return 0, err
 	}
