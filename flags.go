@@ -77,12 +77,17 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	return c, c.finish(raw, func(flagName, envName string) string {
+	err := c.finish(raw, func(flagName, envName string) string {
 		if !given[flagName] && env.set(envName) {
 			return "DDBLOCAL_" + envName
 		}
 		return "--" + flagName
 	})
+	if err != nil {
+		return c, err
+	}
+	c.s3Store, err = c.s3.serverStore(c.dbPath, c.inMemory, getenv)
+	return c, err
 }
 
 // serverFlags defines the flags of the listener, storage and logging, DynamoDB
@@ -163,8 +168,7 @@ func (c *config) finish(raw rawFlags, source func(flagName, envName string) stri
 	if err := lvl.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return fmt.Errorf("invalid %s %q: want debug, info, warn or error", source("log-level", "LOG_LEVEL"), c.logLevel)
 	}
-	c.s3Store, err = c.s3.serverStore(c.dbPath, c.inMemory, func(k string) string { return env(k) })
-	return err
+	return nil
 }
 
 // logger returns the logger --log-level asks for, writing to w.

@@ -55,8 +55,9 @@ func (s *Service) ExportTableToPointInTime(ctx context.Context, region string, i
 		}
 		return nil, err
 	}
+	out := job.Desc // before the job's goroutine changes it
 	s.background.Go(func() { s.runExport(region, job, m, at, filter, inc) })
-	return &ddb.ExportDescriptionOutput{ExportDescription: job.Desc}, nil
+	return &ddb.ExportDescriptionOutput{ExportDescription: out}, nil
 }
 
 // exportSource returns the table TableArn names in region.

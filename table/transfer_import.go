@@ -56,8 +56,9 @@ func (s *Service) ImportTable(ctx context.Context, region string, in *ddb.Import
 	if err := s.db.Update(ctx, func(tx *store.Tx) error { return writeJob(tx, region, kindImport, id, job) }); err != nil {
 		return nil, err
 	}
+	out := job.Desc // before the job's goroutine changes it
 	s.background.Go(func() { s.runImport(region, id, job, m) })
-	return &ddb.ImportTableOutput{ImportTableDescription: job.Desc}, nil
+	return &ddb.ImportTableOutput{ImportTableDescription: out}, nil
 }
 
 // checkImportOptions refuses CsvOptions with another format, and a
