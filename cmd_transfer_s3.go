@@ -61,7 +61,7 @@ func (f *s3Flags) store(ctx context.Context, getenv func(string) string) (bucket
 		}
 		creds = cfg.Credentials
 	}
-	return bucket.S3{Client: bucket.NewS3Client(f.endpoint, f.region, creds)}, nil
+	return bucket.S3{Endpoint: f.endpoint, Region: f.region, Credentials: creds}, nil
 }
 
 // serverStore is the server's S3 backend: the endpoint, or the folder

@@ -2,46 +2,47 @@ package bucket
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/xml"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/smithy-go"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 )
 
 // S3 is the S3-endpoint backend: MinIO, LocalStack's S3, a fake in a test,
-// or AWS itself, through aws-sdk-go-v2's client. An object being written is
-// spooled to a temporary file and sent with one PutObject on Commit, so
-// memory stays bounded whatever the object's size (up to PutObject's 5 GB).
+// or AWS itself. It speaks the three calls it needs (PutObject, GetObject,
+// ListObjectsV2) over HTTP with path-style addressing, signed with
+// aws-sdk-go-v2's SigV4 signer: service/s3 would add 6 MB to a binary
+// that must stay small (the container image's limit), for calls this
+// simple. An object being written is spooled to a temporary file and sent
+// with one PutObject on Commit, so memory stays bounded whatever the
+// object's size (up to PutObject's 5 GB).
 type S3 struct {
-	Client *s3.Client
+	// Endpoint is the base URL (http://127.0.0.1:9000).
+	Endpoint string
+	// Region signs requests; empty means us-east-1.
+	Region      string
+	Credentials aws.CredentialsProvider
+	// HTTP sends the requests; nil means http.DefaultClient.
+	HTTP *http.Client
 	// TempDir holds the spool files; empty means os.TempDir().
 	TempDir string
 }
 
 var _ Store = S3{}
 
-// NewS3Client returns a client for an S3-compatible endpoint: path-style
-// addressing (bucket in the path, as MinIO and fakes need), checksums only
-// where the API requires them (not every S3-compatible server accepts the
-// SDK's default trailing checksums), and creds; region "" means us-east-1.
-func NewS3Client(endpoint, region string, creds aws.CredentialsProvider) *s3.Client {
-	if region == "" {
-		region = "us-east-1"
-	}
-	return s3.New(s3.Options{
-		BaseEndpoint:               aws.String(endpoint),
-		Region:                     region,
-		UsePathStyle:               true,
-		Credentials:                creds,
-		RequestChecksumCalculation: aws.RequestChecksumCalculationWhenRequired,
-		ResponseChecksumValidation: aws.ResponseChecksumValidationWhenRequired,
-	})
-}
+// emptySHA256 is the payload hash of a request without a body.
+const emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 // Create implements Store.
 func (s S3) Create(ctx context.Context, bucket, key string) (Writer, error) {
@@ -49,68 +50,174 @@ func (s S3) Create(ctx context.Context, bucket, key string) (Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &s3Writer{ctx: ctx, s: s, bucket: bucket, key: key, f: f}, nil
+	return &s3Writer{ctx: ctx, s: s, bucket: bucket, key: key, f: f, sum: sha256.New()}, nil
 }
 
 // Open implements Store.
 func (s S3) Open(ctx context.Context, bucket, key string) (io.ReadCloser, error) {
-	out, err := s.Client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	resp, err := s.do(ctx, http.MethodGet, bucket, key, nil, nil, emptySHA256, 0)
 	if err != nil {
-		return nil, mapS3Error(err, bucket, key)
+		return nil, err
 	}
-	return out.Body, nil
+	return resp.Body, nil
+}
+
+// listResult is the part of ListObjectsV2's answer that List reads.
+type listResult struct {
+	IsTruncated           bool
+	NextContinuationToken string
+	Contents              []struct {
+		Key  string
+		Size int64
+	}
 }
 
 // List implements Store with ListObjectsV2, which returns keys in
-// ascending order.
+// ascending order, a page at a time.
 func (s S3) List(ctx context.Context, bucket, prefix string, fn func(Object) error) error {
-	in := &s3.ListObjectsV2Input{Bucket: aws.String(bucket)}
+	q := url.Values{"list-type": {"2"}}
 	if prefix != "" {
-		in.Prefix = aws.String(prefix)
+		q.Set("prefix", prefix)
 	}
-	p := s3.NewListObjectsV2Paginator(s.Client, in)
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
+	for {
+		resp, err := s.do(ctx, http.MethodGet, bucket, "", q, nil, emptySHA256, 0)
 		if err != nil {
-			return mapS3Error(err, bucket, prefix)
+			return err
+		}
+		var page listResult
+		err = xml.NewDecoder(resp.Body).Decode(&page)
+		resp.Body.Close()
+		if err != nil {
+			return fmt.Errorf("bucket: ListObjectsV2 %s: %w", bucket, err)
 		}
 		for _, o := range page.Contents {
-			if err := fn(Object{Key: aws.ToString(o.Key), Size: aws.ToInt64(o.Size)}); err != nil {
+			if err := fn(Object{Key: o.Key, Size: o.Size}); err != nil {
 				return err
 			}
 		}
+		if !page.IsTruncated || page.NextContinuationToken == "" {
+			return nil
+		}
+		q.Set("continuation-token", page.NextContinuationToken)
 	}
-	return nil
 }
 
-// mapS3Error wraps the endpoint's error codes callers act on in this
-// package's sentinels, keeping the original in the chain.
-func mapS3Error(err error, bucket, key string) error {
-	var ae smithy.APIError
-	if !errors.As(err, &ae) {
-		return err
+// do sends one signed request and returns the response of a 2xx answer;
+// any other answer is an error, mapped by s3Error.
+func (s S3) do(ctx context.Context, method, bucket, key string, q url.Values, body io.Reader, payload string, size int64) (*http.Response, error) {
+	req, err := s.request(ctx, method, bucket, key, q, body, size)
+	if err != nil {
+		return nil, err
 	}
-	switch ae.ErrorCode() {
-	case "NoSuchBucket":
+	req.Header.Set("X-Amz-Content-Sha256", payload)
+	creds, err := s.Credentials.Retrieve(ctx)
+	if err != nil {
+		return nil, err
+	}
+	region := s.Region
+	if region == "" {
+		region = "us-east-1"
+	}
+	err = v4.NewSigner(func(o *v4.SignerOptions) { o.DisableURIPathEscaping = true }).
+		SignHTTP(ctx, creds, req, payload, "s3", region, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	c := s.HTTP
+	if c == nil {
+		c = http.DefaultClient
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode/100 != 2 {
+		defer resp.Body.Close()
+		return nil, s3Error(resp, bucket, key)
+	}
+	return resp, nil
+}
+
+// request builds the path-style request for bucket and key, the path
+// escaped as SigV4 canonicalizes S3's (every byte but A-Z a-z 0-9 - _ . ~
+// and /), and the query's spaces as %20, not +.
+func (s S3) request(ctx context.Context, method, bucket, key string, q url.Values, body io.Reader, size int64) (*http.Request, error) {
+	u, err := url.Parse(strings.TrimRight(s.Endpoint, "/"))
+	if err != nil {
+		return nil, fmt.Errorf("bucket: endpoint: %w", err)
+	}
+	path := "/" + bucket
+	if key != "" {
+		path += "/" + key
+	}
+	u.Path, u.RawPath = path, s3Escape(path)
+	u.RawQuery = strings.ReplaceAll(q.Encode(), "+", "%20")
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		req.ContentLength = size
+		if size == 0 {
+			req.Body = http.NoBody // else Go sends an empty body chunked
+		}
+	}
+	return req, nil
+}
+
+// s3Escape percent-encodes every byte of p except the unreserved ones and
+// the slash.
+func s3Escape(p string) string {
+	const hexDigits = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_.~/", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hexDigits[c>>4])
+		b.WriteByte(hexDigits[c&15])
+	}
+	return b.String()
+}
+
+// s3Error reads an error answer's <Error><Code> and wraps the codes
+// callers act on in this package's sentinels.
+func s3Error(resp *http.Response, bucket, key string) error {
+	var e struct{ Code, Message string }
+	xml.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&e)
+	err := fmt.Errorf("bucket: S3 %s %s: %d %s: %s", resp.Request.Method, resp.Request.URL.Path, resp.StatusCode, e.Code, e.Message)
+	switch {
+	case e.Code == "NoSuchBucket":
 		return fmt.Errorf("%w: %s: %w", ErrNoSuchBucket, bucket, err)
-	case "NoSuchKey", "NotFound":
+	case e.Code == "NoSuchKey" || (e.Code == "" && resp.StatusCode == http.StatusNotFound):
 		return fmt.Errorf("%w: %s/%s: %w", ErrNoSuchKey, bucket, key, err)
-	case "AccessDenied", "Forbidden", "InvalidAccessKeyId", "SignatureDoesNotMatch":
+	case e.Code == "AccessDenied" || e.Code == "InvalidAccessKeyId" || e.Code == "SignatureDoesNotMatch" || resp.StatusCode == http.StatusForbidden:
 		return fmt.Errorf("%w: %s: %w", ErrAccessDenied, bucket, err)
 	}
 	return err
 }
 
-// s3Writer spools to a temporary file until Commit.
+// s3Writer spools to a temporary file until Commit, hashing as it goes
+// (the PutObject's signed payload hash).
 type s3Writer struct {
 	ctx         context.Context // the Create call's, for the PutObject
 	s           S3
 	bucket, key string
 	f           *os.File
+	sum         hash.Hash
+	size        int64
 	done        bool
 }
 
-func (w *s3Writer) Write(p []byte) (int, error) { return w.f.Write(p) }
+func (w *s3Writer) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	w.sum.Write(p[:n])
+	w.size += int64(n)
+	return n, err
+}
 
 func (w *s3Writer) Commit() (string, error) {
 	if w.done {
@@ -118,21 +225,15 @@ func (w *s3Writer) Commit() (string, error) {
 	}
 	w.done = true
 	defer func() { w.f.Close(); os.Remove(w.f.Name()) }()
-	size, err := w.f.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return "", err
-	}
 	if _, err := w.f.Seek(0, io.SeekStart); err != nil {
 		return "", err
 	}
-	out, err := w.s.Client.PutObject(w.ctx, &s3.PutObjectInput{
-		Bucket: aws.String(w.bucket), Key: aws.String(w.key),
-		Body: w.f, ContentLength: aws.Int64(size),
-	})
+	resp, err := w.s.do(w.ctx, http.MethodPut, w.bucket, w.key, nil, io.NopCloser(w.f), hex.EncodeToString(w.sum.Sum(nil)), w.size)
 	if err != nil {
-		return "", mapS3Error(err, w.bucket, w.key)
+		return "", err
 	}
-	return strings.Trim(aws.ToString(out.ETag), `"`), nil
+	resp.Body.Close()
+	return strings.Trim(resp.Header.Get("ETag"), `"`), nil
 }
 
 func (w *s3Writer) Abort() {

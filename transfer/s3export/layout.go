@@ -18,6 +18,7 @@ package s3export
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base32"
 	"fmt"
 	"strings"
@@ -68,12 +69,14 @@ func Base(prefix, id string) string {
 // SummaryKey is the key DescribeExport's ExportManifest names.
 func SummaryKey(prefix, id string) string { return Base(prefix, id) + "/manifest-summary.json" }
 
-// dataName returns a random data file name like the service's 26
-// lower-case base32 characters.
-func dataName() string {
-	var b [16]byte
-	rand.Read(b[:])
-	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
+// dataName returns the name of an export's n-th data file: 26 lower-case
+// base32 characters like the service's random names, but derived from the
+// export ID, so that an export run again after a crash (from the same
+// snapshot, so with the same files) replaces its files rather than
+// leaving the first run's beside them.
+func dataName(id string, n int) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s/%d", id, n))
+	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:16]))
 }
 
 // timeString is the manifests' time format: UTC with milliseconds

@@ -166,7 +166,7 @@ func (w *Writer) NextFile() error {
 }
 
 func (w *Writer) open() error {
-	key := w.base + "/data/" + dataName() + w.enc.ext
+	key := w.base + "/data/" + dataName(w.o.ID, len(w.files)) + w.enc.ext
 	obj, err := w.o.Store.Create(w.ctx, w.o.Bucket, key)
 	if err != nil {
 		return err

@@ -85,27 +85,57 @@ type decoder interface {
 	next() (attr.Item, error)
 }
 
+// Position is how far a read has come: the key of the object being
+// read, how many of its records are done, and the counts so far. A reader
+// resumed from a Position (ReadFrom) counts on from there and reads only
+// what lies after it, so work checkpointed with the Position of its last
+// record is neither lost nor done twice after a crash.
+type Position struct {
+	Key     string
+	Records int64
+	Stats   Stats
+}
+
 // Read decodes every object under prefix in key order, calling put for
 // each good item and bad (when not nil) for each bad record. It returns the
 // counts, and the first fatal error: the store's, a decompressor's, put's,
 // ErrNoObjects, or ctx's.
 func Read(ctx context.Context, s bucket.Store, bkt, prefix string, o Options, put func(attr.Item) error, bad func(*RecordError)) (Stats, error) {
-	var st Stats
-	if _, ok := map[string]bool{FormatJSON: true, FormatIon: true, FormatCSV: true}[o.Format]; !ok {
-		return st, fmt.Errorf("s3import: unknown format %q", o.Format)
-	}
-	err := s.List(ctx, bkt, prefix, func(obj bucket.Object) error {
-		st.Objects++
-		st.Bytes += obj.Size
-		return readObject(ctx, s, bkt, obj.Key, o, &st, put, bad)
-	})
-	if err == nil && st.Objects == 0 {
-		err = ErrNoObjects
-	}
-	return st, err
+	return ReadFrom(ctx, s, bkt, prefix, o, Position{}, func(it attr.Item, _ Position) error { return put(it) }, bad)
 }
 
-func readObject(ctx context.Context, s bucket.Store, bkt, key string, o Options, st *Stats, put func(attr.Item) error, bad func(*RecordError)) error {
+// ReadFrom is Read resumed after from (the zero Position reads
+// everything): objects before from.Key are skipped, and the first
+// from.Records records of from.Key; counts start at from.Stats. put is
+// given the Position after its item.
+func ReadFrom(ctx context.Context, s bucket.Store, bkt, prefix string, o Options, from Position, put func(attr.Item, Position) error, bad func(*RecordError)) (Stats, error) {
+	if _, ok := map[string]bool{FormatJSON: true, FormatIon: true, FormatCSV: true}[o.Format]; !ok {
+		return from.Stats, fmt.Errorf("s3import: unknown format %q", o.Format)
+	}
+	pos := from
+	err := s.List(ctx, bkt, prefix, func(obj bucket.Object) error {
+		switch {
+		case obj.Key < from.Key:
+			return nil
+		case obj.Key == from.Key:
+			pos.Records = from.Records
+		default:
+			pos.Key, pos.Records = obj.Key, 0
+			pos.Stats.Objects++
+			pos.Stats.Bytes += obj.Size
+		}
+		return readObject(ctx, s, bkt, o, &pos, put, bad)
+	})
+	if err == nil && pos.Stats.Objects == 0 {
+		err = ErrNoObjects
+	}
+	return pos.Stats, err
+}
+
+// readObject reads the object pos names, skipping its first pos.Records
+// records, and advances pos past each record it reads.
+func readObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos *Position, put func(attr.Item, Position) error, bad func(*RecordError)) error {
+	key, skip := pos.Key, pos.Records
 	rc, err := s.Open(ctx, bkt, key)
 	if err != nil {
 		return err
@@ -117,7 +147,7 @@ func readObject(ctx context.Context, s bucket.Store, bkt, key string, o Options,
 	}
 	defer done()
 	dec := newDecoder(r, key, o)
-	for {
+	for n := int64(0); ; n++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -125,28 +155,42 @@ func readObject(ctx context.Context, s bucket.Store, bkt, key string, o Options,
 		if err == io.EOF {
 			return nil
 		}
-		var rerr *RecordError
-		if err == nil && o.Check != nil {
-			if cerr := o.Check(it); cerr != nil {
-				err = &RecordError{Key: key, Line: lineOf(dec), Err: cerr}
+		if n < skip {
+			if err != nil && !errors.As(err, new(*RecordError)) {
+				return fmt.Errorf("%s: %w", key, err)
 			}
+			continue
 		}
-		switch {
-		case errors.As(err, &rerr):
-			st.Processed++
-			st.Errors++
-			if bad != nil {
-				bad(rerr)
-			}
-		case err != nil:
-			return fmt.Errorf("%s: %w", key, err)
-		default:
-			st.Processed++
-			if err := put(it); err != nil {
-				return err
-			}
+		if err := record(dec, o, pos, it, err, put, bad); err != nil {
+			return err
 		}
 	}
+}
+
+// record counts one record the decoder gave (it, or the error err) and
+// hands it to put or bad.
+func record(dec decoder, o Options, pos *Position, it attr.Item, err error, put func(attr.Item, Position) error, bad func(*RecordError)) error {
+	var rerr *RecordError
+	if err == nil && o.Check != nil {
+		if cerr := o.Check(it); cerr != nil {
+			err = &RecordError{Key: pos.Key, Line: lineOf(dec), Err: cerr}
+		}
+	}
+	switch {
+	case errors.As(err, &rerr):
+		pos.Records++
+		pos.Stats.Processed++
+		pos.Stats.Errors++
+		if bad != nil {
+			bad(rerr)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("%s: %w", pos.Key, err)
+	}
+	pos.Records++
+	pos.Stats.Processed++
+	return put(it, *pos)
 }
 
 func newDecoder(r io.Reader, key string, o Options) decoder {

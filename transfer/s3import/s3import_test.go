@@ -201,3 +201,42 @@ func TestReadsAnExport(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFromResumes resumes a read after every item in turn: it must
+// give exactly the items after that one, and the same final counts.
+func TestReadFromResumes(t *testing.T) {
+	s := bucket.Dir{Root: t.TempDir()}
+	for _, format := range []string{s3import.FormatJSON, s3import.FormatCSV} {
+		t.Run(format, func(t *testing.T) {
+			for _, part := range []string{"part-1", "part-2", "part-3"} {
+				putObject(t, s, "src", format+"/"+part, compress(t, s3import.CompressionGzip, []byte(sources[format])))
+			}
+			o := s3import.Options{Format: format, Compression: s3import.CompressionGzip, KeyTypes: map[string]attr.Type{"pk": attr.TypeS}}
+			read := func(from s3import.Position) ([]string, []s3import.Position, s3import.Stats) {
+				var items []string
+				var at []s3import.Position
+				st, err := s3import.ReadFrom(context.Background(), s, "src", format+"/", o, from, func(it attr.Item, p s3import.Position) error {
+					items, at = append(items, fmt.Sprint(it)), append(at, p)
+					return nil
+				}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return items, at, st
+			}
+			all, at, want := read(s3import.Position{})
+			if len(all) != 9 || want.Objects != 3 || want.Processed != 15 {
+				t.Fatalf("whole read: %d items, %+v", len(all), want)
+			}
+			for i, p := range at {
+				got, _, st := read(p)
+				if fmt.Sprint(got) != fmt.Sprint(all[i+1:]) {
+					t.Errorf("resumed after item %d (%+v): got %v, want %v", i, p, got, all[i+1:])
+				}
+				if st != want {
+					t.Errorf("resumed after item %d: stats %+v, want %+v", i, st, want)
+				}
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 // Package buckettest gives tests an in-process S3 server speaking the real
 // S3 protocol (gofakes3), so the S3-endpoint backend is tested over HTTP
-// with the real SDK client, never against a mock of our own.
+// by our client, never against a mock; Client, aws-sdk-go-v2's own S3
+// client, lets tests look at the objects independently of ours.
 package buckettest
 
 import (
@@ -29,7 +30,8 @@ func Start(t testing.TB, buckets ...string) *Server {
 	t.Helper()
 	srv := httptest.NewServer(gofakes3.New(s3mem.New()).Server())
 	t.Cleanup(srv.Close)
-	c := bucket.NewS3Client(srv.URL, "us-east-1", credentials.NewStaticCredentialsProvider("k", "s", ""))
+	c := s3.New(s3.Options{BaseEndpoint: aws.String(srv.URL), Region: "us-east-1", UsePathStyle: true,
+		Credentials: credentials.NewStaticCredentialsProvider("k", "s", "")})
 	for _, b := range buckets {
 		if _, err := c.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String(b)}); err != nil {
 			t.Fatal(err)
@@ -41,5 +43,5 @@ func Start(t testing.TB, buckets ...string) *Server {
 // Store returns the S3 backend on this server, spooling into a test
 // directory.
 func (s *Server) Store(t testing.TB) bucket.S3 {
-	return bucket.S3{Client: s.Client, TempDir: t.TempDir()}
+	return bucket.S3{Endpoint: s.URL, Credentials: credentials.NewStaticCredentialsProvider("k", "s", ""), TempDir: t.TempDir()}
 }
