@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
 	"github.com/ddblocal/ddblocal/insights"
 	"github.com/ddblocal/ddblocal/table"
@@ -506,5 +507,28 @@ func TestVectorIndexInsights(t *testing.T) {
 		`all emb/3 DOT_PRODUCT hash="" 7 vectors 84 B, 1 partitions:7`}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("vectorIndexes:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestVectorIndexStreams: a table's stream records its writes as without a
+// vector index: one record per write, the vector in the image.
+func TestVectorIndexStreams(t *testing.T) {
+	srv := startServer(t, table.Options{})
+	c := srv.client("us-east-1")
+	createVectorTable(t, c, "streamed", nil, vecIndex("vix", 2, types.VectorDistanceFunctionEuclidean))
+	up, err := c.UpdateTable(context.Background(), &dynamodb.UpdateTableInput{TableName: aws.String("streamed"),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustPut(t, c, "streamed", map[string]types.AttributeValue{"pk": s("a"), "emb": vecList([]float32{1, 2})})
+	mustPut(t, c, "streamed", map[string]types.AttributeValue{"pk": s("b")})
+	recs, _ := walkStream(t, streamsClient(srv.URL), aws.ToString(up.TableDescription.LatestStreamArn))
+	var got []string
+	for _, r := range recs {
+		got = append(got, fmt.Sprintf("%s %s %d", r.EventName, r.Dynamodb.Keys["pk"].(*stypes.AttributeValueMemberS).Value, len(r.Dynamodb.NewImage)))
+	}
+	if want := "[INSERT a 2 INSERT b 1]"; fmt.Sprint(got) != want {
+		t.Fatalf("stream records %v, want %s", got, want)
 	}
 }
