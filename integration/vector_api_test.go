@@ -532,3 +532,36 @@ func TestVectorIndexStreams(t *testing.T) {
 		t.Fatalf("stream records %v, want %s", got, want)
 	}
 }
+
+// TestVectorIndexPointInTimeRestore: a table restored to a point in time
+// has the source's vector index, holding the vectors of that moment; an
+// empty VectorIndexOverride restores none.
+func TestVectorIndexPointInTimeRestore(t *testing.T) {
+	ctx := context.Background()
+	clock := newFakeClock()
+	srv := startServer(t, table.Options{Now: clock.Now})
+	c := srv.client("us-east-1")
+	createVectorTable(t, c, "pitr", nil, vecIndex("vix", 2, types.VectorDistanceFunctionEuclidean))
+	enablePITR(t, c, "pitr", 0)
+	clock.Advance(time.Second)
+	mustPut(t, c, "pitr", map[string]types.AttributeValue{"pk": s("a"), "emb": vecList([]float32{1, 0})})
+	mustPut(t, c, "pitr", map[string]types.AttributeValue{"pk": s("b"), "emb": vecList([]float32{2, 0})})
+	then := clock.Now()
+	clock.Advance(time.Second)
+	mustPut(t, c, "pitr", map[string]types.AttributeValue{"pk": s("a"), "emb": vecList([]float32{3, 0})})
+	mustPut(t, c, "pitr", map[string]types.AttributeValue{"pk": s("c"), "emb": vecList([]float32{0.5, 0})})
+	clock.Advance(time.Second)
+	for target, override := range map[string][]types.VectorIndex{"pitrthen": nil, "pitrbare": {}} {
+		if _, err := c.RestoreTableToPointInTime(ctx, &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("pitr"),
+			TargetTableName: aws.String(target), RestoreDateTime: aws.Time(then), VectorIndexOverride: override}); err != nil {
+			t.Fatalf("restore %s: %v", target, err)
+		}
+	}
+	q := &dynamodb.SearchVectorsInput{TableName: aws.String("pitrthen"), IndexName: aws.String("vix"), SearchVector: vecValues([]float32{0, 0}), TopK: aws.Int32(10)}
+	if got := fmt.Sprint(keysOf(search(t, c, q).SearchResults)); got != "[a b]" {
+		t.Fatalf("restored search: %s, want the vectors as they were", got)
+	}
+	q.TableName = aws.String("pitrbare")
+	_, err := c.SearchVectors(ctx, q)
+	wantAPIError(t, err, "ValidationException", "The table does not have the specified index: vix")
+}
