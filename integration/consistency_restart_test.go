@@ -52,7 +52,7 @@ func startDurable(t *testing.T, path string, opts table.Options) (srv *server, s
 // lag has passed; strong reads see them at once.
 func TestEventualConsistencyAfterRestart(t *testing.T) {
 	t.Parallel()
-	for _, crash := range []bool{false} {
+	for _, crash := range []bool{false, true} {
 		name := "clean stop"
 		if crash {
 			name = "crash"
