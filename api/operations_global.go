@@ -13,5 +13,6 @@ func globalTableOperations(svc *table.Service) map[string]Handler {
 		"DescribeGlobalTableSettings":     Op(svc.DescribeGlobalTableSettings),
 		"UpdateGlobalTableSettings":       Op(svc.UpdateGlobalTableSettings),
 		"DescribeTableReplicaAutoScaling": Op(svc.DescribeTableReplicaAutoScaling),
+		"UpdateTableReplicaAutoScaling":   Op(svc.UpdateTableReplicaAutoScaling),
 	}
 }

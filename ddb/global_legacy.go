@@ -59,11 +59,13 @@ type TableAutoScalingDescription struct {
 	Replicas    []ReplicaAutoScalingDescription
 }
 
-// ReplicaAutoScalingDescription is one replica's auto scaling settings
-// (ddblocal keeps none).
+// ReplicaAutoScalingDescription is one replica's auto scaling settings.
 type ReplicaAutoScalingDescription struct {
-	RegionName    string
-	ReplicaStatus string
+	RegionName                                         string
+	ReplicaStatus                                      string
+	GlobalSecondaryIndexes                             []ReplicaGlobalSecondaryIndexAutoScalingDescription `json:",omitempty"`
+	ReplicaProvisionedReadCapacityAutoScalingSettings  *AutoScalingSettingsDescription                     `json:",omitempty"`
+	ReplicaProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription                     `json:",omitempty"`
 }
 
 // DescribeTableReplicaAutoScalingOutput is DescribeTableReplicaAutoScaling's response.

@@ -116,3 +116,50 @@ func TestGlobalTableSettingsSync(t *testing.T) {
 		t.Errorf("eu-west-1 after its override changed to 4: %d/%d, want 4/12", r, w)
 	}
 }
+
+// TestUpdateTableReplicaAutoScaling: write settings are kept on every
+// replica, read settings on the replica named; both are described.
+func TestUpdateTableReplicaAutoScaling(t *testing.T) {
+	srv := startGlobalServer(t, table.Options{})
+	us, eu := srv.client("us-east-1"), srv.client("eu-west-1")
+	ctx := context.Background()
+	createTable(t, us, "glob", false)
+	_, err := us.UpdateTableReplicaAutoScaling(ctx, &dynamodb.UpdateTableReplicaAutoScalingInput{TableName: aws.String("glob"),
+		ProvisionedWriteCapacityAutoScalingUpdate: &types.AutoScalingSettingsUpdate{MinimumUnits: aws.Int64(1)}})
+	wantAPIError(t, err, "ResourceNotFoundException", "Global table with name: 'glob' does not exist.")
+	addReplica(t, us, "glob", "eu-west-1")
+	policy := &types.AutoScalingPolicyUpdate{PolicyName: aws.String("p"),
+		TargetTrackingScalingPolicyConfiguration: &types.AutoScalingTargetTrackingScalingPolicyConfigurationUpdate{TargetValue: aws.Float64(70)}}
+	out, err := us.UpdateTableReplicaAutoScaling(ctx, &dynamodb.UpdateTableReplicaAutoScalingInput{TableName: aws.String("glob"),
+		ProvisionedWriteCapacityAutoScalingUpdate: &types.AutoScalingSettingsUpdate{MinimumUnits: aws.Int64(5), MaximumUnits: aws.Int64(50), ScalingPolicyUpdate: policy},
+		ReplicaUpdates: []types.ReplicaAutoScalingUpdate{{RegionName: aws.String("eu-west-1"),
+			ReplicaProvisionedReadCapacityAutoScalingUpdate: &types.AutoScalingSettingsUpdate{MinimumUnits: aws.Int64(2), MaximumUnits: aws.Int64(20)}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(out.TableAutoScalingDescription.Replicas); n != 2 {
+		t.Fatalf("UpdateTableReplicaAutoScaling answer: %d replicas, want 2", n)
+	}
+	d, err := eu.DescribeTableReplicaAutoScaling(ctx, &dynamodb.DescribeTableReplicaAutoScalingInput{TableName: aws.String("glob")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range d.TableAutoScalingDescription.Replicas {
+		w := r.ReplicaProvisionedWriteCapacityAutoScalingSettings
+		if w == nil || aws.ToInt64(w.MinimumUnits) != 5 || aws.ToInt64(w.MaximumUnits) != 50 || len(w.ScalingPolicies) != 1 ||
+			aws.ToFloat64(w.ScalingPolicies[0].TargetTrackingScalingPolicyConfiguration.TargetValue) != 70 {
+			t.Errorf("%s write auto scaling: %+v, want 5..50 at 70%%", aws.ToString(r.RegionName), w)
+		}
+		rd := r.ReplicaProvisionedReadCapacityAutoScalingSettings
+		switch aws.ToString(r.RegionName) {
+		case "eu-west-1":
+			if rd == nil || aws.ToInt64(rd.MinimumUnits) != 2 || aws.ToInt64(rd.MaximumUnits) != 20 {
+				t.Errorf("eu-west-1 read auto scaling: %+v, want 2..20", rd)
+			}
+		default:
+			if rd != nil {
+				t.Errorf("%s read auto scaling: %+v, want none (set for eu-west-1 only)", aws.ToString(r.RegionName), rd)
+			}
+		}
+	}
+}

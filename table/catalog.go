@@ -62,6 +62,9 @@ type tableMeta struct {
 	Strong       bool
 	Witness      string
 	WitnessSince int64
+	// AutoScaling is the replica's auto scaling settings
+	// (replica_autoscaling.go), nil when none were set.
+	AutoScaling *replicaScaling
 	// VectorIndexes are the table's vector indexes (vector_catalog.go), and
 	// DeletingVectorIndexes those deleted within TransientDelay.
 	VectorIndexes         []vectorMeta

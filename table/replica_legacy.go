@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/ddblocal/ddblocal/ddb"
 )
@@ -57,9 +56,9 @@ func (s *Service) ListGlobalTables(_ context.Context, _ string, _ *ddb.ListGloba
 }
 
 // DescribeTableReplicaAutoScaling describes a version 2019.11.21 global
-// table's replicas, its own included, by Region name; ddblocal has no
-// Application Auto Scaling, so no replica has settings. A regional table is
-// no global table, as DynamoDB answers.
+// table's replicas, its own included, by Region name, with the auto scaling
+// settings UpdateTableReplicaAutoScaling stored. A regional table is no
+// global table, as DynamoDB answers.
 func (s *Service) DescribeTableReplicaAutoScaling(ctx context.Context, region string, in *ddb.TableNameInput) (*ddb.DescribeTableReplicaAutoScalingOutput, error) {
 	name := tableName(in.TableName)
 	notGlobal := ddb.Errorf(ddb.ResourceNotFoundException, "Global table with name: '%s' does not exist.", name)
@@ -73,10 +72,11 @@ func (s *Service) DescribeTableReplicaAutoScaling(ctx context.Context, region st
 		return nil, notGlobal
 	}
 	out := &ddb.TableAutoScalingDescription{TableName: m.Name, TableStatus: s.tableStatus(m, now),
-		Replicas: []ddb.ReplicaAutoScalingDescription{{RegionName: regionOf(m), ReplicaStatus: replicaActive}}}
-	for _, r := range d.Replicas {
-		out.Replicas = append(out.Replicas, ddb.ReplicaAutoScalingDescription{RegionName: r.RegionName, ReplicaStatus: r.ReplicaStatus})
+		Replicas: []ddb.ReplicaAutoScalingDescription{describeReplicaScaling(m, regionOf(m), replicaActive)}}
+	for _, r := range d.Replicas { // replica_autoscaling.go
+		t, _ := s.catalog.get(s.db, memberScope(m, r.RegionName), m.Name)
+		out.Replicas = append(out.Replicas, describeReplicaScaling(t, r.RegionName, r.ReplicaStatus))
 	}
-	slices.SortFunc(out.Replicas, func(a, b ddb.ReplicaAutoScalingDescription) int { return strings.Compare(a.RegionName, b.RegionName) })
+	sortReplicaScaling(out.Replicas)
 	return &ddb.DescribeTableReplicaAutoScalingOutput{TableAutoScalingDescription: out}, nil
 }
