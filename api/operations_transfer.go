@@ -3,7 +3,7 @@ package api
 import "github.com/ddblocal/ddblocal/table"
 
 // transferOperations are the dispatch entries of exports to S3 and
-// imports from S3.
+// imports from S3, and of bulk loads.
 func transferOperations(svc *table.Service) map[string]Handler {
 	return map[string]Handler{
 		"ExportTableToPointInTime": Op(svc.ExportTableToPointInTime),
@@ -12,5 +12,9 @@ func transferOperations(svc *table.Service) map[string]Handler {
 		"ImportTable":              Op(svc.ImportTable),
 		"DescribeImport":           Op(svc.DescribeImport),
 		"ListImports":              Op(svc.ListImports),
+		"StartBulkPutItems":        Op(svc.StartBulkPutItems),
+		"DescribeBulkOperation":    Op(svc.DescribeBulkOperation),
+		"ListBulkOperations":       Op(svc.ListBulkOperations),
+		"CancelBulkOperation":      Op(svc.CancelBulkOperation),
 	}
 }

@@ -139,38 +139,11 @@ func (s *Service) runImport(region, id string, job *importJob, m *tableMeta) {
 	}
 }
 
-// loadImport reads the source and writes its items importChunk at a
-// time: one goroutine parses while this one writes the previous chunk, so
-// an import uses two cores, and at most three chunks are in memory.
+// loadImport reads the source and writes its items chunk by chunk.
 func (s *Service) loadImport(d *ddb.ImportTableDescription, m *tableMeta) (s3import.Stats, int64, error) {
 	if s.opts.S3 == nil {
 		return s3import.Stats{}, 0, errNoS3
 	}
-	ctx, cancel := context.WithCancelCause(s.bg)
-	defer cancel(nil)
-	chunks := make(chan []attr.Item, 1)
-	var st s3import.Stats
-	var readErr error
-	go func() {
-		defer close(chunks)
-		st, readErr = s.readImport(ctx, d, m, chunks)
-	}()
-	var imported int64
-	for chunk := range chunks {
-		n, err := s.writeImported(m, chunk)
-		imported += n
-		if err != nil {
-			cancel(err)
-			for range chunks { // let the reader see the cancellation and stop
-			}
-			return st, imported, err
-		}
-	}
-	return st, imported, readErr
-}
-
-// readImport parses the source into chunks of checked items.
-func (s *Service) readImport(ctx context.Context, d *ddb.ImportTableDescription, m *tableMeta, chunks chan<- []attr.Item) (s3import.Stats, error) {
 	o := s3import.Options{Format: d.InputFormat, Compression: d.InputCompressionType, KeyTypes: keyTypes(m),
 		Check: func(it attr.Item) error {
 			if _, err := m.itemKey(it); err != nil {
@@ -181,24 +154,70 @@ func (s *Service) readImport(ctx context.Context, d *ddb.ImportTableDescription,
 	if f := d.InputFormatOptions; f != nil && f.Csv != nil {
 		o.CSV = s3import.CSVOptions{Delimiter: f.Csv.Delimiter, Header: f.Csv.HeaderList}
 	}
-	chunk := make([]attr.Item, 0, importChunk)
+	var imported int64
+	st, err := s.readChunks(d.S3BucketSource.S3Bucket, d.S3BucketSource.S3KeyPrefix, o, func(c chunk) error {
+		n, err := s.writeImported(m, c.items, nil)
+		imported += n
+		return err
+	})
+	return st, imported, err
+}
+
+// chunk is a run of an S3 source's records: the good items and the bad
+// records, and the read's position after them.
+type chunk struct {
+	items []attr.Item
+	bad   []*s3import.RecordError
+	pos   s3import.Position
+}
+
+// readChunks reads every object under prefix in chunks of importChunk
+// items: one goroutine parses while this one calls write with the
+// previous chunk, so a load uses two cores and at most three chunks are in
+// memory. write's error stops the read.
+func (s *Service) readChunks(bkt, prefix string, o s3import.Options, write func(chunk) error) (s3import.Stats, error) {
+	ctx, cancel := context.WithCancelCause(s.bg)
+	defer cancel(nil)
+	chunks := make(chan chunk, 1)
+	var st s3import.Stats
+	var readErr error
+	go func() {
+		defer close(chunks)
+		st, readErr = s.produceChunks(ctx, bkt, prefix, o, chunks)
+	}()
+	for c := range chunks {
+		if err := write(c); err != nil {
+			cancel(err)
+			for range chunks { // let the reader see the cancellation and stop
+			}
+			return st, err
+		}
+	}
+	return st, readErr
+}
+
+// produceChunks parses the source into chunks.
+func (s *Service) produceChunks(ctx context.Context, bkt, prefix string, o s3import.Options, chunks chan<- chunk) (s3import.Stats, error) {
+	cur := chunk{items: make([]attr.Item, 0, importChunk)}
 	send := func() error {
 		select {
-		case chunks <- chunk:
-			chunk = make([]attr.Item, 0, importChunk)
+		case chunks <- cur:
+			cur = chunk{items: make([]attr.Item, 0, importChunk)}
 			return nil
 		case <-ctx.Done():
 			return context.Cause(ctx)
 		}
 	}
-	src := d.S3BucketSource
-	st, err := s3import.Read(ctx, s.opts.S3, src.S3Bucket, src.S3KeyPrefix, o, func(it attr.Item) error {
-		if chunk = append(chunk, it); len(chunk) == importChunk {
+	st, err := s3import.ReadFrom(ctx, s.opts.S3, bkt, prefix, o, s3import.Position{}, func(it attr.Item, pos s3import.Position) error {
+		cur.items, cur.pos = append(cur.items, it), pos
+		if len(cur.items) == importChunk || len(cur.bad) >= importChunk {
 			return send()
 		}
 		return nil
-	}, nil)
-	if err == nil && len(chunk) > 0 {
+	}, func(e *s3import.RecordError, pos s3import.Position) {
+		cur.bad, cur.pos = append(cur.bad, e), pos
+	})
+	if err == nil && (len(cur.items) > 0 || len(cur.bad) > 0) {
 		err = send()
 	}
 	return st, err
@@ -215,10 +234,14 @@ func keyTypes(m *tableMeta) map[string]attr.Type {
 }
 
 // writeImported puts items (already checked) in one store transaction, as
-// BatchWriteItem puts would, so indexes and streams follow them.
-func (s *Service) writeImported(m *tableMeta, items []attr.Item) (int64, error) {
+// BatchWriteItem puts would, so indexes and streams follow them; check
+// (when not nil) runs first in that transaction and may refuse it.
+func (s *Service) writeImported(m *tableMeta, items []attr.Item, check func(*store.Tx) error) (int64, error) {
 	if len(items) == 0 {
-		return 0, nil
+		if check == nil {
+			return 0, nil
+		}
+		return 0, s.db.View(check)
 	}
 	muts := make([]mutation, len(items))
 	for i, it := range items {
@@ -229,7 +252,7 @@ func (s *Service) writeImported(m *tableMeta, items []attr.Item) (int64, error) 
 		muts[i] = mutation{meta: m, key: key, blind: true, keepLog: s.keepsLog(m),
 			next: func(attr.Item) (attr.Item, error) { return it, nil }}
 	}
-	results, err := s.applyAll(s.bg, muts, nil, nil)
+	results, err := s.applyAll(s.bg, muts, check, nil)
 	if err != nil {
 		return 0, err
 	}

@@ -169,15 +169,25 @@ func (s *Service) failInterrupted() error {
 	})
 }
 
-// interrupted returns the FAILED record of a job left IN_PROGRESS, or nil.
+// interrupted returns the FAILED record of a job left IN_PROGRESS (or
+// CANCELLING), or nil.
 func interrupted(k, v []byte, end float64) (any, error) {
 	const code, msg = "UnknownError", "The server stopped while the job ran"
-	if bytes.Contains(k, []byte("\x00"+kindExport+"\x00")) {
+	ref, _ := parseJobKey(k)
+	switch ref.kind {
+	case kindExport:
 		var j exportJob
 		if err := json.Unmarshal(v, &j); err != nil || j.Desc.ExportStatus != "IN_PROGRESS" {
 			return nil, err
 		}
 		j.Desc.ExportStatus, j.Desc.FailureCode, j.Desc.FailureMessage, j.Desc.EndTime = "FAILED", code, msg, &end
+		return j, nil
+	case kindBulk:
+		var j bulkJob
+		if err := json.Unmarshal(v, &j); err != nil || (j.Desc.BulkOperationStatus != "IN_PROGRESS" && j.Desc.BulkOperationStatus != "CANCELLING") {
+			return nil, err
+		}
+		j.Desc.BulkOperationStatus, j.Desc.FailureCode, j.Desc.FailureMessage, j.Desc.EndTime = "FAILED", code, msg, &end
 		return j, nil
 	}
 	var j importJob
@@ -187,3 +197,15 @@ func interrupted(k, v []byte, end float64) (any, error) {
 	j.Desc.ImportStatus, j.Desc.FailureCode, j.Desc.FailureMessage, j.Desc.EndTime = "FAILED", code, msg, &end
 	return j, nil
 }
+
+// parseJobKey splits a transfers key (region ‖ 0 ‖ kind ‖ 0 ‖ id).
+func parseJobKey(k []byte) (jobRef, bool) {
+	parts := strings.Split(string(k), "\x00")
+	if len(parts) != 3 {
+		return jobRef{}, false
+	}
+	return jobRef{parts[0], parts[1], parts[2]}, true
+}
+
+// jobRef names one job record.
+type jobRef struct{ region, kind, id string }

@@ -101,14 +101,18 @@ type Position struct {
 // counts, and the first fatal error: the store's, a decompressor's, put's,
 // ErrNoObjects, or ctx's.
 func Read(ctx context.Context, s bucket.Store, bkt, prefix string, o Options, put func(attr.Item) error, bad func(*RecordError)) (Stats, error) {
-	return ReadFrom(ctx, s, bkt, prefix, o, Position{}, func(it attr.Item, _ Position) error { return put(it) }, bad)
+	var badAt func(*RecordError, Position)
+	if bad != nil {
+		badAt = func(e *RecordError, _ Position) { bad(e) }
+	}
+	return ReadFrom(ctx, s, bkt, prefix, o, Position{}, func(it attr.Item, _ Position) error { return put(it) }, badAt)
 }
 
 // ReadFrom is Read resumed after from (the zero Position reads
 // everything): objects before from.Key are skipped, and the first
 // from.Records records of from.Key; counts start at from.Stats. put is
-// given the Position after its item.
-func ReadFrom(ctx context.Context, s bucket.Store, bkt, prefix string, o Options, from Position, put func(attr.Item, Position) error, bad func(*RecordError)) (Stats, error) {
+// given the Position after its item, bad the Position after its record.
+func ReadFrom(ctx context.Context, s bucket.Store, bkt, prefix string, o Options, from Position, put func(attr.Item, Position) error, bad func(*RecordError, Position)) (Stats, error) {
 	if _, ok := map[string]bool{FormatJSON: true, FormatIon: true, FormatCSV: true}[o.Format]; !ok {
 		return from.Stats, fmt.Errorf("s3import: unknown format %q", o.Format)
 	}
@@ -134,7 +138,7 @@ func ReadFrom(ctx context.Context, s bucket.Store, bkt, prefix string, o Options
 
 // readObject reads the object pos names, skipping its first pos.Records
 // records, and advances pos past each record it reads.
-func readObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos *Position, put func(attr.Item, Position) error, bad func(*RecordError)) error {
+func readObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos *Position, put func(attr.Item, Position) error, bad func(*RecordError, Position)) error {
 	key, skip := pos.Key, pos.Records
 	rc, err := s.Open(ctx, bkt, key)
 	if err != nil {
@@ -169,7 +173,7 @@ func readObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos 
 
 // record counts one record the decoder gave (it, or the error err) and
 // hands it to put or bad.
-func record(dec decoder, o Options, pos *Position, it attr.Item, err error, put func(attr.Item, Position) error, bad func(*RecordError)) error {
+func record(dec decoder, o Options, pos *Position, it attr.Item, err error, put func(attr.Item, Position) error, bad func(*RecordError, Position)) error {
 	var rerr *RecordError
 	if err == nil && o.Check != nil {
 		if cerr := o.Check(it); cerr != nil {
@@ -182,7 +186,7 @@ func record(dec decoder, o Options, pos *Position, it attr.Item, err error, put 
 		pos.Stats.Processed++
 		pos.Stats.Errors++
 		if bad != nil {
-			bad(rerr)
+			bad(rerr, *pos)
 		}
 		return nil
 	case err != nil:
