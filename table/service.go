@@ -129,6 +129,8 @@ type Service struct {
 	replicas *replicators
 
 	vectors vectorFollowers // in-memory vector indexes (vector_follow.go)
+
+	transfers *transferRunner // exports, imports, bulk loads (transfer_run.go)
 }
 
 // New returns a Service over db. The caller keeps ownership of db and must
@@ -147,9 +149,7 @@ func New(db *store.DB, opts Options) *Service {
 	s.insights = s.newRecorder()
 	s.limiter = throttle.New(throttle.Options{Scale: opts.CapacityScale, Observer: throttleObserver{s}})
 	s.startMaintenance()
-	if err := s.failInterrupted(); err != nil {
-		s.logError("failing exports and imports a stopped server left running", "err", err)
-	}
+	s.startTransfers()
 	// In cluster mode other front-ends change the catalog too.
 	s.background.Go(func() { db.WatchCatalog(bg, s.catalogChanged) })
 	s.background.Go(func() { db.RunCompactor(bg, store.CompactOptions{}) })

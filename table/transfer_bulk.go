@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/transfer/s3import"
@@ -20,16 +19,17 @@ import (
 // capacity and are never throttled. MaxWriteRequestUnits paces the load
 // (one unit per started KB of each item). Records that do not parse or
 // that the table refuses are counted in FailedItemCount, and with ERROR in
-// OutputType written as JSON lines to the output location. A stopped
-// server leaves its load FAILED at the next start, as exports and imports
-// are (failInterrupted).
+// OutputType written as JSON lines to the output location. Each chunk's
+// transaction also writes the load's checkpoint, from which the next owner
+// of the transfers resumes a load a stopped server left (transfer_run.go).
 
 const kindBulk = "bulk-operation"
 
-// bulkJob is a bulk load's record.
+// bulkJob is a bulk load's record. Progress is its checkpoint.
 type bulkJob struct {
-	Created int64
-	Desc    ddb.BulkOperationDescription
+	Created  int64
+	Desc     ddb.BulkOperationDescription
+	Progress jobProgress
 }
 
 // bulkReportRecord is one line of a bulk load's ERROR report. The
@@ -59,7 +59,7 @@ func (s *Service) StartBulkPutItems(ctx context.Context, region string, in *ddb.
 	var prev *bulkJob
 	err = s.db.Update(ctx, func(tx *store.Tx) error {
 		var err error
-		if prev, err = s.bulkByToken(tx, region, in.ClientToken); err != nil || prev != nil {
+		if prev, err = jobByToken[bulkJob](s, tx, region, kindBulk, in.ClientToken); err != nil || prev != nil {
 			return err
 		}
 		return writeJob(tx, region, kindBulk, id, job)
@@ -73,9 +73,8 @@ func (s *Service) StartBulkPutItems(ctx context.Context, region string, in *ddb.
 		}
 		return &ddb.BulkOperationOutput{BulkOperationDescription: prev.Desc}, nil
 	}
-	out := job.Desc // before the job's goroutine changes it
-	s.background.Go(func() { s.runBulk(region, id, job, m) })
-	return &ddb.BulkOperationOutput{BulkOperationDescription: out}, nil
+	s.wakeTransfers()
+	return &ddb.BulkOperationOutput{BulkOperationDescription: job.Desc}, nil
 }
 
 // checkBulkRequest checks what the validator's tags cannot.
@@ -109,28 +108,6 @@ func newBulkJob(m *tableMeta, in *ddb.StartBulkPutItemsInput, now time.Time) *bu
 	return &bulkJob{Created: now.UnixNano(), Desc: d}
 }
 
-// bulkByToken returns the load of region started with token less than
-// clientTokenLife ago, or nil (always nil for no token).
-func (s *Service) bulkByToken(tx *store.Tx, region, token string) (*bulkJob, error) {
-	if token == "" {
-		return nil, nil
-	}
-	var found *bulkJob
-	var err error
-	since := s.now().Add(-clientTokenLife).UnixNano()
-	eachJob(tx, region, kindBulk, func(raw []byte) bool {
-		var j bulkJob
-		if err = json.Unmarshal(raw, &j); err != nil {
-			return false
-		}
-		if j.Desc.ClientToken == token && j.Created >= since {
-			found = &j
-		}
-		return true
-	})
-	return found, err
-}
-
 // sameBulk reports whether two loads were asked for with the same
 // parameters.
 func sameBulk(a, b *ddb.BulkOperationDescription) bool {
@@ -139,16 +116,19 @@ func sameBulk(a, b *ddb.BulkOperationDescription) bool {
 	return string(ja) == string(jb)
 }
 
-// runBulk loads the items and records how the load ended. It runs on
-// s.background and stops when the Service closes.
-func (s *Service) runBulk(region, id string, job *bulkJob, m *tableMeta) {
+// runBulk loads the items (from its checkpoint on) and records how the
+// load ended, while this process owns the transfers (o).
+func (s *Service) runBulk(o *store.Ownership, region, id string, job *bulkJob) {
 	d := &job.Desc
-	l := &bulkLoad{s: s, region: region, id: id, m: m, desc: d, pace: newPacer(d.MaxWriteRequestUnits)}
+	l := &bulkLoad{s: s, o: o, region: region, id: id, job: job, pace: newPacer(d.MaxWriteRequestUnits)}
 	st, err := l.run()
+	if err != nil && s.jobStopped(err) {
+		return
+	}
 	end := epochSeconds(s.now().UnixNano())
 	d.EndTime, d.TotalInputBytes, d.ProcessedInputBytes = &end, &st.Bytes, &st.Bytes
 	d.ProcessedItemCount, d.FailedItemCount = st.Processed, st.Errors
-	d.BulkOperationUsage = []ddb.BulkOperationUsage{{TableName: m.Name, BulkPutBytes: l.bytes, Table: &ddb.BulkOperationBytes{BulkPutBytes: l.bytes}}}
+	l.usage()
 	switch {
 	case err == errBulkCancelled:
 		d.BulkOperationStatus = "CANCELLED"
@@ -160,9 +140,7 @@ func (s *Service) runBulk(region, id string, job *bulkJob, m *tableMeta) {
 	default:
 		d.BulkOperationStatus = "COMPLETED"
 	}
-	if err := s.saveJob(region, kindBulk, id, job); err != nil {
-		s.logError("bulk load: recording its end", "bulk", d.BulkOperationArn, "err", err)
-	}
+	s.endJob(o, region, kindBulk, id, job)
 }
 
 // errBulkCancelled stops a load CancelBulkOperation asked to stop.
@@ -171,35 +149,41 @@ var errBulkCancelled = fmt.Errorf("table: bulk load cancelled")
 // bulkLoad is one running load.
 type bulkLoad struct {
 	s          *Service
+	o          *store.Ownership
 	region, id string
 	m          *tableMeta
-	desc       *ddb.BulkOperationDescription
+	job        *bulkJob
 	pace       *pacer
-	bytes      int64 // item bytes written
-	reports    int   // report objects written
 }
 
-// run reads the input in chunks on one goroutine and writes them on this
-// one, as an import does.
+// run reads the input from the checkpoint on, in chunks on one goroutine,
+// and writes them on this one, as an import does.
 func (l *bulkLoad) run() (s3import.Stats, error) {
+	from := l.job.Progress.Pos
 	if l.s.opts.S3 == nil {
-		return s3import.Stats{}, errNoS3
+		return from.Stats, errNoS3
 	}
-	in := l.desc.InputS3Configuration
-	o := s3import.Options{Format: in.InputFormat, Compression: in.InputCompressionType,
-		Check: func(it attr.Item) error {
-			if _, err := l.m.itemKey(it); err != nil {
-				return err
-			}
-			return l.m.checkItem(it, false)
-		}}
-	return l.s.readChunks(in.S3Bucket, in.S3KeyPrefix, o, l.write)
+	d := &l.job.Desc
+	var err error
+	if l.m, err = l.s.jobTable(l.region, d.TableDetails[0].TableName, d.TableDetails[0].TableId); err != nil {
+		return from.Stats, err
+	}
+	in := d.InputS3Configuration
+	o := s3import.Options{Format: in.InputFormat, Compression: in.InputCompressionType, Check: itemCheck(l.m)}
+	return l.s.readChunks(in.S3Bucket, in.S3KeyPrefix, o, from, l.write)
+}
+
+// usage sets the description's BulkOperationUsage from the progress.
+func (l *bulkLoad) usage() {
+	d, n := &l.job.Desc, l.job.Progress.Bytes
+	d.BulkOperationUsage = []ddb.BulkOperationUsage{{TableName: d.TableDetails[0].TableName, BulkPutBytes: n, Table: &ddb.BulkOperationBytes{BulkPutBytes: n}}}
 }
 
 // write paces, reports and puts one chunk; it stops the load when
 // CancelBulkOperation has marked it CANCELLING.
 func (l *bulkLoad) write(c chunk) error {
-	if err := l.report(c.bad); err != nil {
+	reports, err := l.report(c.bad)
+	if err != nil {
 		return err
 	}
 	var units, size int64
@@ -212,6 +196,9 @@ func (l *bulkLoad) write(c chunk) error {
 		return err
 	}
 	check := func(tx *store.Tx) error {
+		if err := l.o.Fence(tx); err != nil {
+			return err
+		}
 		var j bulkJob
 		if _, err := readJob(tx, l.region, kindBulk, l.id, &j); err != nil {
 			return err
@@ -219,37 +206,42 @@ func (l *bulkLoad) write(c chunk) error {
 		if j.Desc.BulkOperationStatus == "CANCELLING" {
 			return errBulkCancelled
 		}
-		return nil
+		p := &l.job.Progress
+		p.Pos, p.Written, p.Bytes, p.Reports = c.pos, j.Progress.Written+int64(len(c.items)), j.Progress.Bytes+size, reports
+		d := &l.job.Desc
+		d.ProcessedItemCount, d.FailedItemCount = c.pos.Stats.Processed, c.pos.Stats.Errors
+		l.usage()
+		return writeJob(tx, l.region, kindBulk, l.id, l.job)
 	}
-	if _, err := l.s.writeImported(l.m, c.items, check); err != nil {
-		return err
-	}
-	l.bytes += size
-	return nil
+	_, err = l.s.writeImported(l.m, c.items, check)
+	return err
 }
 
 // report writes a chunk's bad records to the output location as one
-// object of JSON lines, when the load asked for ERROR output.
-func (l *bulkLoad) report(bad []*s3import.RecordError) error {
-	out := l.desc.OutputS3Configuration
+// object of JSON lines, when the load asked for ERROR output, and returns
+// how many report objects the load has written then. The object is
+// numbered after the checkpoint's count: a load resumed after a crash
+// writes the same chunk's report under the same name again.
+func (l *bulkLoad) report(bad []*s3import.RecordError) (int, error) {
+	out, n := l.job.Desc.OutputS3Configuration, l.job.Progress.Reports
 	if len(bad) == 0 || !slices.Contains(out.OutputType, "ERROR") || out.S3Bucket == "" {
-		return nil
+		return n, nil
 	}
-	l.reports++
-	key := fmt.Sprintf("%s/errors/%05d.json", bulkReportBase(out.S3KeyPrefix, l.id), l.reports)
+	n++
+	key := fmt.Sprintf("%s/errors/%05d.json", bulkReportBase(out.S3KeyPrefix, l.id), n)
 	w, err := l.s.opts.S3.Create(l.s.bg, out.S3Bucket, key)
 	if err != nil {
-		return err
+		return n, err
 	}
 	enc := json.NewEncoder(w)
 	for _, e := range bad {
 		if err := enc.Encode(bulkReportRecord{S3Key: e.Key, Line: e.Line, ErrorMessage: e.Err.Error()}); err != nil {
 			w.Abort()
-			return err
+			return n, err
 		}
 	}
 	_, err = w.Commit()
-	return err
+	return n, err
 }
 
 // bulkReportBase is the folder of a load's report: PREFIX/ID.

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"time"
 
@@ -27,8 +28,7 @@ func (s *Service) ExportTableToPointInTime(ctx context.Context, region string, i
 	if incr && in.FilterSpecification != nil {
 		return nil, ddb.Errorf(ddb.ValidationException, "FilterSpecification can only be used with ExportType FULL_EXPORT")
 	}
-	filter, err := s.exportFilter(in.FilterSpecification)
-	if err != nil {
+	if _, err := s.exportFilter(in.FilterSpecification); err != nil {
 		return nil, err
 	}
 	m, err := s.exportSource(ctx, region, in.TableArn)
@@ -55,9 +55,8 @@ func (s *Service) ExportTableToPointInTime(ctx context.Context, region string, i
 		}
 		return nil, err
 	}
-	out := job.Desc // before the job's goroutine changes it
-	s.background.Go(func() { s.runExport(region, job, m, at, filter, inc) })
-	return &ddb.ExportDescriptionOutput{ExportDescription: out}, nil
+	s.wakeTransfers()
+	return &ddb.ExportDescriptionOutput{ExportDescription: job.Desc}, nil
 }
 
 // exportSource returns the table TableArn names in region.
@@ -102,12 +101,14 @@ func newExportJob(m *tableMeta, in *ddb.ExportTableToPointInTimeInput, now, at t
 	if d.S3SseAlgorithm == "" {
 		d.S3SseAlgorithm = "AES256"
 	}
+	j := &exportJob{Created: now.UnixNano(), At: at.UnixNano(), Desc: d}
 	if inc != nil {
 		from, to := epochSeconds(inc.from.UnixNano()), epochSeconds(inc.to.UnixNano())
 		d.ExportType, d.ExportTime = s3export.IncrementalExport, nil
 		d.IncrementalExportSpecification = &ddb.IncrementalExportSpecification{ExportFromTime: &from, ExportToTime: &to, ExportViewType: inc.view}
+		j.Desc, j.At, j.From, j.To = d, 0, inc.from.UnixNano(), inc.to.UnixNano()
 	}
-	return &exportJob{Created: now.UnixNano(), Desc: d}
+	return j
 }
 
 // startExport records job, unless a live export already has its
@@ -119,7 +120,7 @@ func (s *Service) startExport(ctx context.Context, region string, job *exportJob
 		prev = nil
 		if tok := job.Desc.ClientToken; tok != "" {
 			var err error
-			if prev, err = s.exportByToken(tx, region, tok); err != nil || prev != nil {
+			if prev, err = jobByToken[exportJob](s, tx, region, kindExport, tok); err != nil || prev != nil {
 				return err
 			}
 		}
@@ -135,25 +136,6 @@ func (s *Service) startExport(ctx context.Context, region string, job *exportJob
 }
 
 func exportID(j *exportJob) string { id, _ := jobIDFromARN(j.Desc.ExportArn, kindExport); return id }
-
-// exportByToken returns the export of region started with token less than
-// clientTokenLife ago, or nil.
-func (s *Service) exportByToken(tx *store.Tx, region, token string) (*exportJob, error) {
-	var found *exportJob
-	var err error
-	since := s.now().Add(-clientTokenLife).UnixNano()
-	eachJob(tx, region, kindExport, func(raw []byte) bool {
-		var j exportJob
-		if err = json.Unmarshal(raw, &j); err != nil {
-			return false
-		}
-		if j.Desc.ClientToken == token && j.Created >= since {
-			found = &j
-		}
-		return true
-	})
-	return found, err
-}
 
 // sameExport reports whether two requests ask for the same export.
 func sameExport(a, b ddb.ExportDescription) bool {
@@ -190,11 +172,14 @@ func keep(c *expressions.Compiled, it attr.Item) attr.Item {
 	return it
 }
 
-// runExport writes the export and records how it ended. It runs on
-// s.background and stops when the Service closes.
-func (s *Service) runExport(region string, job *exportJob, m *tableMeta, at time.Time, filter *expressions.Compiled, inc *incremental) {
+// runExport writes (or writes again) the export its record describes and
+// records how it ended, while this process owns the transfers (o).
+func (s *Service) runExport(o *store.Ownership, region, id string, job *exportJob) {
 	d := &job.Desc
-	res, err := s.writeExport(job, m, at, filter, inc)
+	res, err := s.writeExport(o, region, id, job)
+	if err != nil && s.jobStopped(err) {
+		return
+	}
 	end := epochSeconds(s.now().UnixNano())
 	d.EndTime = &end
 	if err != nil {
@@ -203,62 +188,108 @@ func (s *Service) runExport(region string, job *exportJob, m *tableMeta, at time
 	} else {
 		d.ExportStatus, d.ExportManifest, d.ItemCount, d.BilledSizeBytes = "COMPLETED", res.ManifestKey, &res.ItemCount, &res.BilledSizeBytes
 	}
-	if err := s.saveJob(region, kindExport, exportID(job), job); err != nil {
-		s.logError("export: recording its end", "export", d.ExportArn, "err", err)
-	}
+	s.endJob(o, region, kindExport, id, job)
 }
 
-// writeExport streams the table's items at at through s3export.
-func (s *Service) writeExport(job *exportJob, m *tableMeta, at time.Time, filter *expressions.Compiled, inc *incremental) (s3export.Result, error) {
+// exportPlan is what an export's record asks for, ready to run.
+type exportPlan struct {
+	m      *tableMeta
+	at     time.Time
+	filter *expressions.Compiled
+	inc    *incremental
+}
+
+// planExport rebuilds from an export's record its table, instant, filter
+// and incremental window.
+func (s *Service) planExport(region string, job *exportJob) (exportPlan, error) {
+	d := &job.Desc
+	_, name, _ := parseTableARN(d.TableArn)
+	m, err := s.catalog.get(s.db, region, name)
+	if err != nil {
+		return exportPlan{}, err
+	}
+	if m == nil || m.ID != d.TableId {
+		return exportPlan{}, fmt.Errorf("table: the table %s was deleted during the export", name)
+	}
+	p := exportPlan{m: m, at: time.Unix(0, job.At)}
+	if job.At == 0 && d.ExportTime != nil { // a record from before At was kept
+		p.at = epochTime(*d.ExportTime)
+	}
+	if p.filter, err = s.exportFilter(d.FilterSpecification); err != nil {
+		return exportPlan{}, err
+	}
+	if spec := d.IncrementalExportSpecification; d.ExportType == s3export.IncrementalExport && spec != nil {
+		p.inc = &incremental{from: time.Unix(0, job.From), to: time.Unix(0, job.To), view: spec.ExportViewType}
+		p.at = p.inc.to
+	}
+	return p, nil
+}
+
+// writeExport streams the table's items at the export's instant through
+// s3export; it stops with store.ErrNotOwner when this process loses the
+// transfers.
+func (s *Service) writeExport(o *store.Ownership, region, id string, job *exportJob) (s3export.Result, error) {
 	d := &job.Desc
 	if s.opts.S3 == nil {
 		return s3export.Result{}, errNoS3
 	}
-	w, err := s3export.Start(s.bg, s3export.Options{Store: s.opts.S3, Bucket: d.S3Bucket, Prefix: d.S3Prefix,
-		ID: exportID(job), Format: d.ExportFormat})
+	p, err := s.planExport(region, job)
 	if err != nil {
 		return s3export.Result{}, err
 	}
-	err = s.db.View(func(tx *store.Tx) error {
-		cur, err := currentTable(tx, m)
-		if err != nil {
-			return err
-		}
-		if inc != nil {
-			return writeIncremental(tx, cur, inc, w)
-		}
-		items, err := itemsAt(tx.Space(cur.ID), at.UnixNano()+1)
-		if err != nil {
-			return err
-		}
-		return items(func(_, v []byte) error {
-			if err := s.bg.Err(); err != nil {
-				return err
-			}
-			if filter == nil {
-				return w.AddStored(v)
-			}
-			it, err := attr.DecodeBinary(v)
-			if err != nil {
-				return err
-			}
-			if it = keep(filter, it); it == nil {
-				return nil
-			}
-			return w.Add(it)
-		})
-	})
+	w, err := s3export.Start(s.bg, s3export.Options{Store: s.opts.S3, Bucket: d.S3Bucket, Prefix: d.S3Prefix,
+		ID: id, Format: d.ExportFormat})
+	if err != nil {
+		return s3export.Result{}, err
+	}
+	if err = s.db.View(func(tx *store.Tx) error { return exportItems(s, o, tx, p, w) }); err == nil && !o.Held() {
+		err = store.ErrNotOwner
+	}
 	if err != nil {
 		w.Abort()
 		return s3export.Result{}, err
 	}
 	sum := s3export.Summary{ExportArn: d.ExportArn, TableArn: d.TableArn, TableID: d.TableId,
-		StartTime: time.Unix(0, job.Created), EndTime: s.now(), ExportTime: at,
+		StartTime: time.Unix(0, job.Created), EndTime: s.now(), ExportTime: p.at,
 		S3SseAlgorithm: d.S3SseAlgorithm, S3SseKmsKeyID: d.S3SseKmsKeyId}
-	if inc != nil {
+	if inc := p.inc; inc != nil {
 		sum.ExportType, sum.FromTime, sum.ToTime, sum.View = s3export.IncrementalExport, inc.from, inc.to, inc.view
 	}
 	return w.Finish(sum)
+}
+
+// exportItems writes the items of p's table into w, from one view.
+func exportItems(s *Service, o *store.Ownership, tx *store.Tx, p exportPlan, w *s3export.Writer) error {
+	cur, err := currentTable(tx, p.m)
+	if err != nil {
+		return err
+	}
+	if p.inc != nil {
+		return writeIncremental(tx, cur, p.inc, w)
+	}
+	items, err := itemsAt(tx.Space(cur.ID), p.at.UnixNano()+1)
+	if err != nil {
+		return err
+	}
+	return items(func(_, v []byte) error {
+		if err := s.bg.Err(); err != nil {
+			return err
+		}
+		if !o.Held() {
+			return store.ErrNotOwner
+		}
+		if p.filter == nil {
+			return w.AddStored(v)
+		}
+		it, err := attr.DecodeBinary(v)
+		if err != nil {
+			return err
+		}
+		if it = keep(p.filter, it); it == nil {
+			return nil
+		}
+		return w.Add(it)
+	})
 }
 
 // DescribeExport describes one export of the request's region.

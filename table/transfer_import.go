@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -29,7 +30,12 @@ func (s *Service) ImportTable(ctx context.Context, region string, in *ddb.Import
 		return nil, err
 	}
 	if in.ClientToken != "" {
-		prev, err := s.importByToken(region, in.ClientToken)
+		var prev *importJob
+		err := s.db.View(func(tx *store.Tx) error {
+			var err error
+			prev, err = jobByToken[importJob](s, tx, region, kindImport, in.ClientToken)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -56,9 +62,8 @@ func (s *Service) ImportTable(ctx context.Context, region string, in *ddb.Import
 	if err := s.db.Update(ctx, func(tx *store.Tx) error { return writeJob(tx, region, kindImport, id, job) }); err != nil {
 		return nil, err
 	}
-	out := job.Desc // before the job's goroutine changes it
-	s.background.Go(func() { s.runImport(region, id, job, m) })
-	return &ddb.ImportTableOutput{ImportTableDescription: out}, nil
+	s.wakeTransfers()
+	return &ddb.ImportTableOutput{ImportTableDescription: job.Desc}, nil
 }
 
 // checkImportOptions refuses CsvOptions with another format, and a
@@ -88,28 +93,6 @@ func newImportJob(m *tableMeta, in *ddb.ImportTableInput, now time.Time) *import
 	return &importJob{Created: now.UnixNano(), Desc: d}
 }
 
-// importByToken returns the import of region started with token less than
-// clientTokenLife ago, or nil.
-func (s *Service) importByToken(region, token string) (*importJob, error) {
-	var found *importJob
-	since := s.now().Add(-clientTokenLife).UnixNano()
-	var err error
-	verr := s.db.View(func(tx *store.Tx) error {
-		eachJob(tx, region, kindImport, func(raw []byte) bool {
-			var j importJob
-			if err = json.Unmarshal(raw, &j); err != nil {
-				return false
-			}
-			if j.Desc.ClientToken == token && j.Created >= since {
-				found = &j
-			}
-			return true
-		})
-		return err
-	})
-	return found, verr
-}
-
 // sameImport reports whether in asks for the import d describes.
 func sameImport(d *ddb.ImportTableDescription, in *ddb.ImportTableInput) bool {
 	a, _ := json.Marshal([]any{d.S3BucketSource, d.InputFormat, d.InputFormatOptions, d.TableCreationParameters})
@@ -121,46 +104,73 @@ func sameImport(d *ddb.ImportTableDescription, in *ddb.ImportTableInput) bool {
 	return string(a) == string(b) && comp == d.InputCompressionType
 }
 
-// runImport loads the items and records how the import ended. It runs on
-// s.background and stops when the Service closes.
-func (s *Service) runImport(region, id string, job *importJob, m *tableMeta) {
+// runImport loads the items (from its checkpoint on) and records how the
+// import ended, while this process owns the transfers (o).
+func (s *Service) runImport(o *store.Ownership, region, id string, job *importJob) {
 	d := &job.Desc
-	st, imported, err := s.loadImport(d, m)
+	st, err := s.loadImport(o, region, id, job)
+	if err != nil && s.jobStopped(err) {
+		return
+	}
 	end := epochSeconds(s.now().UnixNano())
 	d.EndTime, d.ProcessedSizeBytes = &end, &st.Bytes
-	d.ProcessedItemCount, d.ErrorCount, d.ImportedItemCount = st.Processed, st.Errors, imported
+	d.ProcessedItemCount, d.ErrorCount, d.ImportedItemCount = st.Processed, st.Errors, job.Progress.Written
 	d.ImportStatus = "COMPLETED"
 	if err != nil {
 		d.ImportStatus = "FAILED"
 		d.FailureCode, d.FailureMessage = s3Failure(err)
 	}
-	if err := s.saveJob(region, kindImport, id, job); err != nil {
-		s.logError("import: recording its end", "import", d.ImportArn, "err", err)
-	}
+	s.endJob(o, region, kindImport, id, job)
 }
 
-// loadImport reads the source and writes its items chunk by chunk.
-func (s *Service) loadImport(d *ddb.ImportTableDescription, m *tableMeta) (s3import.Stats, int64, error) {
-	if s.opts.S3 == nil {
-		return s3import.Stats{}, 0, errNoS3
+// jobTable returns the table a job writes to, which must be the one it
+// started with.
+func (s *Service) jobTable(region, name, id string) (*tableMeta, error) {
+	m, err := s.catalog.get(s.db, region, name)
+	if err == nil && (m == nil || m.ID != id) {
+		err = fmt.Errorf("table: the table %s was deleted while the job ran", name)
 	}
-	o := s3import.Options{Format: d.InputFormat, Compression: d.InputCompressionType, KeyTypes: keyTypes(m),
-		Check: func(it attr.Item) error {
-			if _, err := m.itemKey(it); err != nil {
+	return m, err
+}
+
+// loadImport reads the source from the job's checkpoint and writes its
+// items chunk by chunk, each chunk in one transaction with the checkpoint
+// after it.
+func (s *Service) loadImport(o *store.Ownership, region, id string, job *importJob) (s3import.Stats, error) {
+	d := &job.Desc
+	if s.opts.S3 == nil {
+		return job.Progress.Pos.Stats, errNoS3
+	}
+	_, name, _ := parseTableARN(d.TableArn)
+	m, err := s.jobTable(region, name, d.TableId)
+	if err != nil {
+		return job.Progress.Pos.Stats, err
+	}
+	o3 := s3import.Options{Format: d.InputFormat, Compression: d.InputCompressionType, KeyTypes: keyTypes(m), Check: itemCheck(m)}
+	if f := d.InputFormatOptions; f != nil && f.Csv != nil {
+		o3.CSV = s3import.CSVOptions{Delimiter: f.Csv.Delimiter, Header: f.Csv.HeaderList}
+	}
+	return s.readChunks(d.S3BucketSource.S3Bucket, d.S3BucketSource.S3KeyPrefix, o3, job.Progress.Pos, func(c chunk) error {
+		_, err := s.writeImported(m, c.items, func(tx *store.Tx) error {
+			if err := o.Fence(tx); err != nil {
 				return err
 			}
-			return m.checkItem(it, false)
-		}}
-	if f := d.InputFormatOptions; f != nil && f.Csv != nil {
-		o.CSV = s3import.CSVOptions{Delimiter: f.Csv.Delimiter, Header: f.Csv.HeaderList}
-	}
-	var imported int64
-	st, err := s.readChunks(d.S3BucketSource.S3Bucket, d.S3BucketSource.S3KeyPrefix, o, func(c chunk) error {
-		n, err := s.writeImported(m, c.items, nil)
-		imported += n
+			job.Progress.Pos, job.Progress.Written = c.pos, job.Progress.Written+int64(len(c.items))
+			d.ProcessedItemCount, d.ErrorCount, d.ImportedItemCount = c.pos.Stats.Processed, c.pos.Stats.Errors, job.Progress.Written
+			return writeJob(tx, region, kindImport, id, job)
+		})
 		return err
 	})
-	return st, imported, err
+}
+
+// itemCheck refuses an item without m's key or over an item limit.
+func itemCheck(m *tableMeta) func(attr.Item) error {
+	return func(it attr.Item) error {
+		if _, err := m.itemKey(it); err != nil {
+			return err
+		}
+		return m.checkItem(it, false)
+	}
 }
 
 // chunk is a run of an S3 source's records: the good items and the bad
@@ -175,7 +185,7 @@ type chunk struct {
 // items: one goroutine parses while this one calls write with the
 // previous chunk, so a load uses two cores and at most three chunks are in
 // memory. write's error stops the read.
-func (s *Service) readChunks(bkt, prefix string, o s3import.Options, write func(chunk) error) (s3import.Stats, error) {
+func (s *Service) readChunks(bkt, prefix string, o s3import.Options, from s3import.Position, write func(chunk) error) (s3import.Stats, error) {
 	ctx, cancel := context.WithCancelCause(s.bg)
 	defer cancel(nil)
 	chunks := make(chan chunk, 1)
@@ -183,7 +193,7 @@ func (s *Service) readChunks(bkt, prefix string, o s3import.Options, write func(
 	var readErr error
 	go func() {
 		defer close(chunks)
-		st, readErr = s.produceChunks(ctx, bkt, prefix, o, chunks)
+		st, readErr = s.produceChunks(ctx, bkt, prefix, o, from, chunks)
 	}()
 	for c := range chunks {
 		if err := write(c); err != nil {
@@ -197,7 +207,7 @@ func (s *Service) readChunks(bkt, prefix string, o s3import.Options, write func(
 }
 
 // produceChunks parses the source into chunks.
-func (s *Service) produceChunks(ctx context.Context, bkt, prefix string, o s3import.Options, chunks chan<- chunk) (s3import.Stats, error) {
+func (s *Service) produceChunks(ctx context.Context, bkt, prefix string, o s3import.Options, from s3import.Position, chunks chan<- chunk) (s3import.Stats, error) {
 	cur := chunk{items: make([]attr.Item, 0, importChunk)}
 	send := func() error {
 		select {
@@ -208,7 +218,7 @@ func (s *Service) produceChunks(ctx context.Context, bkt, prefix string, o s3imp
 			return context.Cause(ctx)
 		}
 	}
-	st, err := s3import.ReadFrom(ctx, s.opts.S3, bkt, prefix, o, s3import.Position{}, func(it attr.Item, pos s3import.Position) error {
+	st, err := s3import.ReadFrom(ctx, s.opts.S3, bkt, prefix, o, from, func(it attr.Item, pos s3import.Position) error {
 		cur.items, cur.pos = append(cur.items, it), pos
 		if len(cur.items) == importChunk || len(cur.bad) >= importChunk {
 			return send()
@@ -241,7 +251,7 @@ func (s *Service) writeImported(m *tableMeta, items []attr.Item, check func(*sto
 		if check == nil {
 			return 0, nil
 		}
-		return 0, s.db.View(check)
+		return 0, s.db.Update(s.bg, check)
 	}
 	muts := make([]mutation, len(items))
 	for i, it := range items {

@@ -1,7 +1,6 @@
 package table
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,15 +10,16 @@ import (
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/transfer/bucket"
+	"github.com/ddblocal/ddblocal/transfer/s3import"
 )
 
 // Exports to S3 and imports from S3 run in the background (s.background)
 // and keep their state in the store space "transfers": one JSON record per
 // job, keyed region ‖ 0 ‖ kind ‖ 0 ‖ id, where an id starts with its
 // creation time in milliseconds, so a region's jobs list in creation order
-// and DescribeExport and DescribeImport answer after a restart. A job that
-// was IN_PROGRESS when its server stopped is FAILED when the next one
-// starts (failInterrupted): nothing resumes it.
+// and DescribeExport and DescribeImport answer after a restart. The jobs
+// themselves run wherever this process owns the transfers (transfer_run.go):
+// a job a stopped server left IN_PROGRESS is resumed by the next owner.
 const transfersSpace = "transfers"
 
 // Job kinds, in keys and ARNs.
@@ -32,16 +32,59 @@ const (
 // ClientToken makes a request idempotent.
 const clientTokenLife = 8 * time.Hour
 
-// exportJob is an export's record.
+// exportJob is an export's record. At (a full export's instant) and From
+// and To (an incremental one's window) are kept in Unix nanoseconds, exactly,
+// for a resumed export to read the same items as the first attempt.
 type exportJob struct {
-	Created int64 // Unix nanoseconds
-	Desc    ddb.ExportDescription
+	Created      int64 // Unix nanoseconds
+	At, From, To int64 `json:",omitempty"`
+	Desc         ddb.ExportDescription
 }
 
-// importJob is an import's record.
+// importJob is an import's record. Progress is its checkpoint.
 type importJob struct {
-	Created int64
-	Desc    ddb.ImportTableDescription
+	Created  int64
+	Desc     ddb.ImportTableDescription
+	Progress jobProgress
+}
+
+// jobProgress is how far an import or bulk load has come, written in the
+// same store transaction as the chunk of items it counts: a resumed job
+// reads on from Pos and neither loses nor repeats an item.
+type jobProgress struct {
+	Pos     s3import.Position
+	Written int64 // items written
+	Bytes   int64 // their size (bulk loads' BulkPutBytes)
+	Reports int   // error report objects written (bulk loads)
+}
+
+func (j *exportJob) token() (string, int64) { return j.Desc.ClientToken, j.Created }
+func (j *importJob) token() (string, int64) { return j.Desc.ClientToken, j.Created }
+func (j *bulkJob) token() (string, int64)   { return j.Desc.ClientToken, j.Created }
+
+// jobByToken returns the job of kind in region started with token less
+// than clientTokenLife ago, or nil (always nil for no token).
+func jobByToken[J any, P interface {
+	*J
+	token() (string, int64)
+}](s *Service, tx *store.Tx, region, kind, token string) (*J, error) {
+	if token == "" {
+		return nil, nil
+	}
+	var found *J
+	var err error
+	since := s.now().Add(-clientTokenLife).UnixNano()
+	eachJob(tx, region, kind, func(raw []byte) bool {
+		j := new(J)
+		if err = json.Unmarshal(raw, j); err != nil {
+			return false
+		}
+		if tok, created := P(j).token(); tok == token && created >= since {
+			found = j
+		}
+		return true
+	})
+	return found, err
 }
 
 func jobKey(region, kind, id string) []byte { return []byte(region + "\x00" + kind + "\x00" + id) }
@@ -94,10 +137,26 @@ func eachJob(tx *store.Tx, region, kind string, fn func(raw []byte) bool) {
 	sp.Ascend(from, to, func(_, v []byte) bool { return fn(v) })
 }
 
-// saveJob writes a job's record in its own transaction, from the job's
-// goroutine (the request that started it has returned).
-func (s *Service) saveJob(region, kind, id string, v any) error {
-	return s.db.Update(s.bg, func(tx *store.Tx) error { return writeJob(tx, region, kind, id, v) })
+// endJob records how a job ended, in its own transaction, from the job's
+// goroutine, only while this process still owns the transfers (o). A job
+// stopped by the loss of ownership or by Close is left as it is, for its
+// next owner to resume.
+func (s *Service) endJob(o *store.Ownership, region, kind, id string, v any) {
+	err := s.db.Update(s.bg, func(tx *store.Tx) error {
+		if err := o.Fence(tx); err != nil {
+			return err
+		}
+		return writeJob(tx, region, kind, id, v)
+	})
+	if err != nil && !s.jobStopped(err) {
+		s.logError("transfer: recording a job's end", "kind", kind, "id", id, "err", err)
+	}
+}
+
+// jobStopped reports whether a job's error means it was interrupted (this
+// process lost the transfers or is closing) rather than failed.
+func (s *Service) jobStopped(err error) bool {
+	return errors.Is(err, store.ErrNotOwner) || s.bg.Err() != nil
 }
 
 // jobIDFromARN returns ID from arn:…:table/NAME/KIND/ID.
@@ -131,71 +190,6 @@ func s3Failure(err error) (code, msg string) {
 		return "S3NoSuchKey", "The specified key does not exist."
 	}
 	return "UnknownError", err.Error()
-}
-
-// failInterrupted marks the jobs a stopped server left IN_PROGRESS as
-// FAILED. Only a server that owns its store does: in cluster mode another
-// front-end may be running them.
-func (s *Service) failInterrupted() error {
-	if s.db.Shared() {
-		return nil
-	}
-	end := epochSeconds(s.now().UnixNano())
-	return s.db.Update(s.bg, func(tx *store.Tx) error {
-		sp := tx.Space(transfersSpace)
-		if sp == nil {
-			return nil
-		}
-		var keys [][]byte
-		var vals []any
-		var err error
-		sp.Ascend(nil, nil, func(k, v []byte) bool {
-			var val any
-			if val, err = interrupted(k, v, end); val != nil {
-				keys, vals = append(keys, bytes.Clone(k)), append(vals, val)
-			}
-			return err == nil
-		})
-		for i := range keys {
-			if err != nil {
-				break
-			}
-			var raw []byte
-			if raw, err = json.Marshal(vals[i]); err == nil {
-				err = sp.Put(keys[i], raw)
-			}
-		}
-		return err
-	})
-}
-
-// interrupted returns the FAILED record of a job left IN_PROGRESS (or
-// CANCELLING), or nil.
-func interrupted(k, v []byte, end float64) (any, error) {
-	const code, msg = "UnknownError", "The server stopped while the job ran"
-	ref, _ := parseJobKey(k)
-	switch ref.kind {
-	case kindExport:
-		var j exportJob
-		if err := json.Unmarshal(v, &j); err != nil || j.Desc.ExportStatus != "IN_PROGRESS" {
-			return nil, err
-		}
-		j.Desc.ExportStatus, j.Desc.FailureCode, j.Desc.FailureMessage, j.Desc.EndTime = "FAILED", code, msg, &end
-		return j, nil
-	case kindBulk:
-		var j bulkJob
-		if err := json.Unmarshal(v, &j); err != nil || (j.Desc.BulkOperationStatus != "IN_PROGRESS" && j.Desc.BulkOperationStatus != "CANCELLING") {
-			return nil, err
-		}
-		j.Desc.BulkOperationStatus, j.Desc.FailureCode, j.Desc.FailureMessage, j.Desc.EndTime = "FAILED", code, msg, &end
-		return j, nil
-	}
-	var j importJob
-	if err := json.Unmarshal(v, &j); err != nil || j.Desc.ImportStatus != "IN_PROGRESS" {
-		return nil, err
-	}
-	j.Desc.ImportStatus, j.Desc.FailureCode, j.Desc.FailureMessage, j.Desc.EndTime = "FAILED", code, msg, &end
-	return j, nil
 }
 
 // parseJobKey splits a transfers key (region ‖ 0 ‖ kind ‖ 0 ‖ id).

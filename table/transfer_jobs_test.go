@@ -2,36 +2,114 @@ package table
 
 import (
 	"context"
-	"path/filepath"
+	"encoding/json"
+	"io"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/transfer/bucket"
+	"github.com/ddblocal/ddblocal/transfer/s3import"
 )
 
-// TestInterruptedJobsFail: an export and an import a stopped server left
-// IN_PROGRESS (as kill -9 leaves them) are FAILED when the next server
-// starts on the same files, and a finished one is left alone.
-func TestInterruptedJobsFail(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "db")
+// TestInterruptedJobsResume: the jobs a stopped server left running (as
+// kill -9 leaves them: the records IN_PROGRESS, an import's checkpoint
+// after its first chunk) are run by the next Service on the same store. The
+// import reads on from its checkpoint: the records before it are not
+// written again (the test never wrote them, so they stay absent) and the
+// counts go on from the checkpoint's; the export, which keeps no
+// checkpoint, is written whole; a load left CANCELLING ends CANCELLED; a
+// finished job is left alone.
+func TestInterruptedJobsResume(t *testing.T) {
+	ctx := context.Background()
 	const region = "us-east-1"
-	arn := "arn:aws:dynamodb:us-east-1:000000000000:table/T"
-	db, err := store.Open(store.Options{Path: path})
+	db, err := store.Open(store.Options{InMemory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(db, Options{})
-	err = db.Update(context.Background(), func(tx *store.Tx) error {
-		jobs := []struct {
-			kind, id string
-			v        any
-		}{
-			{kindExport, "01-a", &exportJob{Desc: ddb.ExportDescription{ExportArn: arn + "/export/01-a", ExportStatus: "IN_PROGRESS"}}},
-			{kindExport, "02-b", &exportJob{Desc: ddb.ExportDescription{ExportArn: arn + "/export/02-b", ExportStatus: "COMPLETED"}}},
-			{kindImport, "03-c", &importJob{Desc: ddb.ImportTableDescription{ImportArn: arn + "/import/03-c", ImportStatus: "IN_PROGRESS"}}},
+	defer db.Close()
+	st := bucket.Dir{Root: t.TempDir()}
+	put := func(key, body string) int64 {
+		w, _ := st.Create(ctx, "src", key)
+		io.WriteString(w, body)
+		if _, err := w.Commit(); err != nil {
+			t.Fatal(err)
 		}
+		return int64(len(body))
+	}
+	aSize := put("in/a.json", `{"Item":{"pk":{"S":"a1"}}}`+"\n"+`{"Item":{"pk":{"S":"a2"}}}`+"\n"+`{"Item":{"pk":{"S":"a3"}}}`+"\n")
+	put("in/b.json", `{"Item":{"pk":{"S":"b1"}}}`+"\nbad\n"+`{"Item":{"pk":{"S":"b2"}}}`+"\n")
+
+	s := New(db, Options{S3: st})
+	create := &ddb.CreateTableInput{TableName: "T", BillingMode: "PAY_PER_REQUEST",
+		AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:            []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}}}
+	if _, err := s.CreateTable(ctx, region, create); err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.catalog.get(db, region, "T")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	imp := newImportJob(m, &ddb.ImportTableInput{InputFormat: s3import.FormatJSON,
+		S3BucketSource: &ddb.S3BucketSource{S3Bucket: "src", S3KeyPrefix: "in/"}}, now)
+	imp.Progress = jobProgress{Written: 2, Pos: s3import.Position{Key: "in/a.json", Records: 2,
+		Stats: s3import.Stats{Objects: 1, Processed: 2, Bytes: aSize}}}
+	exp := newExportJob(m, &ddb.ExportTableToPointInTimeInput{S3Bucket: "dst"}, now, now, nil)
+	bulk := newBulkJob(m, &ddb.StartBulkPutItemsInput{InputS3Configuration: &ddb.InputS3Configuration{S3Bucket: "src", S3KeyPrefix: "in/",
+		InputFormat: s3import.FormatJSON}, OutputS3Configuration: &ddb.OutputS3Configuration{}}, now)
+	bulk.Desc.BulkOperationStatus = "CANCELLING"
+	done := &exportJob{Desc: ddb.ExportDescription{ExportArn: m.arn() + "/export/00-done", ExportStatus: "COMPLETED"}}
+	s.Close() // the jobs are recorded as a killed server left them
+	writeJobs(t, db, region, imp, exp, bulk, done)
+
+	s = New(db, Options{S3: st})
+	defer s.Close()
+	var d ddb.ImportTableDescription
+	waitFor(t, func() bool {
+		out, err := s.DescribeImport(ctx, region, &ddb.DescribeImportInput{ImportArn: imp.Desc.ImportArn})
+		d = out.ImportTableDescription
+		return err == nil && d.ImportStatus != "IN_PROGRESS"
+	})
+	if d.ImportStatus != "COMPLETED" || d.ImportedItemCount != 5 || d.ProcessedItemCount != 6 || d.ErrorCount != 1 {
+		t.Errorf("resumed import: %+v", d)
+	}
+	if got, want := tableKeys(t, s, region, "T"), []string{"a3", "b1", "b2"}; !slices.Equal(got, want) {
+		t.Errorf("items after the resumed import: %v, want %v (a1 and a2 lie before the checkpoint)", got, want)
+	}
+	waitFor(t, func() bool {
+		out, err := s.DescribeExport(ctx, region, &ddb.DescribeExportInput{ExportArn: exp.Desc.ExportArn})
+		return err == nil && out.ExportDescription.ExportStatus == "COMPLETED" && out.ExportDescription.ExportManifest != ""
+	})
+	waitFor(t, func() bool {
+		out, err := s.DescribeBulkOperation(ctx, region, &ddb.DescribeBulkOperationInput{BulkOperationArn: bulk.Desc.BulkOperationArn})
+		return err == nil && out.BulkOperationDescription.BulkOperationStatus == "CANCELLED"
+	})
+	out, err := s.DescribeExport(ctx, region, &ddb.DescribeExportInput{ExportArn: done.Desc.ExportArn})
+	if err != nil || out.ExportDescription.ExportStatus != "COMPLETED" {
+		t.Errorf("finished export: %+v, %v", out, err)
+	}
+}
+
+// writeJobs records jobs as they are.
+func writeJobs(t *testing.T, db *store.DB, region string, jobs ...any) {
+	t.Helper()
+	err := db.Update(context.Background(), func(tx *store.Tx) error {
 		for _, j := range jobs {
-			if err := writeJob(tx, region, j.kind, j.id, j.v); err != nil {
+			var kind, arn string
+			switch j := j.(type) {
+			case *importJob:
+				kind, arn = kindImport, j.Desc.ImportArn
+			case *exportJob:
+				kind, arn = kindExport, j.Desc.ExportArn
+			case *bulkJob:
+				kind, arn = kindBulk, j.Desc.BulkOperationArn
+			}
+			id, _ := jobIDFromARN(arn, kind)
+			if err := writeJob(tx, region, kind, id, j); err != nil {
 				return err
 			}
 		}
@@ -40,24 +118,34 @@ func TestInterruptedJobsFail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
-	db.Close()
-	if db, err = store.Open(store.Options{Path: path}); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s = New(db, Options{})
-	defer s.Close()
-	ctx := context.Background()
-	for id, want := range map[string]string{"01-a": "FAILED", "02-b": "COMPLETED"} {
-		out, err := s.DescribeExport(ctx, region, &ddb.DescribeExportInput{ExportArn: arn + "/export/" + id})
-		if err != nil || out.ExportDescription.ExportStatus != want {
-			t.Errorf("export %s: %+v, %v; want %s", id, out, err, want)
+}
+
+// waitFor polls cond for up to ten seconds.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return
 		}
 	}
-	out, err := s.DescribeImport(ctx, region, &ddb.DescribeImportInput{ImportArn: arn + "/import/03-c"})
-	if err != nil || out.ImportTableDescription.ImportStatus != "FAILED" || out.ImportTableDescription.FailureCode != "UnknownError" ||
-		out.ImportTableDescription.EndTime == nil {
-		t.Errorf("import: %+v, %v", out, err)
+	t.Fatal("condition not met within 10s")
+}
+
+// tableKeys returns the sorted string partition keys (pk) of a table.
+func tableKeys(t *testing.T, s *Service, region, name string) []string {
+	t.Helper()
+	out, err := s.Scan(context.Background(), region, &ddb.ScanInput{TableName: name})
+	if err != nil {
+		t.Fatal(err)
 	}
+	var items []map[string]map[string]string // the items have only pk
+	if err := json.Unmarshal(append(append([]byte("["), out.RenderedItems...), ']'), &items); err != nil {
+		t.Fatalf("%v: %s", err, out.RenderedItems)
+	}
+	var keys []string
+	for _, it := range items {
+		keys = append(keys, it["pk"]["S"])
+	}
+	slices.Sort(keys)
+	return keys
 }
