@@ -2,6 +2,7 @@ package replication
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/ddblocal/ddblocal/changelog"
@@ -20,6 +21,7 @@ const (
 // the service writes an item (local index entries, counters) and append a
 // change-log record whose Origin and OriginTime are Origin and Time. Key is
 // valid only during Apply; Item belongs to Apply (it may be stored as is).
+// A Copy change is never throttled: ErrThrottled is an error for it.
 type Change struct {
 	Key     []byte // the item's storage key
 	Item    []byte // the item after the write (attr's binary encoding), nil to delete it
@@ -41,7 +43,9 @@ type Conflict struct {
 
 // batchResult is what one batch did.
 type batchResult struct {
-	applied   int // records and copied entries applied to the target
+	applied   int     // records and copied entries applied to the target
+	units     float64 // the replicated write units Apply reported
+	throttled bool    // a record was held back by ErrThrottled
 	conflicts []Conflict
 	more      bool  // the batch stopped at a bound: run another at once
 	stuck     error // a record that does not decode stopped the link before it
@@ -181,8 +185,9 @@ func sourceVersion(vsp *store.Space, seq uint64, rec changelog.Record, region st
 }
 
 // tail applies the source's own writes after the link's watermark, at most
-// maxApply, stopping at the first that is not due; records that came from
-// another Region are passed over (their origin sends them).
+// maxApply, stopping at the first that is not due or that the target has no
+// capacity for (ErrThrottled); records that came from another Region are
+// passed over (their origin sends them).
 func (o *Options) tail(tx *store.Tx, sp spaces, l *link, res *batchResult) error {
 	var err error
 	var n int
@@ -197,6 +202,9 @@ func (o *Options) tail(tx *store.Tx, sp spaces, l *link, res *batchResult) error
 				return false
 			}
 			if err = o.applyRecord(tx, sp, seq, rec, res); err != nil {
+				if errors.Is(err, ErrThrottled) {
+					err, res.throttled = nil, true
+				}
 				return false
 			}
 		}
@@ -235,9 +243,11 @@ func (o *Options) applyRecord(tx *store.Tx, sp spaces, seq uint64, rec changelog
 		return nil
 	}
 	c := Change{Key: rec.Key, Item: bytes.Clone(rec.New), Origin: v.Region, Time: v.Time, Expired: rec.Expired}
-	if err := o.Apply(tx, c); err != nil {
+	units, err := o.Apply(tx, c)
+	if err != nil {
 		return err
 	}
 	res.applied++
+	res.units += units
 	return putVersion(sp.dstV, rec.Key, v, 0)
 }

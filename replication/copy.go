@@ -79,7 +79,9 @@ func (o *Options) copyVersion(tx *store.Tx, sp spaces, key, item []byte, v Versi
 	if has && !v.Wins(cur) {
 		return nil
 	}
-	if err := o.Apply(tx, Change{Key: key, Item: item, Origin: v.Region, Time: v.Time, Copy: true}); err != nil {
+	// A new replica's copy is no replicated write: it is neither throttled
+	// nor counted (ErrThrottled would be an error like any other here).
+	if _, err := o.Apply(tx, Change{Key: key, Item: item, Origin: v.Region, Time: v.Time, Copy: true}); err != nil {
 		return err
 	}
 	res.applied++

@@ -16,6 +16,10 @@ var (
 	// ErrNotReplica is returned by Link when the source or the target has
 	// not been made a replica by Enable.
 	ErrNotReplica = errors.New("replication: table is not a replica")
+	// ErrThrottled is what an Apply returns, having written nothing, when
+	// the target has no write capacity for the change now: the link stops
+	// before that change and tries it again on its next batch.
+	ErrThrottled = errors.New("replication: target throttled")
 	// errBadState is returned for a replication state record that no
 	// writeState wrote.
 	errBadState = errors.New("replication: corrupt replication state")

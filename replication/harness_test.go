@@ -116,19 +116,25 @@ func writeItem(sp *store.Space, rec changelog.Record) error {
 	return err
 }
 
-// apply is the Apply of a link into target: what table's would do.
-func (w *world) apply(target Endpoint) func(tx *store.Tx, c Change) error {
-	return func(tx *store.Tx, c Change) error {
+// apply is the Apply of a link into target: what table's would do. A
+// replicated write consumes one unit per byte of its item (at least one), a
+// copy none.
+func (w *world) apply(target Endpoint) func(tx *store.Tx, c Change) (float64, error) {
+	return func(tx *store.Tx, c Change) (float64, error) {
+		units := float64(max(1, len(c.Item)))
+		if c.Copy {
+			units = 0
+		}
 		w.mu.Lock()
 		w.applied[target.ID+"/"+string(c.Key)]++
 		w.mu.Unlock()
 		sp := tx.Space(target.ID)
 		old := sp.Get(c.Key)
 		if old == nil && c.Item == nil {
-			return nil
+			return units, nil
 		}
 		now := w.clock.Now().UnixNano()
-		return writeItem(sp, changelog.Record{Time: now, Key: c.Key, Old: old, New: c.Item,
+		return units, writeItem(sp, changelog.Record{Time: now, Key: c.Key, Old: old, New: c.Item,
 			Origin: c.Origin, OriginTime: c.Time, Expired: c.Expired})
 	}
 }

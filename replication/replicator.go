@@ -28,9 +28,12 @@ type Endpoint struct {
 type Options struct {
 	DB             *store.DB
 	Source, Target Endpoint
-	// Apply writes one change to the target inside tx (see Change). An
-	// error rolls the batch back; it is logged and retried.
-	Apply func(tx *store.Tx, c Change) error
+	// Apply writes one change to the target inside tx (see Change) and
+	// returns the write capacity units it consumed there: the replicated
+	// write units (rWCU) the link counts. ErrThrottled (nothing written)
+	// holds the link at that change until a later batch; any other error
+	// rolls the batch back, and is logged and retried.
+	Apply func(tx *store.Tx, c Change) (float64, error)
 	// Due, when not nil, says whether source log record seq, committed at
 	// t (Unix nanoseconds), may be applied yet: replication lag. Records are
 	// applied in order, so one that is not due holds back the ones after
@@ -70,6 +73,8 @@ type Replicator struct {
 	progress  chan struct{} // closed and replaced after every batch and on Pause
 	conflicts []Conflict    // the most recent, oldest first
 	nConflict int64         // all counted since Start
+	units     float64       // replicated write units consumed since Start
+	throttled int64         // batches held back by ErrThrottled since Start
 }
 
 // Start starts the link's replicator goroutine. The goroutine exits when ctx
@@ -200,7 +205,7 @@ func (r *Replicator) step(ctx context.Context) (batchResult, error) {
 		return err
 	})
 	if err == nil {
-		r.record(res.conflicts)
+		r.record(res)
 		if res.applied > 0 && r.opts.Applied != nil {
 			r.opts.Applied()
 		}
@@ -211,13 +216,19 @@ func (r *Replicator) step(ctx context.Context) (batchResult, error) {
 	return res, err
 }
 
-// record adds a committed batch's conflicts to the list and count.
-func (r *Replicator) record(cs []Conflict) {
+// record adds a committed batch's conflicts to the list and count, and its
+// replicated write units and throttling to theirs.
+func (r *Replicator) record(res batchResult) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.units += res.units
+	if res.throttled {
+		r.throttled++
+	}
+	cs := res.conflicts
 	if len(cs) == 0 {
 		return
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.nConflict += int64(len(cs))
 	r.conflicts = append(r.conflicts, cs...)
 	if over := len(r.conflicts) - keepConflicts; over > 0 {

@@ -231,11 +231,11 @@ func TestFailedApplyRollsBack(t *testing.T) {
 	fail := true
 	good := w.apply(eu)
 	r := newReplicator(Options{DB: w.db, Source: us, Target: eu, Now: w.clock.Now,
-		Apply: func(tx *store.Tx, c Change) error {
-			if err := good(tx, c); err != nil || string(c.Key) != "b" || !fail {
-				return err
+		Apply: func(tx *store.Tx, c Change) (float64, error) {
+			if u, err := good(tx, c); err != nil || string(c.Key) != "b" || !fail {
+				return u, err
 			}
-			return errors.New("injected")
+			return 0, errors.New("injected")
 		}})
 	w.write(us, "a", "1")
 	w.write(us, "b", "2")
@@ -257,6 +257,49 @@ func TestFailedApplyRollsBack(t *testing.T) {
 	}
 	if n := len(w.logRecords(eu)); n != 2 {
 		t.Errorf("eu-west-1 log: got %d records, want 2 (each write applied once)", n)
+	}
+}
+
+// TestThrottledApplyHoldsTheLink checks that a change the target has no
+// capacity for stops the link before it (the changes before it committed,
+// none after it applied), that the link takes it up again once the target
+// admits it, and that the replicated units and throttled batches are
+// counted once each.
+func TestThrottledApplyHoldsTheLink(t *testing.T) {
+	w := newWorld(t)
+	us, eu := w.table("us-east-1", true), w.table("eu-west-1", true)
+	w.update(func(tx *store.Tx) error { return Link(tx, us.ID, eu.ID, 0, false) })
+	full := true
+	good := w.apply(eu)
+	r := newReplicator(Options{DB: w.db, Source: us, Target: eu, Now: w.clock.Now,
+		Apply: func(tx *store.Tx, c Change) (float64, error) {
+			if full && string(c.Key) == "b" {
+				return 0, ErrThrottled
+			}
+			return good(tx, c)
+		}})
+	w.write(us, "a", "1")
+	w.write(us, "b", "22")
+	w.write(us, "c", "333")
+	w.drain(r)
+	if d := diff(w.items(eu), map[string]string{"a": "1"}); d != "" {
+		t.Fatalf("while eu-west-1 throttles b: %s", d)
+	}
+	st, _, err := r.Status()
+	if err != nil || st.Backlog != 2 || st.Throttled != 1 || st.ReplicatedUnits != 1 {
+		t.Fatalf("status while throttled: got %+v (%v), want backlog 2, throttled 1, 1 unit", st, err)
+	}
+	full = false
+	w.drain(r)
+	if d := diff(w.items(eu), map[string]string{"a": "1", "b": "22", "c": "333"}); d != "" {
+		t.Fatalf("once admitted: %s", d)
+	}
+	st, _, err = r.Status()
+	if err != nil || st.Backlog != 0 || st.Throttled != 1 || st.ReplicatedUnits != 6 {
+		t.Errorf("status once admitted: got %+v (%v), want backlog 0, throttled 1, 6 units", st, err)
+	}
+	if n := w.applied[eu.ID+"/b"]; n != 1 {
+		t.Errorf("Apply calls for b that wrote: got %d, want 1", n)
 	}
 }
 

@@ -78,6 +78,11 @@ type Status struct {
 	Backlog   int
 	Lag       time.Duration
 	Conflicts int64 // writes discarded by last-writer-wins since Start
+	// ReplicatedUnits is the write capacity the link's writes consumed on
+	// the target since Start (replicated write units, rWCU or rWRU), and
+	// Throttled how many of its batches the target's capacity held back.
+	ReplicatedUnits float64
+	Throttled       int64
 }
 
 // Status returns the link's status; ok is false when the link does not
@@ -85,6 +90,9 @@ type Status struct {
 func (r *Replicator) Status() (st Status, ok bool, err error) {
 	st = Status{Source: r.opts.Source, Target: r.opts.Target, Paused: r.paused.Load()}
 	st.Conflicts, _ = r.Conflicts()
+	r.mu.Lock()
+	st.ReplicatedUnits, st.Throttled = r.units, r.throttled
+	r.mu.Unlock()
 	now := r.opts.Now().UnixNano()
 	err = r.opts.DB.View(func(tx *store.Tx) error {
 		var copied bool

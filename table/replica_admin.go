@@ -25,6 +25,11 @@ type ReplicationLink struct {
 	Backlog   int   `json:"backlog"`
 	LagMillis int64 `json:"lagMillis"`
 	Conflicts int64 `json:"conflicts"`
+	// ReplicatedWriteUnits is the write capacity the link's writes consumed
+	// in the target Region (rWCU/rWRU) since this process started it, and
+	// Throttled how often the target's capacity held the link back.
+	ReplicatedWriteUnits float64 `json:"replicatedWriteUnits"`
+	Throttled            int64   `json:"throttled"`
 }
 
 // ReplicationConflict is a replicated write last-writer-wins discarded.
@@ -74,7 +79,8 @@ func (s *Service) Replication() (*ReplicationReport, error) {
 		}
 		rep.Links = append(rep.Links, ReplicationLink{Table: run.name, Account: account, Source: st.Source.Region,
 			Target: st.Target.Region, Watermark: st.Watermark, Copying: st.Copying, Paused: st.Paused,
-			Backlog: st.Backlog, LagMillis: st.Lag.Milliseconds(), Conflicts: st.Conflicts})
+			Backlog: st.Backlog, LagMillis: st.Lag.Milliseconds(), Conflicts: st.Conflicts,
+			ReplicatedWriteUnits: st.ReplicatedUnits, Throttled: st.Throttled})
 		_, cs := run.r.Conflicts()
 		for _, c := range cs {
 			rep.Conflicts = append(rep.Conflicts, conflictReport(run.name, key, c))

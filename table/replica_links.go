@@ -170,18 +170,20 @@ func (s *Service) resumeLinks() {
 // replicaApply is the Apply of links into table name in scope: a write as
 // the service makes it (local indexes, counters, change log with the
 // write's origin), of the table's definition as the transaction reads it.
-func (s *Service) replicaApply(scope, name string) func(tx *store.Tx, c replication.Change) error {
+// It returns the write's replicated write units, and replication.ErrThrottled
+// when the replica has no capacity for it (replica_capacity.go).
+func (s *Service) replicaApply(scope, name string) func(tx *store.Tx, c replication.Change) (float64, error) {
 	var last []byte
 	var m *tableMeta
-	return func(tx *store.Tx, c replication.Change) error {
+	return func(tx *store.Tx, c replication.Change) (float64, error) {
 		raw := tx.CatalogGet(catalogKey(scope, name))
 		if raw == nil {
-			return errReplicaGone
+			return 0, errReplicaGone
 		}
 		if m == nil || !bytes.Equal(raw, last) {
 			var err error
 			if m, err = decodeMeta(raw); err != nil {
-				return err
+				return 0, err
 			}
 			last = bytes.Clone(raw)
 		}
@@ -193,8 +195,11 @@ func (s *Service) replicaApply(scope, name string) func(tx *store.Tx, c replicat
 				}
 				return attr.DecodeBinary(item)
 			}}
-		_, err := mu.applyIn(tx, s.now().UnixNano(), nil)
-		return err
+		if err := s.admitReplicated(tx, mu, c); err != nil {
+			return 0, err
+		}
+		w, err := mu.applyIn(tx, s.now().UnixNano(), nil)
+		return replicatedUnits(w, c), err
 	}
 }
 
