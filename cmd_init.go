@@ -11,7 +11,7 @@ import (
 // runInit loads --init files into a running server (or DynamoDB itself):
 // the same loader as --init and ddbtest.WithInit, through the SDK.
 func runInit(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs, ep := endpointCommand("ddblocal init", "Usage: ddblocal init [flags] PATH...   (templates, CreateTable JSON, .jsonl files or folders)", getenv, stderr)
+	fs, ep := endpointCommand("ddblocal init", "Usage: ddblocal init [flags] PATH...   (templates, CreateTable JSON, .jsonl files, S3 export folders or folders of them)", getenv, stderr)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -127,7 +127,7 @@ func (c *config) featureFlags(fs *flag.FlagSet, env *envVars, raw *rawFlags) {
 	if v := env.str("INIT", ""); v != "" {
 		c.initPaths = strings.Split(v, ",")
 	}
-	fs.Func("init", "create tables and load items from a template, CreateTable JSON, .jsonl file or folder of them before serving; repeatable [DDBLOCAL_INIT, comma-separated]", func(p string) error {
+	fs.Func("init", "create tables and load items from a template, CreateTable JSON, .jsonl file, S3 export folder or folder of them before serving; repeatable [DDBLOCAL_INIT, comma-separated]", func(p string) error {
 		c.initPaths = append(c.initPaths, p)
 		return nil
 	})
