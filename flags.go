@@ -5,6 +5,7 @@ package main
 // cannot make. Subcommands define their own flags (commands.go, cmd_*.go).
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -12,7 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/ddblocal/ddblocal/consistency"
+	"github.com/ddblocal/ddblocal/kinesis"
 	"github.com/ddblocal/ddblocal/streams"
 	"github.com/ddblocal/ddblocal/transfer/bucket"
 )
@@ -41,6 +46,8 @@ type config struct {
 	capacityScale  float64
 	s3             s3Flags      // --s3-dir, --s3-endpoint (cmd_transfer_s3.go)
 	s3Store        bucket.Store // what they name, for exports and imports
+	kinesisURL     string       // --kinesis-endpoint
+	kinesis        kinesis.Sink // its client, nil without one
 }
 
 // defaultTransientDelay is how long -delayTransientStatuses keeps a table
@@ -86,8 +93,30 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if err != nil {
 		return c, err
 	}
-	c.s3Store, err = c.s3.serverStore(c.dbPath, c.inMemory, getenv)
+	if c.s3Store, err = c.s3.serverStore(c.dbPath, c.inMemory, getenv); err != nil {
+		return c, err
+	}
+	c.kinesis, err = kinesisSink(c.kinesisURL, getenv)
 	return c, err
+}
+
+// kinesisSink is the client of --kinesis-endpoint, nil without one. A
+// loopback endpoint with no credentials in the environment gets dummy ones
+// (kinesalite and LocalStack take any); otherwise the default credential
+// chain signs.
+func kinesisSink(endpoint string, getenv func(string) string) (kinesis.Sink, error) {
+	if endpoint == "" {
+		return nil, nil
+	}
+	var creds aws.CredentialsProvider = credentials.NewStaticCredentialsProvider("local", "local", "")
+	if !isLoopback(endpoint) || getenv("AWS_ACCESS_KEY_ID") != "" || getenv("AWS_PROFILE") != "" {
+		cfg, err := awsconfig.LoadDefaultConfig(context.Background())
+		if err != nil {
+			return nil, fmt.Errorf("--kinesis-endpoint: %w", err)
+		}
+		creds = cfg.Credentials
+	}
+	return &kinesis.Client{Endpoint: endpoint, Credentials: creds}, nil
 }
 
 // serverFlags defines the flags of the listener, storage and logging, DynamoDB
@@ -140,6 +169,7 @@ func (c *config) featureFlags(fs *flag.FlagSet, env *envVars, raw *rawFlags) {
 	raw.ttlDelay = fs.String("ttl-delay", env.str("TTL_DELAY", "0"), "how long expired TTL items stay before deletion: 0, a duration (1h), or random:MIN-MAX [DDBLOCAL_TTL_DELAY]")
 	c.throttling = env.bool("THROTTLING")
 	fs.Var(newBoolValue(&c.throttling), "throttling", "throttle every table as DynamoDB would (partitions, capacity, burst); without it only tables tagged ddblocal:throttling=on [DDBLOCAL_THROTTLING]")
+	fs.StringVar(&c.kinesisURL, "kinesis-endpoint", env.str("KINESIS_ENDPOINT", ""), "Kinesis-compatible endpoint URL (kinesalite, LocalStack, AWS) that Kinesis streaming destinations deliver to [DDBLOCAL_KINESIS_ENDPOINT]")
 	c.capacityScale = env.float("CAPACITY_SCALE", 1)
 	fs.Var(floatValue(&c.capacityScale), "capacity-scale", "multiply DynamoDB's throughput limits (partition, on-demand, quotas) by this `factor`, e.g. 0.01 [DDBLOCAL_CAPACITY_SCALE]")
 }

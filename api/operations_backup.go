@@ -17,5 +17,8 @@ func backupOperations(svc *table.Service) map[string]Handler {
 		"GetResourcePolicy":                   Op(svc.GetResourcePolicy),
 		"DeleteResourcePolicy":                Op(svc.DeleteResourcePolicy),
 		"DescribeKinesisStreamingDestination": Op(svc.DescribeKinesisStreamingDestination),
+		"EnableKinesisStreamingDestination":   Op(svc.EnableKinesisStreamingDestination),
+		"DisableKinesisStreamingDestination":  Op(svc.DisableKinesisStreamingDestination),
+		"UpdateKinesisStreamingDestination":   Op(svc.UpdateKinesisStreamingDestination),
 	}
 }

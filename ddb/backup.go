@@ -190,8 +190,10 @@ type RestoreSummary struct {
 
 // KinesisDataStreamDestination is one Kinesis streaming destination.
 type KinesisDataStreamDestination struct {
-	StreamArn         string
-	DestinationStatus string
+	StreamArn                            string
+	DestinationStatus                    string
+	DestinationStatusDescription         string `json:",omitempty"`
+	ApproximateCreationDateTimePrecision string `json:",omitempty"`
 }
 
 // DescribeKinesisStreamingDestinationOutput is DescribeKinesisStreamingDestination's response.

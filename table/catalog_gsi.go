@@ -7,7 +7,6 @@ import (
 
 	"github.com/ddblocal/ddblocal/gsi"
 	"github.com/ddblocal/ddblocal/index"
-	"github.com/ddblocal/ddblocal/replication"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -92,7 +91,7 @@ func (s *Service) startApplier(m *tableMeta) *gsi.Applier {
 			return max(s.logRetention(cur), streamRetain(cur), s.vectorRetain(cur))
 		},
 		Due:    s.gsiDue(m),
-		Hold:   func(tx *store.Tx) (uint64, bool) { return replication.Floor(tx, id) },
+		Hold:   func(tx *store.Tx) (uint64, bool) { return logHold(tx, id) },
 		Now:    s.opts.Now,
 		Logger: s.opts.Logger,
 		Owner:  s.ownerLocked(id),
@@ -126,6 +125,7 @@ func (s *Service) Close() {
 	s.stopBG()
 	s.background.Wait()
 	s.closeLinks()
+	s.closeDeliveries()
 	s.appliers.mu.Lock()
 	all, owners := s.appliers.m, s.appliers.owners
 	s.appliers.m, s.appliers.owners = map[string]*gsi.Applier{}, map[string]*store.Ownership{}
@@ -147,6 +147,7 @@ func (s *Service) notifyWrite(m *tableMeta, w written) {
 	if w.logged {
 		s.applier(m).Notify()
 		s.notifyReplicas(m)
+		s.notifyDelivery(m)
 	}
 }
 

@@ -31,6 +31,7 @@ func (s *Service) lifecycle() []tableHook {
 		{name: "consistency", dropped: s.history.Drop},
 		{name: "insights", dropped: s.insights.Drop},
 		{name: "throttle", dropped: s.limiter.Forget},
+		{name: "kinesis", dropped: s.stopDelivery},
 	}
 }
 

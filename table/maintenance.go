@@ -44,6 +44,7 @@ func (s *Service) maintenance() []chore {
 		}},
 		{"streams: rolling shards over", false, s.rollAllStreams},
 		{"gsi: settling indexes without lag", false, s.settleUnlagged},
+		{"kinesis: resuming streaming destinations' deliveries", true, s.resumeDeliveries},
 	}
 }
 

@@ -279,13 +279,3 @@ func (s *Service) DeleteResourcePolicy(ctx context.Context, region string, in *d
 	}
 	return &ddb.ResourcePolicyOutput{RevisionId: rev}, nil
 }
-
-// DescribeKinesisStreamingDestination lists a table's Kinesis streaming
-// destinations: none, as ddblocal has no Kinesis to stream to.
-func (s *Service) DescribeKinesisStreamingDestination(ctx context.Context, region string, in *ddb.TableNameInput) (*ddb.DescribeKinesisStreamingDestinationOutput, error) {
-	m, err := s.tableForControl(ctx, region, in.TableName)
-	if err != nil {
-		return nil, err
-	}
-	return &ddb.DescribeKinesisStreamingDestinationOutput{TableName: m.Name, KinesisDataStreamDestinations: []ddb.KinesisDataStreamDestination{}}, nil
-}

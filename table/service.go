@@ -14,6 +14,7 @@ import (
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/expressions"
 	"github.com/ddblocal/ddblocal/insights"
+	"github.com/ddblocal/ddblocal/kinesis"
 	"github.com/ddblocal/ddblocal/lsi"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/streams"
@@ -65,6 +66,10 @@ type Options struct {
 	// S3 serves the S3 locations of exports and imports (a folder or an
 	// S3 endpoint); nil fails them.
 	S3 bucket.Store
+	// Kinesis is the Kinesis endpoint that streaming destinations deliver
+	// to (kinesis.Client); nil fails every EnableKinesisStreamingDestination
+	// (ENABLE_FAILED: no stream can be found).
+	Kinesis kinesis.Sink
 }
 
 // exprCacheSize is how many distinct sets of expression texts and names the
@@ -131,6 +136,8 @@ type Service struct {
 	vectors vectorFollowers // in-memory vector indexes (vector_follow.go)
 
 	transfers *transferRunner // exports, imports, bulk loads (transfer_run.go)
+
+	deliveries deliverers // Kinesis streaming destinations (kinesis_deliver.go)
 }
 
 // New returns a Service over db. The caller keeps ownership of db and must

@@ -1,0 +1,150 @@
+package kinesis
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"time"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/changelog"
+)
+
+// Record is one change as DynamoDB writes it to a Kinesis data stream
+// (the record's Data, JSON).
+type Record struct {
+	AwsRegion    string        `json:"awsRegion"`
+	EventID      string        `json:"eventID"`
+	EventName    string        `json:"eventName"`
+	UserIdentity *UserIdentity `json:"userIdentity"`
+	RecordFormat string        `json:"recordFormat"`
+	TableName    string        `json:"tableName"`
+	Dynamodb     Change        `json:"dynamodb"`
+	EventSource  string        `json:"eventSource"`
+}
+
+// Change is a record's `dynamodb` member.
+type Change struct {
+	ApproximateCreationDateTime          int64 // in the precision below
+	Keys                                 attr.Item
+	NewImage                             attr.Item `json:",omitempty"`
+	OldImage                             attr.Item `json:",omitempty"`
+	SizeBytes                            int64
+	ApproximateCreationDateTimePrecision string
+}
+
+// UserIdentity names who made a change: only Time to Live deletions carry
+// one, the DynamoDB service's.
+type UserIdentity struct {
+	Type        string `json:"type"`
+	PrincipalID string `json:"principalId"`
+}
+
+// Table is what a record says of its table.
+type Table struct {
+	Name     string
+	Region   string   // the Region (awsRegion)
+	KeyNames []string // the key schema's attributes
+}
+
+// Entry is one record ready for PutRecords.
+type Entry struct {
+	Seq          uint64 // its change-log sequence
+	Time         int64  // its commit time, Unix nanoseconds
+	PartitionKey string
+	Data         []byte
+}
+
+// Render turns change-log record raw, at sequence seq, into the Kinesis
+// entry a destination with precision sends. It returns false for a write
+// that changed nothing (DynamoDB sends no record for it). tableID makes
+// the eventID unique across tables and stable across deliveries of the
+// same change.
+func Render(t Table, tableID string, seq uint64, raw []byte, precision string) (Entry, bool, error) {
+	rec, err := changelog.Decode(raw)
+	if err != nil {
+		return Entry{}, false, fmt.Errorf("kinesis: log record %d: %w", seq, err)
+	}
+	if rec.Old != nil && rec.New != nil && bytes.Equal(rec.Old, rec.New) {
+		return Entry{}, false, nil
+	}
+	old, err := decodeImage(rec.Old)
+	if err != nil {
+		return Entry{}, false, err
+	}
+	new, err := decodeImage(rec.New)
+	if err != nil {
+		return Entry{}, false, err
+	}
+	if old != nil && new != nil && attr.Equal(attr.Value{T: attr.TypeM, M: old}, attr.Value{T: attr.TypeM, M: new}) {
+		return Entry{}, false, nil
+	}
+	r := Record{AwsRegion: t.Region, EventID: eventID(tableID, seq), RecordFormat: "application/json",
+		TableName: t.Name, EventSource: "aws:dynamodb"}
+	switch {
+	case old == nil:
+		r.EventName = "INSERT"
+	case new == nil:
+		r.EventName = "REMOVE"
+	default:
+		r.EventName = "MODIFY"
+	}
+	if rec.Expired {
+		r.UserIdentity = &UserIdentity{Type: "Service", PrincipalID: "dynamodb.amazonaws.com"}
+	}
+	d := &r.Dynamodb
+	d.ApproximateCreationDateTimePrecision = precision
+	d.ApproximateCreationDateTime = rec.Time / int64(time.Millisecond)
+	if precision == Microsecond {
+		d.ApproximateCreationDateTime = rec.Time / int64(time.Microsecond)
+	}
+	d.Keys = keysOf(new, old, t.KeyNames)
+	d.NewImage, d.OldImage = new, old
+	d.SizeBytes = int64(d.Keys.Size() + new.Size() + old.Size())
+	data, err := json.Marshal(r)
+	if err != nil {
+		return Entry{}, false, err
+	}
+	return Entry{Seq: seq, Time: rec.Time, PartitionKey: partitionKey(rec.Key), Data: data}, true, nil
+}
+
+func decodeImage(b []byte) (attr.Item, error) {
+	if b == nil {
+		return nil, nil
+	}
+	return attr.DecodeBinary(b)
+}
+
+// keysOf returns the key attributes of the item (new, or old when deleted).
+func keysOf(new, old attr.Item, names []string) attr.Item {
+	src := new
+	if src == nil {
+		src = old
+	}
+	keys := make(attr.Item, len(names))
+	for _, n := range names {
+		if v, ok := src[n]; ok {
+			keys[n] = v
+		}
+	}
+	return keys
+}
+
+// eventID is a record's id, in a UUID's shape, the same each time the
+// change is delivered.
+func eventID(tableID string, seq uint64) string {
+	h := fnv.New128a()
+	fmt.Fprintf(h, "%s/%d", tableID, seq)
+	s := hex.EncodeToString(h.Sum(nil))
+	return s[:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:]
+}
+
+// partitionKey is the Kinesis partition key of an item's changes: one per
+// item, so that they reach one shard, in order.
+func partitionKey(key []byte) string {
+	h := fnv.New128a()
+	h.Write(key)
+	return hex.EncodeToString(h.Sum(nil))
+}
