@@ -84,7 +84,7 @@ func TestStaleDefinitionStillLogsAfterIndexCreated(t *testing.T) {
 		}
 		item := attr.Item{"pk": sv(pk), "g": sv("x")}
 		mu := &mutation{meta: m, key: key, next: func(attr.Item) (attr.Item, error) { return item, nil }}
-		if _, err := s.commit(ctx, mu); err != nil {
+		if _, err := s.commit(ctx, writeItems, mu); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -153,37 +153,27 @@ func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *ddb.Batc
 
 // BatchWriteItem puts or deletes up to 25 items across tables. Every request
 // is validated before any is applied, and all are applied in one store
-// transaction, so UnprocessedItems is empty in normal operation. Tables are
-// validated, and reported, in name order.
+// transaction, so UnprocessedItems is empty in normal operation: it holds
+// only what throttling refused. Tables are validated, and reported, in name
+// order.
 func (s *Service) BatchWriteItem(ctx context.Context, region string, in *ddb.BatchWriteItemInput) (*ddb.BatchWriteItemOutput, error) {
 	muts, err := s.batchMutations(ctx, region, in.RequestItems)
 	if err != nil {
 		return nil, err
 	}
-	muts, unprocessed, err := s.admitBatchWrite(muts, in.RequestItems)
+	op, err := s.beginWrite(writeItems, pointers(muts))
 	if err != nil {
 		return nil, err
 	}
-	for i := range muts {
-		muts[i].keepLog = s.keepsLog(muts[i].meta)
-	}
-	strong, err := s.claimStrong(pointers(muts)) // MRSC (replica_strong_rules.go)
-	if err != nil {
+	results, err := s.writeBatch(ctx, op, nil, nil)
+	if err := s.finishWrite(ctx, op, results, err); err != nil {
 		return nil, err
 	}
-	results, err := s.applyAll(ctx, muts, func(tx *store.Tx) error { return s.claimShared(tx, strong) }, nil)
-	if err == nil {
-		for i := range muts {
-			s.notifyWrite(muts[i].meta, results[i])
-			s.observeWrite(muts[i].meta, muts[i].key, results[i], false)
-		}
-	}
-	if err := s.finishStrong(ctx, strong, err); err != nil {
-		return nil, err
-	}
-	out := &ddb.BatchWriteItemOutput{UnprocessedItems: map[string][]ddb.WriteRequest{}}
-	maps.Copy(out.UnprocessedItems, unprocessed)
+	out := &ddb.BatchWriteItemOutput{UnprocessedItems: unprocessedItems(muts, in.RequestItems)}
 	for i, mu := range muts {
+		if mu.refused() {
+			continue
+		}
 		if icm := mu.meta.collectionMetrics(in.ReturnItemCollectionMetrics, results[i]); icm != nil {
 			if out.ItemCollectionMetrics == nil {
 				out.ItemCollectionMetrics = map[string][]*ddb.ItemCollectionMetrics{}
@@ -195,27 +185,48 @@ func (s *Service) BatchWriteItem(ctx context.Context, region string, in *ddb.Bat
 	return out, nil
 }
 
-// applyAll applies muts in one store transaction, each table's space and
-// counters shared through one spaceWrites, and returns what each did. pre
-// and post (when not nil) run in the same transaction before and after
-// the mutations: a claim the writes need, a checkpoint that must commit
-// with them.
+// applyAll applies muts in one store transaction, as the service's own
+// writes (imports, bulk loads: not admitted), and returns what each did.
+// pre and post (when not nil) run in the same transaction before and after
+// the mutations: a check that may refuse the load, a checkpoint that must
+// commit with it.
 func (s *Service) applyAll(ctx context.Context, muts []mutation, pre, post func(*store.Tx) error) ([]written, error) {
-	results := make([]written, len(muts))
-	err := s.db.Update(ctx, func(tx *store.Tx) error {
+	op, err := s.beginWrite(writeService, pointers(muts))
+	if err != nil {
+		return nil, err
+	}
+	results, err := s.writeBatch(ctx, op, pre, post)
+	return results, s.finishWrite(ctx, op, results, err)
+}
+
+// writeBatch runs op's mutations in its one store transaction, each
+// table's space and counters shared through one spaceWrites, and returns
+// what each did. A mutation that admission refuses is skipped (it did
+// nothing); when every mutation is refused, the operation fails with the
+// throttling exception. pre and post are applyAll's.
+func (s *Service) writeBatch(ctx context.Context, op writeOp, pre, post func(*store.Tx) error) ([]written, error) {
+	results := make([]written, len(op.muts))
+	err := s.runWrite(ctx, op, func(tx *store.Tx, now int64) error {
+		clear(results) // the store may run this more than once
 		if pre != nil {
 			if err := pre(tx); err != nil {
 				return err
 			}
 		}
-		now := s.now().UnixNano()
 		sw := &spaceWrites{spaces: map[string]*store.Space{}, stats: map[string]*[2]int64{}}
-		for i := range muts {
-			w, err := muts[i].applyIn(tx, now, sw)
+		refused := 0
+		for i, mu := range op.muts {
+			w, reasons, err := s.applyOne(tx, now, sw, mu)
 			if err != nil {
 				return err
 			}
+			if reasons != nil {
+				refused++
+			}
 			results[i] = w
+		}
+		if refused > 0 && refused == len(op.muts) {
+			return batchThrottled(op.muts)
 		}
 		if err := sw.flush(); err != nil || post == nil {
 			return err
@@ -264,7 +275,8 @@ func (s *Service) batchMutations(ctx context.Context, region string, items map[s
 }
 
 // batchWriteCapacity is a BatchWriteItem's ConsumedCapacity for rcc: one
-// entry per table, in the mutations' (table name) order.
+// entry per table, in the mutations' (table name) order, for the
+// mutations admission did not refuse.
 func batchWriteCapacity(muts []mutation, results []written, rcc string) []*ddb.ConsumedCapacity {
 	if rcc != "TOTAL" && rcc != "INDEXES" {
 		return nil
@@ -272,6 +284,9 @@ func batchWriteCapacity(muts []mutation, results []written, rcc string) []*ddb.C
 	var out []*ddb.ConsumedCapacity
 	var mt *capacity.Meter
 	for i, mu := range muts {
+		if mu.refused() {
+			continue
+		}
 		if mt == nil || mt.Table != mu.meta.Name {
 			if mt != nil {
 				out = append(out, report(mt, rcc))

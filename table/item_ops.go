@@ -147,20 +147,10 @@ func (s *Service) UpdateItem(ctx context.Context, region string, in *ddb.UpdateI
 // ReturnItemCollectionMetrics icm, and the Attributes that returned picks from
 // what the write did (omitted when empty).
 func (s *Service) writeOne(ctx context.Context, mu *mutation, rcc, icm string, returned func(written) attr.Item) (*ddb.WriteOutput, error) {
-	if s.throttling(mu.meta) {
-		reasons, err := s.admitWrite(mu, 1, false)
-		if err != nil {
-			return nil, err
-		}
-		if reasons != nil {
-			return nil, throttleError(mu.meta, reasons)
-		}
-	}
-	w, err := s.commit(ctx, mu)
+	w, err := s.commit(ctx, writeItems, mu)
 	if err != nil {
 		return nil, err
 	}
-	s.observeWrite(mu.meta, mu.key, w, false)
 	out := &ddb.WriteOutput{ConsumedCapacity: report(s.writeMeter(mu.meta, w), rcc),
 		ItemCollectionMetrics: mu.meta.collectionMetrics(icm, w)}
 	if a := returned(w); len(a) > 0 {

@@ -25,10 +25,10 @@ const (
 // reasonNone is the cancellation code of an action that did not fail.
 const reasonNone = "None"
 
-// txWrite is one validated TransactWriteItems action.
+// txWrite is one validated TransactWriteItems action (a ConditionCheck
+// when mu.check).
 type txWrite struct {
-	mu    *mutation
-	check bool // a ConditionCheck: evaluated, never written
+	mu *mutation
 }
 
 // TransactWriteItems applies up to 100 Put, Update, Delete and
@@ -193,7 +193,7 @@ func (s *Service) keyedAction(ctx context.Context, region, tableName string, key
 	if err != nil {
 		return txWrite{}, 0, err
 	}
-	mu := &mutation{meta: m, key: key, cond: c.Condition, returnOldOnFailure: rv == "ALL_OLD"}
+	mu := &mutation{meta: m, key: key, cond: c.Condition, returnOldOnFailure: rv == "ALL_OLD", check: check}
 	switch {
 	case check:
 		mu.next = func(old attr.Item) (attr.Item, error) { return old, nil }
@@ -204,7 +204,7 @@ func (s *Service) keyedAction(ctx context.Context, region, tableName string, key
 	default:
 		mu.next = func(attr.Item) (attr.Item, error) { return nil, nil }
 	}
-	return txWrite{mu: mu, check: check}, keyItem.Size(), nil
+	return txWrite{mu: mu}, keyItem.Size(), nil
 }
 
 // compileTx compiles one action's expressions with its own names and values.
@@ -217,42 +217,31 @@ func (s *Service) compileTx(cond, update *string, p ddb.ExprParams) (*expression
 		Names: p.ExpressionAttributeNames, Values: p.ExpressionAttributeValues, Op: op})
 }
 
-// runTransactWrite performs validated actions in one store transaction and
-// reports the capacity and item collection sizes of what they did.
+// runTransactWrite performs validated actions in one store transaction,
+// through the write envelope, and reports the capacity and item collection
+// sizes of what they did.
 func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *ddb.TransactWriteItemsInput, shared *sharedToken) (*ddb.TransactWriteItemsOutput, error) {
-	if err := s.admitTransactWrite(acts); err != nil {
+	muts := make([]*mutation, len(acts))
+	for i, a := range acts {
+		muts[i] = a.mu
+	}
+	op, err := s.beginWrite(writeTransaction, muts)
+	if err != nil {
 		return nil, err
 	}
 	results := make([]written, len(acts))
-	for _, a := range acts {
-		a.mu.keepLog = s.keepsLog(a.mu.meta)
-	}
-	err := s.db.Update(ctx, func(tx *store.Tx) error {
+	err = s.runWrite(ctx, op, func(tx *store.Tx, now int64) error {
 		// The store may run this function more than once: start afresh.
 		clear(results)
 		if err := shared.check(tx); err != nil {
 			return err
 		}
-		if err := checkAll(tx, acts, results); err != nil {
+		if err := s.transact(tx, now, muts, results); err != nil {
 			return err
 		}
-		now := s.now().UnixNano()
-		for i, a := range acts {
-			if a.check {
-				continue
-			}
-			w, err := a.mu.apply(tx, now)
-			if err != nil {
-				// Phase one saw the same state, so only a limit enforced
-				// while writing (an item collection's size) gets here. The
-				// store rolls back the writes already made.
-				return cancelAt(len(acts), i, err)
-			}
-			results[i] = w
-		}
-		return shared.record(tx)
+		return shared.record(tx) // the token commits with the writes
 	})
-	if err != nil {
+	if err = s.finishWrite(ctx, op, results, err); err != nil {
 		return nil, err
 	}
 	out := &ddb.TransactWriteItemsOutput{}
@@ -261,57 +250,79 @@ func (s *Service) runTransactWrite(ctx context.Context, acts []txWrite, in *ddb.
 			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
 		}
 	}
-	notified := map[string]bool{}
-	for i, a := range acts {
-		m := a.mu.meta
-		if !notified[m.ID] && results[i].logged {
-			notified[m.ID] = true
-			s.notifyWrite(m, results[i]) // global indexes follow from the change log
-		}
-		s.observeWrite(m, a.mu.key, results[i], true)
-		if a.check {
+	for i, mu := range muts {
+		if mu.check {
 			continue
 		}
-		if icm := m.collectionMetrics(in.ReturnItemCollectionMetrics, results[i]); icm != nil {
+		if icm := mu.meta.collectionMetrics(in.ReturnItemCollectionMetrics, results[i]); icm != nil {
 			if out.ItemCollectionMetrics == nil {
 				out.ItemCollectionMetrics = map[string][]*ddb.ItemCollectionMetrics{}
 			}
-			out.ItemCollectionMetrics[m.Name] = append(out.ItemCollectionMetrics[m.Name], icm)
+			out.ItemCollectionMetrics[mu.meta.Name] = append(out.ItemCollectionMetrics[mu.meta.Name], icm)
 		}
 	}
 	return out, nil
 }
 
-// checkAll is phase one of a write transaction: it reads every action's old
-// item into results, evaluates its condition and computes its new item,
-// writing nothing. It returns a TransactionCanceledException if any action
-// fails.
-func checkAll(tx *store.Tx, acts []txWrite, results []written) error {
-	reasons := make([]ddb.CancellationReason, len(acts))
-	failed := false
-	for i, a := range acts {
-		reasons[i].Code = reasonNone
-		sp := tx.Space(a.mu.meta.ID)
-		if sp == nil {
+// transact is a write transaction's body, inside tx: every action's old
+// item is read and decoded once; then every action is admitted (a throttled
+// one cancels the transaction), every condition evaluated and every new
+// item computed before anything is written; then the actions are written,
+// into results.
+func (s *Service) transact(tx *store.Tx, now int64, muts []*mutation, results []written) error {
+	sps := make([]*store.Space, len(muts))
+	lds := make([]loaded, len(muts))
+	for i, mu := range muts {
+		if sps[i] = tx.Space(mu.meta.ID); sps[i] == nil {
 			return ddb.NotFound("")
 		}
-		var old attr.Item
-		if raw := sp.Get(a.mu.key); raw != nil {
-			var err error
-			if old, err = attr.DecodeBinary(raw); err != nil {
-				return err
-			}
+		var err error
+		if lds[i], err = s.load(sps[i], mu); err != nil {
+			return err
 		}
-		results[i] = written{old: old, oldSize: old.Size()}
-		if a.mu.cond != nil && !a.mu.cond.Eval(old) {
+	}
+	if err := s.admitTransaction(muts, lds); err != nil {
+		return err
+	}
+	if err := checkAll(muts, lds, results); err != nil {
+		return err
+	}
+	for i, mu := range muts {
+		if mu.check {
+			continue
+		}
+		w, err := mu.write(tx, sps[i], nil, now, &lds[i])
+		if err != nil {
+			// Phase one saw the same state, so only a limit enforced
+			// while writing (an item collection's size) gets here. The
+			// store rolls back the writes already made.
+			return cancelAt(len(muts), i, err)
+		}
+		results[i] = w
+	}
+	return nil
+}
+
+// checkAll is phase one of a write transaction: for every action, whose old
+// item lds holds, it evaluates its condition and computes its new item
+// (kept in lds), writing nothing, and puts the old item in results. It
+// returns a TransactionCanceledException if any action fails.
+func checkAll(muts []*mutation, lds []loaded, results []written) error {
+	reasons := make([]ddb.CancellationReason, len(muts))
+	failed := false
+	for i, mu := range muts {
+		reasons[i].Code = reasonNone
+		old := lds[i].old
+		results[i] = written{old: old, oldSize: lds[i].oldSize}
+		if mu.cond != nil && !mu.cond.Eval(old) {
 			failed = true
 			reasons[i] = ddb.CancellationReason{Code: ddb.ReasonCode(ddb.ConditionalCheckFailedException), Message: msgCondFailed}
-			if a.mu.returnOldOnFailure {
+			if mu.returnOldOnFailure {
 				reasons[i].Item = old
 			}
 			continue
 		}
-		if _, err := a.mu.next(old); err != nil {
+		if _, err := lds[i].nextOf(mu); err != nil {
 			r, ok := reasonFor(validationError(err))
 			if !ok {
 				return err
@@ -371,7 +382,7 @@ func transactMeters(acts []txWrite, results []written) []*capacity.Meter {
 			byTable[m.ID] = mt
 			meters = append(meters, mt)
 		}
-		if a.check {
+		if a.mu.check {
 			mt.AddTable(capacity.WriteUnits(results[i].oldSize, 0))
 			continue
 		}

@@ -1,8 +1,6 @@
 package table
 
 import (
-	"bytes"
-	"context"
 	"errors"
 
 	"github.com/ddblocal/ddblocal/attr"
@@ -38,24 +36,53 @@ type mutation struct {
 	// BatchWriteItem put's attr.Encoded): stored as is, and a blind put
 	// never decodes it.
 	enc []byte
-	// seen is what admission read and computed (throttling on, see
-	// admitWrite): decide reuses it while the stored item is still the one
-	// admission saw, so that the old item is decoded and the update applied
-	// once per write.
-	seen *seenItem
+	// check marks a transaction's ConditionCheck: its condition is
+	// evaluated, nothing is written, and admission charges it as a write
+	// of the item unchanged.
+	check bool
+	// adm is the write's throttle admission (throttle_admit.go), set by
+	// beginWrite when its table throttles; nil otherwise.
+	adm *admission
 	// origin and originTime mark a write replicated from another replica
 	// of a global table: its Region and commit time there.
 	origin     string
 	originTime int64
 }
 
-// seenItem is a write's old item as admission read it, and the new item
-// (or the error) it computed from it.
-type seenItem struct {
-	raw     []byte // the stored bytes (a copy), nil when absent
-	old     attr.Item
-	next    attr.Item
-	nextErr error
+// loaded is a write's old item as its store transaction read it, and the
+// new item the write computes from it: each write reads and decodes its old
+// item once, and admission, the condition and the write itself share it.
+type loaded struct {
+	raw      []byte // the stored bytes, nil when absent; valid only inside the transaction
+	old      attr.Item
+	oldSize  int
+	next     attr.Item
+	nextErr  error
+	computed bool // next and nextErr are set
+}
+
+// load reads mu's old item from sp and decodes it.
+func (mu *mutation) load(sp *store.Space) (loaded, error) {
+	ld := loaded{raw: sp.Get(mu.key)}
+	if ld.raw == nil {
+		return ld, nil
+	}
+	var err error
+	if ld.old, err = attr.DecodeBinary(ld.raw); err != nil {
+		return ld, err
+	}
+	ld.oldSize, err = attr.BinarySize(ld.raw) // recorded in the encoding: no walk
+	return ld, err
+}
+
+// nextOf is the item after mu's write (or the error computing it), computed
+// from ld's old item on first use.
+func (ld *loaded) nextOf(mu *mutation) (attr.Item, error) {
+	if !ld.computed {
+		ld.next, ld.nextErr = mu.nextItem(ld.old)
+		ld.computed = true
+	}
+	return ld.next, ld.nextErr
 }
 
 // logMeta names the space metadata that marks a table whose writes must be
@@ -77,14 +104,6 @@ type written struct {
 	// collection is the item collection size after the write, in bytes, for
 	// tables with local secondary indexes (-1 otherwise).
 	collection int64
-}
-
-// apply performs mu inside tx: read the old item, check the condition, compute
-// the new item, write it and its local index entries, keep the counters and
-// the item collection size, and append to the change log. Global indexes
-// follow from the change log. It changes nothing when it returns an error.
-func (mu *mutation) apply(tx *store.Tx, now int64) (written, error) {
-	return mu.applyIn(tx, now, nil)
 }
 
 // spaceWrites carries what the writes of one BatchWriteItem share within its
@@ -120,21 +139,41 @@ func (sw *spaceWrites) flush() error {
 }
 
 // applyIn is apply, with the space and counters taken from sw when it is
-// not nil (the caller then flushes sw before its transaction ends).
+// not nil (the caller then flushes sw before its transaction ends). It
+// admits nothing: the write envelope (item_envelope.go) applies the
+// operations' mutations.
 func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, error) {
-	w := written{collection: -1}
 	sp := sw.space(tx, mu.meta.ID)
 	if sp == nil {
-		return w, ddb.NotFound("")
+		return written{collection: -1}, ddb.NotFound("")
 	}
-	if mu.blind && len(mu.meta.lsis) == 0 && !mu.logged(sp) {
+	if mu.blindIn(sp) {
 		return mu.blindPut(sp, sw)
 	}
-	raw := sp.Get(mu.key)
-	if err := mu.decide(raw, &w); err != nil {
+	ld, err := mu.load(sp)
+	if err != nil {
+		return written{collection: -1}, err
+	}
+	return mu.write(tx, sp, sw, now, &ld)
+}
+
+// blindIn reports whether mu may take the blind path (blindPut) in sp: a
+// blind put, not admitted, on a table without local indexes or change log.
+func (mu *mutation) blindIn(sp *store.Space) bool {
+	return mu.blind && mu.adm == nil && len(mu.meta.lsis) == 0 && !mu.logged(sp)
+}
+
+// write performs mu in tx, whose table space is sp, on its old item ld:
+// check the condition, compute the new item, write it and its local index
+// entries, keep the counters and the item collection size, and append to
+// the change log. Global indexes follow from the change log. It changes
+// nothing when it returns an error.
+func (mu *mutation) write(tx *store.Tx, sp *store.Space, sw *spaceWrites, now int64, ld *loaded) (written, error) {
+	w := written{collection: -1}
+	if err := mu.decide(ld, &w); err != nil {
 		return w, err
 	}
-	if w.new == nil && raw == nil {
+	if w.new == nil && ld.raw == nil {
 		return w, nil // deleting an absent item changes nothing
 	}
 	// Every check comes before the first write.
@@ -148,41 +187,21 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 	if len(mu.meta.vectors) > 0 {
 		w.vec = mu.meta.vectorWriteBytes(w.old, w.new)
 	}
-	newBytes, err := mu.store(sp, sw, raw, w)
+	newBytes, err := mu.store(sp, sw, ld.raw, w)
 	if err != nil {
 		return w, err
 	}
 	if err := applyLocal(lw, tx, sp, mu.meta); err != nil {
 		return w, err
 	}
-	w.logged, err = mu.appendLog(sp, now, raw, newBytes)
+	w.logged, err = mu.appendLog(sp, now, ld.raw, newBytes)
 	return w, err
 }
 
-// decide reads the old item from raw (its stored bytes, nil when absent),
-// checks the condition and computes the new item, filling in w's items and
-// sizes.
-func (mu *mutation) decide(raw []byte, w *written) error {
-	seen := mu.seen
-	if seen != nil && !bytes.Equal(raw, seen.raw) {
-		seen = nil // changed since admission: read it afresh
-	}
-	if raw != nil {
-		old := attr.Item(nil)
-		if seen != nil {
-			old = seen.old
-		} else {
-			var err error
-			if old, err = attr.DecodeBinary(raw); err != nil {
-				return err
-			}
-		}
-		size, err := attr.BinarySize(raw) // recorded in the encoding: no walk
-		if err != nil {
-			return err
-		}
-		w.old, w.oldSize = old, size
-	}
+// decide checks mu's condition against its old item ld and computes the new
+// item, filling in w's items and sizes.
+func (mu *mutation) decide(ld *loaded, w *written) error {
+	w.old, w.oldSize = ld.old, ld.oldSize
 	if mu.cond != nil && !mu.cond.Eval(w.old) {
 		e := ddb.Errorf(ddb.ConditionalCheckFailedException, "The conditional request failed")
 		if mu.returnOldOnFailure {
@@ -190,13 +209,7 @@ func (mu *mutation) decide(raw []byte, w *written) error {
 		}
 		return e
 	}
-	var next attr.Item
-	var err error
-	if seen != nil {
-		next, err = seen.next, seen.nextErr
-	} else {
-		next, err = mu.nextItem(w.old)
-	}
+	next, err := ld.nextOf(mu)
 	if err != nil {
 		return validationError(err)
 	}
@@ -328,29 +341,6 @@ func addUnits(m map[string]float64, name string, u float64) map[string]float64 {
 	}
 	m[name] += u
 	return m
-}
-
-// commit runs one mutation in its own store transaction and tells the
-// table's index applier.
-func (s *Service) commit(ctx context.Context, mu *mutation) (written, error) {
-	var w written
-	strong, err := s.claimStrong([]*mutation{mu}) // MRSC (replica_strong_rules.go)
-	if err != nil {
-		return w, err
-	}
-	mu.keepLog = s.keepsLog(mu.meta)
-	err = s.db.Update(ctx, func(tx *store.Tx) error {
-		if err := s.claimShared(tx, strong); err != nil {
-			return err
-		}
-		var err error
-		w, err = mu.apply(tx, s.now().UnixNano())
-		return err
-	})
-	if err == nil {
-		s.notifyWrite(mu.meta, w)
-	}
-	return w, s.finishStrong(ctx, strong, err)
 }
 
 // validationError turns the value-model and expression errors, which speak

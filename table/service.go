@@ -95,6 +95,9 @@ type Service struct {
 	// (compileExpr).
 	tokens *tokenCache
 	exprs  *expressions.Cache
+	// loadSeam, set only by tests, sees every old item a write reads and
+	// decodes (item_envelope.go).
+	loadSeam func(*mutation)
 
 	// Reads (read_*): eventually consistent reads' lag policy and the
 	// history they read older versions from, the instant of the last

@@ -1,14 +1,12 @@
 package table
 
 import (
-	"bytes"
 	"encoding/binary"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/capacity"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/partition"
-	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/throttle"
 )
 
@@ -102,50 +100,53 @@ func throttleReason(m *tableMeta) ddb.CancellationReason {
 	return ddb.ThrottledReason(m.tcap.Provisioned)
 }
 
-// admitWrite admits mutation mu, taking its write units times mult (2 in a
-// transaction) from the table's buckets and those of every global index it
-// changes; it returns the reasons when the write is throttled. The old
-// item is read to know the units and the index partitions, as DynamoDB
-// knows them before it writes; the commit reuses what was read (mu.seen). A transaction's ConditionCheck (check)
-// costs what writing the item unchanged would.
-func (s *Service) admitWrite(mu *mutation, mult float64, check bool) ([]throttle.Reason, error) {
+// admission is how a write on a throttled table is admitted: its write
+// units times mult (2 in a transaction) are taken from the table's buckets
+// and those of every global index it changes. It is decided once, inside
+// the write's store transaction, from the old item read there, as DynamoDB
+// knows the units and the index partitions before it writes; a rerun of
+// the transaction keeps the decision.
+type admission struct {
+	mult    float64
+	decided bool
+	reasons []throttle.Reason // nil: admitted
+}
+
+// refused reports whether mu's admission refused it.
+func (mu *mutation) refused() bool {
+	return mu.adm != nil && mu.adm.reasons != nil
+}
+
+// admit admits mu, whose old item ld holds, and returns the reasons when it
+// is throttled; a write without admission (mu.adm nil) passes. The new item
+// it computes stays in ld for the write. A ConditionCheck (mu.check) costs
+// what writing the item unchanged would; a write whose new item fails
+// still costs a unit.
+func (s *Service) admit(mu *mutation, ld *loaded) []throttle.Reason {
+	a := mu.adm
+	switch {
+	case a == nil:
+		return nil
+	case a.decided:
+		return a.reasons
+	}
+	a.decided = true
 	m := mu.meta
-	var old attr.Item
-	var raw []byte
-	err := s.db.View(func(tx *store.Tx) error {
-		sp := tx.Space(m.ID)
-		if sp == nil {
-			return ddb.NotFound("")
-		}
-		stored := sp.Get(mu.key)
-		if stored == nil {
-			return nil
-		}
-		raw = bytes.Clone(stored) // valid only inside the transaction
+	old, next, failing := ld.old, ld.old, false
+	if !mu.check {
 		var err error
-		old, err = attr.DecodeBinary(raw)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	next, failing := old, false
-	if !check {
-		var nextErr error
-		if next, nextErr = mu.nextItem(old); nextErr != nil {
-			next, failing = nil, true // the write will fail; it still costs a unit
+		if next, err = ld.nextOf(mu); err != nil {
+			next, failing = nil, true
 		}
-		// The commit reuses old and next while the item is unchanged.
-		mu.seen = &seenItem{raw: raw, old: old, next: next, nextErr: nextErr}
 	}
-	units := capacity.WriteUnits(old.Size(), next.Size())
 	grow := func(from, to int) int64 { // bytes for the size split rule
 		if failing {
 			return 0
 		}
 		return int64(to - from)
 	}
-	targets := []throttle.Target{{Cap: m.tcap, Hash: hashOf(mu.key), Key: mu.key, Units: units * mult, Bytes: grow(old.Size(), next.Size())}}
+	units := capacity.WriteUnits(ld.oldSize, next.Size())
+	targets := []throttle.Target{{Cap: m.tcap, Hash: hashOf(mu.key), Key: mu.key, Units: units * a.mult, Bytes: grow(ld.oldSize, next.Size())}}
 	for _, d := range m.gsis {
 		c := d.Diff(mu.key, old, next)
 		u := capacity.IndexWriteUnits(c)
@@ -161,9 +162,10 @@ func (s *Service) admitWrite(mu *mutation, mult float64, check bool) ([]throttle
 		case string(c.OldKey) != string(c.NewKey):
 			b = grow(0, c.NewSize)
 		}
-		targets = append(targets, throttle.Target{Index: d.Name, Cap: m.gsiCap[d.Name], Hash: hashOf(k), Key: k, Units: u * mult, Bytes: b})
+		targets = append(targets, throttle.Target{Index: d.Name, Cap: m.gsiCap[d.Name], Hash: hashOf(k), Key: k, Units: u * a.mult, Bytes: b})
 	}
-	return s.limiter.Take(s.now(), m.ID, throttle.Write, targets), nil
+	a.reasons = s.limiter.Take(s.now(), m.ID, throttle.Write, targets)
+	return a.reasons
 }
 
 // readTarget is the target of a read of m's index ("" or a local index: the

@@ -15,46 +15,34 @@ import (
 // fails only when it refused every item; a transaction is cancelled, with
 // a throttling reason on each refused action.
 
-// admitBatchWrite admits BatchWriteItem's mutations in order (muts were made
-// from items, table by table in name order) and returns the ones admitted,
-// and the requests of the others as UnprocessedItems. It fails with the
-// throttling exception when none is admitted.
-func (s *Service) admitBatchWrite(muts []mutation, items map[string][]ddb.WriteRequest) ([]mutation, map[string][]ddb.WriteRequest, error) {
-	if !slices.ContainsFunc(muts, func(mu mutation) bool { return s.throttling(mu.meta) }) {
-		return muts, nil, nil
+// unprocessedItems is BatchWriteItem's UnprocessedItems: the requests of
+// the mutations admission refused (muts were made from items, table by
+// table in name order).
+func unprocessedItems(muts []mutation, items map[string][]ddb.WriteRequest) map[string][]ddb.WriteRequest {
+	out := map[string][]ddb.WriteRequest{}
+	if !slices.ContainsFunc(muts, func(mu mutation) bool { return mu.refused() }) {
+		return out
 	}
 	var reqs []ddb.WriteRequest // in muts' order
 	for _, name := range slices.Sorted(maps.Keys(items)) {
 		reqs = append(reqs, items[name]...)
 	}
-	kept := muts[:0:0]
-	unprocessed := map[string][]ddb.WriteRequest{}
-	var first *tableMeta
-	var reasons []throttle.Reason
 	for i := range muts {
-		mu := &muts[i]
-		if !s.throttling(mu.meta) {
-			kept = append(kept, *mu)
-			continue
+		if mu := &muts[i]; mu.refused() {
+			out[mu.meta.Name] = append(out[mu.meta.Name], reqs[i])
 		}
-		why, err := s.admitWrite(mu, 1, false)
-		if err != nil {
-			return nil, nil, err
-		}
-		if why == nil {
-			kept = append(kept, *mu)
-			continue
-		}
-		if first == nil {
-			first = mu.meta
-		}
-		reasons = append(reasons, why...)
-		unprocessed[mu.meta.Name] = append(unprocessed[mu.meta.Name], reqs[i])
 	}
-	if len(kept) == 0 {
-		return nil, nil, throttleError(first, dedupe(reasons))
+	return out
+}
+
+// batchThrottled is the throttling exception of a batch whose every write
+// admission refused, in the first refused table's words.
+func batchThrottled(muts []*mutation) error {
+	var reasons []throttle.Reason
+	for _, mu := range muts {
+		reasons = append(reasons, mu.adm.reasons...)
 	}
-	return kept, unprocessed, nil
+	return throttleError(muts[0].meta, dedupe(reasons))
 }
 
 // admitBatchGet admits each key of each table's part of a BatchGetItem,
@@ -103,21 +91,14 @@ func (s *Service) admitBatchGet(reqs []batchGet, out *ddb.BatchGetItemOutput) er
 	return nil
 }
 
-// admitTransactWrite admits every action of a write transaction, at twice
-// its units; it returns the TransactionCanceledException when any is
-// throttled.
-func (s *Service) admitTransactWrite(acts []txWrite) error {
+// admitTransaction admits every action of a write transaction, whose old
+// items lds holds, at twice its units; it returns the
+// TransactionCanceledException when any is throttled.
+func (s *Service) admitTransaction(muts []*mutation, lds []loaded) error {
 	var reasons []ddb.CancellationReason
-	for i, a := range acts {
-		if !s.throttling(a.mu.meta) {
-			continue
-		}
-		why, err := s.admitWrite(a.mu, 2, a.check)
-		if err != nil {
-			return err
-		}
-		if why != nil {
-			reasons = throttledAt(reasons, len(acts), i, a.mu.meta)
+	for i, mu := range muts {
+		if s.admit(mu, &lds[i]) != nil {
+			reasons = throttledAt(reasons, len(muts), i, mu.meta)
 		}
 	}
 	if reasons != nil {
@@ -126,7 +107,7 @@ func (s *Service) admitTransactWrite(acts []txWrite) error {
 	return nil
 }
 
-// admitTransactGet is admitTransactWrite for TransactGetItems: each read
+// admitTransactGet is admitTransaction for TransactGetItems: each read
 // takes two units (a transactional strongly consistent read) now and the
 // rest with consumeTransactGet.
 func (s *Service) admitTransactGet(gets []txGet) error {

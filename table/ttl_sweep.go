@@ -91,7 +91,7 @@ func (s *Service) sweepTable(ctx context.Context, m *tableMeta) (int, error) {
 			}
 			return old, nil // changed since the scan: keep it
 		}}
-		if _, err := s.commit(ctx, mu); err != nil {
+		if _, err := s.commit(ctx, writeService, mu); err != nil {
 			return 0, err
 		}
 	}
