@@ -12,6 +12,7 @@ import (
 	"github.com/ddblocal/ddblocal/insights"
 	"github.com/ddblocal/ddblocal/server"
 	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/throttle"
 )
 
 // Evaluator runs evaluate_data_model. Its zero value is ready to use.
@@ -25,11 +26,6 @@ type Evaluator struct {
 	// find data (default 5000).
 	MaxPreload int
 }
-
-// throttlingTag is the table tag that switches DynamoDB's throughput
-// model on for one table (documented for users; table keeps its own copy
-// unexported).
-const throttlingTag = "ddblocal:throttling"
 
 // evalStart is the scratch server's frozen clock's start: a fixed date, so
 // that a report does not depend on when it ran.
@@ -99,7 +95,7 @@ func (r *run) evaluate(ctx context.Context, def map[string]any) (*Report, error)
 	if err != nil {
 		return nil, err
 	}
-	tag := map[string]any{"ResourceArn": desc["TableArn"], "Tags": []any{map[string]any{"Key": throttlingTag, "Value": "on"}}}
+	tag := map[string]any{"ResourceArn": desc["TableArn"], "Tags": []any{map[string]any{"Key": throttle.Tag, "Value": "on"}}}
 	if err := r.ep.Call(ctx, "TagResource", tag, nil); err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 
 // throttlingTag is the table tag that turns throttling on ("on") for one
 // table, or off ("off") under --throttling.
-const throttlingTag = "ddblocal:throttling"
+const throttlingTag = throttle.Tag
 
 // throttleObserver passes every throttled request to the Service's insights
 // and to Options.ThrottleObserver.

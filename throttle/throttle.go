@@ -54,6 +54,10 @@ import (
 	"github.com/ddblocal/ddblocal/partition"
 )
 
+// Tag is the table tag that turns throttling on ("on") for one table, or
+// off ("off") when the server throttles every table.
+const Tag = "ddblocal:throttling"
+
 // DynamoDB's default limits, before Options.Scale.
 const (
 	PartitionReadUnits  = 3000

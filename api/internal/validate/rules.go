@@ -75,7 +75,12 @@ func parseRules(tag string, t reflect.Type) ([]rule, error) {
 		return nil, nil
 	}
 	var rules []rule
-	for part := range strings.SplitSeq(tag, ";") {
+	for rest := tag; rest != ""; {
+		part, after, _ := strings.Cut(rest, ";")
+		if strings.HasPrefix(strings.TrimSpace(part), "pattern=") {
+			part, after = rest, "" // a pattern runs to the end of the tag: it may hold ';'
+		}
+		rest = after
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue

@@ -19,7 +19,8 @@ import (
 //	required         the member must be present (non-nil pointer, slice or map; non-zero value)
 //	len=MIN..MAX     string length (UTF-16 units), slice or map length; either bound may be omitted
 //	min=N, max=N     numeric bounds
-//	pattern=REGEX    the whole string must match REGEX
+//	pattern=REGEX    the whole string must match REGEX; REGEX runs to the end of the tag (so it may
+//	                 hold ';'), so pattern comes last
 //	enum=A|B|C       the string must be one of the listed values
 //	tablename        a table's name (len=3..255;pattern=[a-zA-Z0-9_.-]+) or ARN (len=..1024)
 //

@@ -233,3 +233,30 @@ func decode(vd *Validator, body []byte, v any) error {
 	}
 	return vd.Validate(v)
 }
+
+// TestPatternHoldsSemicolon checks that a pattern, the tag's last rule, may
+// hold ';': it runs to the end of the tag, and the rules before it apply.
+func TestPatternHoldsSemicolon(t *testing.T) {
+	type in struct {
+		S string `ddb:"len=..4;pattern=[a-c;]+(;x)?"`
+	}
+	for _, tc := range []struct{ body, want string }{
+		{`{"S":"a;b"}`, ""},
+		{`{"S":"c;x"}`, ""},
+		{`{"S":"a!"}`, "1 validation error detected: Value 'a!' at 's' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-c;]+(;x)?"},
+		{`{"S":"a;b;c"}`, "1 validation error detected: Value 'a;b;c' at 's' failed to satisfy constraint: Member must have length less than or equal to 4"},
+	} {
+		err := decode(new(Validator), []byte(tc.body), &in{})
+		got := ""
+		if err != nil {
+			got = err.Error()
+			var e *ddb.Error
+			if errors.As(err, &e) {
+				got = e.Message
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.body, got, tc.want)
+		}
+	}
+}
