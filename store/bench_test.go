@@ -44,7 +44,11 @@ func BenchmarkUpdate(b *testing.B) {
 				db := benchOpen(b, durable)
 				var next atomic.Uint64
 				b.ReportAllocs()
+				cpu0 := processCPU()
 				b.ResetTimer()
+				defer func() {
+					b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+				}()
 				runWriters(b, writers, func() {
 					key := binary.BigEndian.AppendUint64(nil, next.Add(1))
 					err := db.Update(context.Background(), func(tx *Tx) error {

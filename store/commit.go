@@ -187,14 +187,20 @@ func (db *DB) runBatch(batch []*request) {
 // runBatch says. Over an optimistic engine (etcd) a commit that conflicts
 // with another process's re-runs them all on a fresh snapshot (those whose
 // context has not ended), and a batch
-// too large for one etcd transaction is split in two.
+// too large for one etcd transaction is split in two. Over a synced log the
+// commit is pipelined (wal_pipeline.go): runLive returns once the record is
+// written, and the calls are answered when it is durable.
 func (db *DB) runLive(live []*request) {
 	results := make([]error, len(live))
+	// refused: calls that failed after writing, rolled back and taken out
+	// of live. What they read may belong to a commit still in the
+	// pipeline, so they are answered with the others.
+	var refused []*request
 	for attempt := 0; len(live) > 0; attempt++ {
 		t, err := db.eng.begin(true)
 		if err != nil {
 			finishAll(live, err)
-			return
+			break
 		}
 		failed := -1
 		for i, r := range live {
@@ -205,18 +211,26 @@ func (db *DB) runLive(live []*request) {
 			}
 			if err != nil && dirty {
 				failed = i
-				r.finish(err)
+				r.err = err
 				break
 			}
 			results[i] = err
 		}
 		if failed >= 0 {
 			t.rollback()
+			refused = append(refused, live[failed])
 			live = append(live[:failed], live[failed+1:]...)
 			results = results[:len(live)]
 			continue
 		}
-		if err := t.commit(); err != nil {
+		if mt, ok := t.(*memTxn); ok && mt.pipelined() {
+			mt.commitAsync(func(err error) {
+				answer(live, results, err)
+				finishRefused(refused)
+			})
+			return
+		}
+		if err = t.commit(); err != nil {
 			switch {
 			case db.optimistic && retryable(err):
 				// Nothing applied: a caller whose context has ended
@@ -225,17 +239,35 @@ func (db *DB) runLive(live []*request) {
 				backoff(attempt)
 				continue
 			case db.optimistic && tooLarge(err) && len(live) > 1:
+				finishRefused(refused)
 				db.runLive(live[:len(live)/2])
 				db.runLive(live[len(live)/2:])
 				return
 			}
-			finishAll(live, fmt.Errorf("store: commit: %w", err))
-			return
 		}
-		for i, r := range live {
-			r.finish(results[i])
-		}
+		answer(live, results, err)
+		break
+	}
+	finishRefused(refused)
+}
+
+// answer finishes the calls of one commit: each with its own result, or
+// all with the commit's error.
+func answer(live []*request, results []error, err error) {
+	if err != nil {
+		finishAll(live, fmt.Errorf("store: commit: %w", err))
 		return
+	}
+	for i, r := range live {
+		r.finish(results[i])
+	}
+}
+
+// finishRefused answers the calls that failed after writing with their
+// own errors (already in r.err).
+func finishRefused(refused []*request) {
+	for _, r := range refused {
+		r.finish(r.err)
 	}
 }
 

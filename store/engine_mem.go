@@ -35,6 +35,10 @@ type memRoot struct {
 type memEngine struct {
 	cur    atomic.Pointer[memRoot]
 	writer sync.Mutex // one writable transaction at a time
+	// head, under writer, is the root written to the log but maybe not
+	// yet durable (wal_pipeline.go): the base of the next write
+	// transaction. nil: cur is.
+	head *memRoot
 
 	// wal, when set, makes the engine durable: each commit's record (built
 	// in rec, which the one writer reuses) is logged before it is published.
@@ -55,6 +59,13 @@ func (e *memEngine) begin(writable bool) (txn, error) {
 		e.writer.Lock()
 	}
 	root := e.cur.Load()
+	if writable && e.head != nil {
+		if e.wal.failure() == nil {
+			root = e.head
+		} else {
+			e.head = nil // built on a write the log lost
+		}
+	}
 	t := &memTxn{e: e, rw: writable, catalogMap: root.catalog, spaces: root.spaces}
 	if writable && e.wal != nil {
 		e.rec.reset()
@@ -117,6 +128,80 @@ func (t *memTxn) commit() error {
 		t.e.writer.Unlock()
 	}
 	return nil
+}
+
+// pipelined reports whether commitAsync applies: a write transaction over
+// a synced log.
+func (t *memTxn) pipelined() bool { return t.rw && t.e.wal != nil && t.e.wal.pipe != nil }
+
+// commitAsync commits a pipelined transaction (wal_pipeline.go): it writes
+// the record, makes the new state the base of the next write transaction,
+// and returns; done is called once the record is durable and the state
+// visible, or with the error that lost it, after every earlier commit's
+// done. A transaction that wrote nothing, with nothing in flight, is done
+// at once.
+func (t *memTxn) commitAsync(done func(error)) {
+	if t.finished {
+		done(ErrTxClosed)
+		return
+	}
+	t.finished = true
+	e := t.e
+	defer e.writer.Unlock()
+	w := e.wal
+	fl := &flight{done: done}
+	if !t.rec.empty() {
+		start, err := w.write(t.rec.seal())
+		if err != nil {
+			done(err)
+			return
+		}
+		fl.f, fl.start = w.f, start
+	}
+	if t.changed {
+		t.compact()
+		fl.root = &memRoot{catalog: t.catalogMap, spaces: t.spaces}
+	}
+	if fl.f != nil && w.full() {
+		t.commitFilling(fl)
+		return
+	}
+	if fl.f == nil && !w.pipe.busy() {
+		if fl.root != nil {
+			e.cur.Store(fl.root)
+			e.head = nil
+		}
+		done(nil)
+		return
+	}
+	if fl.root != nil {
+		e.head = fl.root
+	}
+	w.pipe.send(fl)
+}
+
+// commitFilling finishes commitAsync for the record that fills the
+// segment: it waits for the commits before it, syncs the record itself,
+// publishes it and moves to the next segment before answering, so the
+// segment handed to the checkpointer is complete and a caller that has
+// been answered sees the log as it will stay.
+func (t *memTxn) commitFilling(fl *flight) {
+	e, w := t.e, t.e.wal
+	w.pipe.drain()
+	e.head = nil // published by the drain, or lost with the log
+	err := w.failure()
+	if err == nil {
+		if serr := fl.f.Datasync(); serr != nil {
+			err = w.syncFailed(fl.f, fl.start, serr)
+		}
+	}
+	if err == nil {
+		if fl.root != nil {
+			e.cur.Store(fl.root)
+		}
+		w.rotate()
+	}
+	fl.done(err)
 }
 
 // compact replaces each keyspace this transaction changed whose arena is

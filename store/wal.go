@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -27,7 +28,8 @@ import (
 //
 // One idea per file: wal.go appends to segments and rotates them,
 // wal_record.go is the record format, wal_recover.go rebuilds the state at
-// start-up, wal_spare.go prepares zero-filled segments ahead of use, and
+// start-up, wal_spare.go prepares zero-filled segments ahead of use,
+// wal_pipeline.go overlaps one commit's sync with the next commits, and
 // wal_checkpoint.go copies full segments into bbolt.
 
 // segmentLimit is the size at which the log moves to a new segment and hands
@@ -48,12 +50,16 @@ type wal struct {
 	seg      uint64 // its number
 	size     int64  // bytes of intact records in it
 	prealloc bool   // it was a spare: appends overwrite zeros
-	err      error  // sticky: after a failed write or sync, nothing is certain
+	// mu guards err against the publisher, which cuts the file back and
+	// fails the log when a pipelined sync fails, and the committer's writes.
+	mu  sync.Mutex
+	err error // sticky: after a failed write or sync, nothing is certain
 	// fatal is err, for Ready on other goroutines.
 	fatal atomic.Pointer[error]
 
 	ck     *checkpointer
-	spares *sparer // nil without fsync, where a spare gains nothing
+	spares *sparer   // nil without fsync, where a spare gains nothing
+	pipe   *pipeline // nil without fsync: a write is done when written
 }
 
 // openDurable opens the bbolt file at path, loads it and the log segments
@@ -93,6 +99,9 @@ func openDurableFS(fs vfs, path string, noSync bool, limit int64, log *slog.Logg
 	}
 	w.ck = startCheckpointer(fs, b, path, last, log)
 	e.mem.wal = w
+	if !noSync {
+		w.pipe = startPipeline(e.mem)
+	}
 	return e.mem, nil
 }
 
@@ -154,43 +163,72 @@ func syncDir(fs vfs, dir string) error {
 	return nil
 }
 
-// append writes rec and waits until it is on disk. A failed write is cut
-// off again so later records follow intact ones; if that or a sync fails,
-// every later append fails too (the file's state is unknown).
+// append writes rec and waits until it is on disk (the commit path
+// without a pipeline: no fsync, or recovery).
 func (w *wal) append(rec []byte) error {
-	if w.err != nil {
-		return w.err
-	}
-	if _, err := w.f.WriteAt(rec, w.size); err != nil {
-		if terr := w.f.Truncate(w.size); terr != nil {
-			w.fail(fmt.Errorf("store: write-ahead log unusable: %w", errors.Join(err, terr)))
-		}
-		return fmt.Errorf("store: write-ahead log: %w", err)
+	start, err := w.write(rec)
+	if err != nil {
+		return err
 	}
 	if !w.noSync {
 		if err := w.f.Datasync(); err != nil {
-			// A failed fsync may have dropped dirty pages the kernel
-			// then calls clean: retrying it proves nothing, so the log
-			// takes no more writes. The caller hears of a failure, so
-			// the record should not come back at the next open.
-			_ = w.f.Truncate(w.size)
-			w.fail(fmt.Errorf("store: write-ahead log unusable: sync: %w", err))
-			return w.err
+			return w.syncFailed(w.f, start, err)
 		}
 	}
-	w.size += int64(len(rec))
-	limit := w.limit
-	if !w.prealloc && w.spares != nil {
-		limit /= 8 // move to a spare early: its syncs are cheaper
-	}
-	if w.size >= limit {
+	if w.full() {
 		w.rotate()
 	}
 	return nil
 }
 
+// write appends rec after the intact records without waiting for the disk
+// and returns where it begins. A failed write is cut off again so later
+// records follow intact ones; if that fails, every later write fails too
+// (the file's state is unknown). Only the committer writes.
+func (w *wal) write(rec []byte) (int64, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return 0, w.err
+	}
+	start := w.size
+	if _, err := w.f.WriteAt(rec, start); err != nil {
+		if terr := w.f.Truncate(start); terr != nil {
+			w.fail(fmt.Errorf("store: write-ahead log unusable: %w", errors.Join(err, terr)))
+		}
+		return 0, fmt.Errorf("store: write-ahead log: %w", err)
+	}
+	w.size += int64(len(rec))
+	return start, nil
+}
+
+// full reports whether the segment should be handed to the checkpointer.
+func (w *wal) full() bool {
+	limit := w.limit
+	if !w.prealloc && w.spares != nil {
+		limit /= 8 // move to a spare early: its syncs are cheaper
+	}
+	return w.size >= limit
+}
+
+// syncFailed handles a failed sync of the record written at start in f: a
+// failed fsync may have dropped dirty pages the kernel then calls clean, so
+// retrying it proves nothing and the log takes no more writes. The callers
+// of that record and of every later one hear of a failure, so the log is
+// cut back to where it began: none of them should come back at the next
+// open. It returns the log's sticky failure.
+func (w *wal) syncFailed(f vfile, start int64, err error) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil {
+		_ = f.Truncate(start)
+		w.fail(fmt.Errorf("store: write-ahead log unusable: sync: %w", err))
+	}
+	return w.err
+}
+
 // fail makes err the log's sticky failure: every later append returns it,
-// Ready reports it, and it is logged once.
+// Ready reports it, and it is logged once. The caller holds mu.
 func (w *wal) fail(err error) {
 	w.err = err
 	w.fatal.Store(&err)
@@ -209,8 +247,8 @@ func (w *wal) failure() error {
 }
 
 // rotate hands the full segment to the checkpointer and starts the next.
-// The record that filled it is durable already: a failure here fails later
-// appends (w.err), not this one.
+// The records in it are durable already (the pipeline, if any, is
+// drained): a failure here fails later appends (w.err), not them.
 func (w *wal) rotate() {
 	err := w.f.Close()
 	w.f = nil
@@ -219,13 +257,18 @@ func (w *wal) rotate() {
 		err = w.create(w.seg + 1)
 	}
 	if err != nil {
+		w.mu.Lock()
 		w.fail(fmt.Errorf("store: write-ahead log unusable: %w", err))
+		w.mu.Unlock()
 	}
 }
 
 // close checkpoints every segment, so that a cleanly closed DB is the bbolt
 // file alone, and closes bbolt.
 func (w *wal) close() error {
+	if w.pipe != nil {
+		w.pipe.stop()
+	}
 	var errs []error
 	if w.f != nil {
 		errs = append(errs, w.f.Close())
