@@ -37,15 +37,12 @@ func (s *Service) dropFollower(tableID string) {
 	s.vectors.mu.Unlock()
 }
 
-// caughtUpVectors returns m's vector indexes, built if new and caught up
-// with every write that is due (all of them without a lag, or after
-// Settle), as a global index is before it is read.
-func (s *Service) caughtUpVectors(m *tableMeta) (*vector.Follower, error) {
-	f := s.follower(m)
-	if err := f.Sync(m.vectors); err != nil {
-		return nil, err
-	}
-	return f, f.CatchUp(s.now().UnixNano())
+// caughtUpVectors returns m's vector indexes by name, built if new and
+// caught up with every write that is due (all of them without a lag, or
+// after Settle), as a global index is before it is read. The map holds
+// exactly m's indexes, whatever definition a concurrent request read.
+func (s *Service) caughtUpVectors(m *tableMeta) (map[string]*vector.Index, error) {
+	return s.follower(m).Ready(m.vectors, s.now().UnixNano())
 }
 
 // followVectors starts keeping m's vector indexes now, when they are

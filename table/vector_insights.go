@@ -11,13 +11,13 @@ func (s *Service) vectorInsights(m *tableMeta) ([]insights.VectorIndexReport, er
 	if len(m.vectors) == 0 {
 		return nil, nil
 	}
-	f, err := s.caughtUpVectors(m)
+	xs, err := s.caughtUpVectors(m)
 	if err != nil {
 		return nil, err
 	}
 	var out []insights.VectorIndexReport
 	for _, d := range m.vectors {
-		x := f.Index(d.Name)
+		x := xs[d.Name]
 		if x == nil {
 			continue
 		}

@@ -44,11 +44,11 @@ func (s *Service) SearchVectors(ctx context.Context, region string, in *ddb.Sear
 	if err != nil {
 		return nil, err
 	}
-	f, err := s.caughtUpVectors(m)
+	xs, err := s.caughtUpVectors(m)
 	if err != nil {
 		return nil, err
 	}
-	hits, scored := f.Index(in.IndexName).SearchCount(q)
+	hits, scored := xs[in.IndexName].SearchCount(q)
 	out, returned, err := s.searchResults(m, m.VectorIndexes[i], hits, c.Projection)
 	if err != nil {
 		return nil, err

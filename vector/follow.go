@@ -62,6 +62,34 @@ func NewFollower(db *store.DB, tableID string, due func(seq uint64, t int64) boo
 func (f *Follower) Sync(defs []*Def) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	return f.sync(defs)
+}
+
+// Ready makes the Follower keep exactly defs (Sync), catches them up
+// (CatchUp, starting at now) and returns them by name, all under one hold
+// of the Follower: a concurrent Ready with other defs (a request that read
+// an older or newer table definition) cannot drop an index between this
+// call's Sync and its caller's search. The returned Indexes stay valid
+// after a later Sync drops or rebuilds them; they are then no longer
+// updated.
+func (f *Follower) Ready(defs []*Def, now int64) (map[string]*Index, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.sync(defs); err != nil {
+		return nil, err
+	}
+	if err := f.catchUp(now); err != nil {
+		return nil, err
+	}
+	out := make(map[string]*Index, len(f.indexes))
+	for name, fx := range f.indexes {
+		out[name] = fx.x
+	}
+	return out, nil
+}
+
+// sync is Sync with f.mu held.
+func (f *Follower) sync(defs []*Def) error {
 	keep := map[string]bool{}
 	for _, d := range defs {
 		keep[d.Name] = true
@@ -182,6 +210,11 @@ func parseImage(image []byte, d *Def, buf []float32) ([]float32, error) {
 func (f *Follower) CatchUp(now int64) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	return f.catchUp(now)
+}
+
+// catchUp is CatchUp with f.mu held.
+func (f *Follower) catchUp(now int64) error {
 	if len(f.indexes) == 0 {
 		return nil
 	}

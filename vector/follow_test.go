@@ -209,3 +209,42 @@ func TestParseImageMatchesParse(t *testing.T) {
 		t.Errorf("no vector attribute: %v, %v", got, err)
 	}
 }
+
+// TestFollowerReadyKeepsItsDefs: requests that read different table
+// definitions (one front-end's catalog a change behind another's) call
+// Ready at once, one with the index and one without; each gets exactly
+// the indexes it asked for, caught up, never an index dropped under it
+// by the other (a search then dereferenced a missing index).
+func TestFollowerReadyKeepsItsDefs(t *testing.T) {
+	lt := newLogTable(t)
+	lt.write("a", vecItem(t, "t", "1", "0"), 1)
+	f := NewFollower(lt.db, "T", nil)
+	with, without := []*Def{followDef()}, []*Def(nil)
+	done := make(chan error)
+	for g := range 4 {
+		go func() {
+			var err error
+			for i := 0; i < 200 && err == nil; i++ {
+				defs := with
+				if (g+i)%2 == 1 {
+					defs = without
+				}
+				xs, rerr := f.Ready(defs, 100)
+				switch x := xs["emb"]; {
+				case rerr != nil:
+					err = rerr
+				case len(xs) != len(defs):
+					err = fmt.Errorf("Ready(%d defs) returned %d indexes", len(defs), len(xs))
+				case defs != nil && !reflect.DeepEqual(keys(x, "t"), []string{"a"}):
+					err = fmt.Errorf("Ready returned an index holding %v", keys(x, "t"))
+				}
+			}
+			done <- err
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
