@@ -24,15 +24,6 @@ const maxFuncLines = 80
 func longTestFuncs() []string {
 	return []string{
 		"integration/contributor_insights_test.go TestContributorInsightsLifecycle",
-		"integration/expressions_test.go TestConditionExpressions",
-		"integration/expressions_test.go TestConditionOnWrites",
-		"integration/fidelity_test.go TestConditionEdgeCases",
-		"integration/index_backfill_test.go TestGSIBackfill",
-		"integration/index_describe_test.go TestIndexDescribe",
-		"integration/index_gsi_test.go TestGSIQuery",
-		"integration/index_gsi_test.go TestGSIProjections",
-		"integration/index_lsi_test.go TestLSIQuery",
-		"integration/index_multikey_test.go TestGSIMultiAttributeKeys",
 		"integration/partiql_multi_test.go TestPartiQLTransaction",
 		"integration/partiql_test.go TestPartiQLMatchesExpressionAPI",
 		"integration/policy_test.go TestResourcePolicy",

@@ -40,6 +40,87 @@ func ciTable(t *testing.T, c *dynamodb.Client) {
 	}
 }
 
+// ciFixture is TestContributorInsightsLifecycle's client and its calls on
+// table Orders.
+type ciFixture struct {
+	t *testing.T
+	c *dynamodb.Client
+}
+
+// update is UpdateContributorInsights on Orders or its index.
+func (f ciFixture) update(index *string, action types.ContributorInsightsAction, mode types.ContributorInsightsMode) (*dynamodb.UpdateContributorInsightsOutput, error) {
+	return f.c.UpdateContributorInsights(context.Background(), &dynamodb.UpdateContributorInsightsInput{TableName: aws.String("Orders"),
+		IndexName: index, ContributorInsightsAction: action, ContributorInsightsMode: mode})
+}
+
+// describe is DescribeContributorInsights of Orders or its index.
+func (f ciFixture) describe(index *string) *dynamodb.DescribeContributorInsightsOutput {
+	f.t.Helper()
+	out, err := f.c.DescribeContributorInsights(context.Background(), &dynamodb.DescribeContributorInsightsInput{TableName: aws.String("Orders"), IndexName: index})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return out
+}
+
+// list is ListContributorInsights' one page, as "table/index status".
+func (f ciFixture) list() string {
+	f.t.Helper()
+	page, err := f.c.ListContributorInsights(context.Background(), &dynamodb.ListContributorInsightsInput{})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var got []string
+	for _, s := range page.ContributorInsightsSummaries {
+		got = append(got, fmt.Sprintf("%s/%s %s", aws.ToString(s.TableName), aws.ToString(s.IndexName), s.ContributorInsightsStatus))
+	}
+	return fmt.Sprint(got)
+}
+
+// listPages lists Orders' entries one a page, as "table/index status
+// mode", until there is no token.
+func (f ciFixture) listPages() [][]string {
+	f.t.Helper()
+	var pages [][]string
+	var token *string
+	for {
+		page, err := f.c.ListContributorInsights(context.Background(), &dynamodb.ListContributorInsightsInput{TableName: aws.String("Orders"), MaxResults: 1, NextToken: token})
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		var got []string
+		for _, s := range page.ContributorInsightsSummaries {
+			got = append(got, fmt.Sprintf("%s/%s %s %s", aws.ToString(s.TableName), aws.ToString(s.IndexName), s.ContributorInsightsStatus, s.ContributorInsightsMode))
+		}
+		pages = append(pages, got)
+		if token = page.NextToken; token == nil {
+			break
+		}
+	}
+	return pages
+}
+
+// checkErrors checks the errors of an unknown index, a local index, an
+// unknown table and bad parameters.
+func (f ciFixture) checkErrors() {
+	t := f.t
+	t.Helper()
+	for _, ix := range []string{"nope", "byDate"} {
+		_, err := f.update(aws.String(ix), types.ContributorInsightsActionEnable, "")
+		wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Index: "+ix+" not found for table: Orders")
+		_, err = f.c.DescribeContributorInsights(context.Background(), &dynamodb.DescribeContributorInsightsInput{TableName: aws.String("Orders"), IndexName: aws.String(ix)})
+		wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Index: "+ix+" not found for table: Orders")
+	}
+	_, err := f.c.DescribeContributorInsights(context.Background(), &dynamodb.DescribeContributorInsightsInput{TableName: aws.String("Nope")})
+	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Table: Nope not found")
+	_, err = f.c.ListContributorInsights(context.Background(), &dynamodb.ListContributorInsightsInput{TableName: aws.String("Nope")})
+	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Table: Nope not found")
+	_, err = f.update(nil, "FLIP", "")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: Value 'FLIP' at 'contributorInsightsAction' failed to satisfy constraint: Member must satisfy enum value set: [ENABLE, DISABLE]")
+	_, err = f.c.ListContributorInsights(context.Background(), &dynamodb.ListContributorInsightsInput{MaxResults: 101})
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: Value '101' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 100")
+}
+
 // TestContributorInsightsLifecycle walks a table and its global index
 // through ENABLE, a mode change, DISABLE and deletion, with the statuses,
 // rule names, list pages and errors DynamoDB reports.
@@ -50,37 +131,26 @@ func TestContributorInsightsLifecycle(t *testing.T) {
 	c := srv.client("us-east-1")
 	ctx := context.Background()
 	ciTable(t, c)
-	update := func(index *string, action types.ContributorInsightsAction, mode types.ContributorInsightsMode) (*dynamodb.UpdateContributorInsightsOutput, error) {
-		return c.UpdateContributorInsights(ctx, &dynamodb.UpdateContributorInsightsInput{TableName: aws.String("Orders"),
-			IndexName: index, ContributorInsightsAction: action, ContributorInsightsMode: mode})
-	}
-	describe := func(index *string) *dynamodb.DescribeContributorInsightsOutput {
-		t.Helper()
-		out, err := c.DescribeContributorInsights(ctx, &dynamodb.DescribeContributorInsightsInput{TableName: aws.String("Orders"), IndexName: index})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	f := ciFixture{t: t, c: c}
 
-	_, err := update(nil, types.ContributorInsightsActionEnable, "")
+	_, err := f.update(nil, types.ContributorInsightsActionEnable, "")
 	wantAPIError(t, err, "ValidationException", "Table or Index is not in a valid state to update Key Access Insights: TableStatus must be ACTIVE to enable ContributorInsights.")
 	clk.Advance(settle)
 
-	d := describe(nil)
+	d := f.describe(nil)
 	if d.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled || d.ContributorInsightsMode != "" || d.LastUpdateDateTime != nil || d.ContributorInsightsRuleList != nil {
 		t.Fatalf("never configured: %+v, want only DISABLED", d)
 	}
-	out, err := update(nil, types.ContributorInsightsActionEnable, "")
+	out, err := f.update(nil, types.ContributorInsightsActionEnable, "")
 	if err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling || out.ContributorInsightsMode != types.ContributorInsightsModeAccessedAndThrottledKeys || aws.ToString(out.TableName) != "Orders" {
 		t.Fatalf("ENABLE = %+v, %v; want ENABLING in ACCESSED_AND_THROTTLED_KEYS", out, err)
 	}
 	stamp := clk.Now().UnixMilli()
-	if d := describe(nil); d.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling {
+	if d := f.describe(nil); d.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling {
 		t.Fatalf("just enabled: %s, want ENABLING", d.ContributorInsightsStatus)
 	}
 	clk.Advance(settle)
-	d = describe(nil)
+	d = f.describe(nil)
 	wantRules := func(kinds ...string) []string {
 		var out []string
 		for _, k := range kinds {
@@ -93,104 +163,63 @@ func TestContributorInsightsLifecycle(t *testing.T) {
 		t.Fatalf("enabled: %+v %v", d, d.ContributorInsightsRuleList)
 	}
 	// ENABLE again in the same mode changes nothing.
-	if out, err := update(nil, types.ContributorInsightsActionEnable, types.ContributorInsightsModeAccessedAndThrottledKeys); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabled {
+	if out, err := f.update(nil, types.ContributorInsightsActionEnable, types.ContributorInsightsModeAccessedAndThrottledKeys); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabled {
 		t.Fatalf("re-ENABLE = %+v, %v; want ENABLED", out, err)
 	}
 	// A mode change is a new ENABLING; the rules keep their suffix.
-	if out, err := update(nil, types.ContributorInsightsActionEnable, types.ContributorInsightsModeThrottledKeys); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling {
+	if out, err := f.update(nil, types.ContributorInsightsActionEnable, types.ContributorInsightsModeThrottledKeys); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling {
 		t.Fatalf("mode change = %+v, %v; want ENABLING", out, err)
 	}
 	clk.Advance(settle)
-	if d := describe(nil); d.ContributorInsightsMode != types.ContributorInsightsModeThrottledKeys || !slices.Equal(d.ContributorInsightsRuleList, wantRules("PKT-Orders", "SKT-Orders")) {
+	if d := f.describe(nil); d.ContributorInsightsMode != types.ContributorInsightsModeThrottledKeys || !slices.Equal(d.ContributorInsightsRuleList, wantRules("PKT-Orders", "SKT-Orders")) {
 		t.Fatalf("throttled keys only: %+v %v", d, d.ContributorInsightsRuleList)
 	}
 
 	gsi := aws.String("byUser")
-	if out, err := update(gsi, types.ContributorInsightsActionEnable, ""); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling || aws.ToString(out.IndexName) != "byUser" {
+	if out, err := f.update(gsi, types.ContributorInsightsActionEnable, ""); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling || aws.ToString(out.IndexName) != "byUser" {
 		t.Fatalf("index ENABLE = %+v, %v", out, err)
 	}
 	stamp = clk.Now().UnixMilli()
-	if d := describe(gsi); aws.ToString(d.IndexName) != "byUser" || !slices.Equal(d.ContributorInsightsRuleList, wantRules("PKC-Orders-byUser", "PKT-Orders-byUser")) {
+	if d := f.describe(gsi); aws.ToString(d.IndexName) != "byUser" || !slices.Equal(d.ContributorInsightsRuleList, wantRules("PKC-Orders-byUser", "PKT-Orders-byUser")) {
 		t.Fatalf("index: %+v %v", d, d.ContributorInsightsRuleList)
 	}
 
 	// One entry a page: the table, then its index, and no token after the last.
-	var pages [][]string
-	var token *string
-	for {
-		page, err := c.ListContributorInsights(ctx, &dynamodb.ListContributorInsightsInput{TableName: aws.String("Orders"), MaxResults: 1, NextToken: token})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, s := range page.ContributorInsightsSummaries {
-			got = append(got, fmt.Sprintf("%s/%s %s %s", aws.ToString(s.TableName), aws.ToString(s.IndexName), s.ContributorInsightsStatus, s.ContributorInsightsMode))
-		}
-		pages = append(pages, got)
-		if token = page.NextToken; token == nil {
-			break
-		}
-	}
+	pages := f.listPages()
 	if want := "[[Orders/ ENABLED THROTTLED_KEYS] [Orders/byUser ENABLING ACCESSED_AND_THROTTLED_KEYS]]"; fmt.Sprint(pages) != want {
 		t.Fatalf("list pages = %v, want %s", pages, want)
 	}
 
 	// DISABLE: DISABLING, still listed; then DISABLED, unlisted, mode and time kept.
-	if out, err := update(nil, types.ContributorInsightsActionDisable, ""); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusDisabling || out.ContributorInsightsMode != types.ContributorInsightsModeThrottledKeys {
+	if out, err := f.update(nil, types.ContributorInsightsActionDisable, ""); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusDisabling || out.ContributorInsightsMode != types.ContributorInsightsModeThrottledKeys {
 		t.Fatalf("DISABLE = %+v, %v; want DISABLING echoing the mode", out, err)
 	}
-	list := func() string {
-		t.Helper()
-		page, err := c.ListContributorInsights(ctx, &dynamodb.ListContributorInsightsInput{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, s := range page.ContributorInsightsSummaries {
-			got = append(got, fmt.Sprintf("%s/%s %s", aws.ToString(s.TableName), aws.ToString(s.IndexName), s.ContributorInsightsStatus))
-		}
-		return fmt.Sprint(got)
-	}
-	if got, want := list(), "[Orders/ DISABLING Orders/byUser ENABLING]"; got != want {
+	if got, want := f.list(), "[Orders/ DISABLING Orders/byUser ENABLING]"; got != want {
 		t.Fatalf("list while disabling = %s, want %s", got, want)
 	}
 	clk.Advance(settle)
-	if got, want := list(), "[Orders/byUser ENABLED]"; got != want {
+	if got, want := f.list(), "[Orders/byUser ENABLED]"; got != want {
 		t.Fatalf("list after disabling = %s, want %s", got, want)
 	}
-	if d := describe(nil); d.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled || d.ContributorInsightsMode != types.ContributorInsightsModeThrottledKeys || d.LastUpdateDateTime == nil || d.ContributorInsightsRuleList != nil {
+	if d := f.describe(nil); d.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled || d.ContributorInsightsMode != types.ContributorInsightsModeThrottledKeys || d.LastUpdateDateTime == nil || d.ContributorInsightsRuleList != nil {
 		t.Fatalf("disabled: %+v", d)
 	}
-	if out, err := update(nil, types.ContributorInsightsActionDisable, ""); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled {
+	if out, err := f.update(nil, types.ContributorInsightsActionDisable, ""); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled {
 		t.Fatalf("DISABLE when disabled = %+v, %v; want DISABLED", out, err)
 	}
 
-	// Errors: an unknown index, a local index, an unknown table.
-	for _, ix := range []string{"nope", "byDate"} {
-		_, err := update(aws.String(ix), types.ContributorInsightsActionEnable, "")
-		wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Index: "+ix+" not found for table: Orders")
-		_, err = c.DescribeContributorInsights(ctx, &dynamodb.DescribeContributorInsightsInput{TableName: aws.String("Orders"), IndexName: aws.String(ix)})
-		wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Index: "+ix+" not found for table: Orders")
-	}
-	_, err = c.DescribeContributorInsights(ctx, &dynamodb.DescribeContributorInsightsInput{TableName: aws.String("Nope")})
-	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Table: Nope not found")
-	_, err = c.ListContributorInsights(ctx, &dynamodb.ListContributorInsightsInput{TableName: aws.String("Nope")})
-	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Table: Nope not found")
-	_, err = update(nil, "FLIP", "")
-	wantAPIError(t, err, "ValidationException", "1 validation error detected: Value 'FLIP' at 'contributorInsightsAction' failed to satisfy constraint: Member must satisfy enum value set: [ENABLE, DISABLE]")
-	_, err = c.ListContributorInsights(ctx, &dynamodb.ListContributorInsightsInput{MaxResults: 101})
-	wantAPIError(t, err, "ValidationException", "1 validation error detected: Value '101' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 100")
+	f.checkErrors()
 
 	// Removed with the table: a new table of the same name starts DISABLED.
 	if _, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("Orders")}); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(settle)
-	if got := list(); got != "[]" {
+	if got := f.list(); got != "[]" {
 		t.Fatalf("list after DeleteTable = %s, want []", got)
 	}
 	ciTable(t, c)
-	if d := describe(gsi); d.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled || d.LastUpdateDateTime != nil {
+	if d := f.describe(gsi); d.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled || d.LastUpdateDateTime != nil {
 		t.Fatalf("re-created table's index: %+v, want never configured", d)
 	}
 }

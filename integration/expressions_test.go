@@ -30,18 +30,16 @@ var exCondNames = map[string]string{
 	"#s": "status", "#d": "my.dotted", "#m": "mp", "#i": "in1", "#l": "lst", "#pk": "pk",
 }
 
-// TestConditionExpressions evaluates one condition per case against exSeed,
-// through a PutItem that rewrites the same item, and checks pass or
-// ConditionalCheckFailedException.
-func TestConditionExpressions(t *testing.T) {
-	ctx := context.Background()
-	c := newClient(t)
-	createTable(t, c, "Cond", false)
-	exPut(t, c, "Cond", exSeed("k"))
-	tests := []struct {
-		cond string
-		want bool
-	}{
+// condCase is a condition of TestConditionExpressions and whether exSeed
+// passes it.
+type condCase struct {
+	cond string
+	want bool
+}
+
+// conditionCases are TestConditionExpressions' conditions, by kind.
+func conditionCases() []condCase {
+	return []condCase{
 		// comparators, numbers and strings, mismatched types
 		{"num = :ten", true}, {"num = :eleven", false},
 		{"num <> :ten", false}, {"num <> :eleven", true},
@@ -115,7 +113,17 @@ func TestConditionExpressions(t *testing.T) {
 		{"attribute_exists(#pk) AND #s <> :n", true},
 		{"lst[0] = :one", true}, {"lst[1] = :x", true}, {"lst[2].deep = :y", true},
 	}
-	for _, tc := range tests {
+}
+
+// TestConditionExpressions evaluates one condition per case against exSeed,
+// through a PutItem that rewrites the same item, and checks pass or
+// ConditionalCheckFailedException.
+func TestConditionExpressions(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	createTable(t, c, "Cond", false)
+	exPut(t, c, "Cond", exSeed("k"))
+	for _, tc := range conditionCases() {
 		t.Run(tc.cond, func(t *testing.T) {
 			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{
 				TableName: aws.String("Cond"), Item: exSeed("k"),
@@ -174,6 +182,36 @@ func TestConditionOnWrites(t *testing.T) {
 	if errors.As(err, &ccf); ccf.Item != nil {
 		t.Errorf("Item without ReturnValuesOnConditionCheckFailure: got %s, want none", exRender(ccf.Item))
 	}
+	conditionFailuresReturnOld(t, c, key, vals)
+	if got, want := exRender(exGet(t, c, "CondW", "k")), exRender(exSeed("k")); got != want {
+		t.Fatalf("item changed by failed writes: got %s, want %s", got, want)
+	}
+
+	// DeleteItem with a passing condition deletes.
+	if _, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("CondW"), Key: key,
+		ConditionExpression: aws.String("num = :ten"), ExpressionAttributeValues: vals}); err != nil {
+		t.Fatal(err)
+	}
+	if got := exGet(t, c, "CondW", "k"); got != nil {
+		t.Fatalf("after conditional delete: got %s, want no item", exRender(got))
+	}
+	// UpdateItem with a failing condition on an absent item does not upsert.
+	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("CondW"), Key: key,
+		UpdateExpression: aws.String("SET num = :ten"), ConditionExpression: aws.String("attribute_exists(pk)"), ExpressionAttributeValues: vals})
+	if !exIsCCF(err) {
+		t.Fatalf("update of absent item with attribute_exists: got %v, want ConditionalCheckFailedException", err)
+	}
+	if got := exGet(t, c, "CondW", "k"); got != nil {
+		t.Fatalf("failed conditional update created %s", exRender(got))
+	}
+}
+
+// conditionFailuresReturnOld checks that a failing condition on a put, an
+// update and a delete of table CondW's item key (exSeed("k")) returns the
+// old item with ReturnValuesOnConditionCheckFailure ALL_OLD.
+func conditionFailuresReturnOld(t *testing.T, c *dynamodb.Client, key, vals map[string]types.AttributeValue) {
+	t.Helper()
+	ctx := context.Background()
 	for _, op := range []string{"put", "update", "delete"} {
 		var err error
 		cond, rv := aws.String("num > :ten"), types.ReturnValuesOnConditionCheckFailureAllOld
@@ -195,27 +233,6 @@ func TestConditionOnWrites(t *testing.T) {
 		if got, want := exRender(ccf.Item), exRender(exSeed("k")); got != want {
 			t.Errorf("%s ALL_OLD on failure: got %s, want %s", op, got, want)
 		}
-	}
-	if got, want := exRender(exGet(t, c, "CondW", "k")), exRender(exSeed("k")); got != want {
-		t.Fatalf("item changed by failed writes: got %s, want %s", got, want)
-	}
-
-	// DeleteItem with a passing condition deletes.
-	if _, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("CondW"), Key: key,
-		ConditionExpression: aws.String("num = :ten"), ExpressionAttributeValues: vals}); err != nil {
-		t.Fatal(err)
-	}
-	if got := exGet(t, c, "CondW", "k"); got != nil {
-		t.Fatalf("after conditional delete: got %s, want no item", exRender(got))
-	}
-	// UpdateItem with a failing condition on an absent item does not upsert.
-	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("CondW"), Key: key,
-		UpdateExpression: aws.String("SET num = :ten"), ConditionExpression: aws.String("attribute_exists(pk)"), ExpressionAttributeValues: vals})
-	if !exIsCCF(err) {
-		t.Fatalf("update of absent item with attribute_exists: got %v, want ConditionalCheckFailedException", err)
-	}
-	if got := exGet(t, c, "CondW", "k"); got != nil {
-		t.Fatalf("failed conditional update created %s", exRender(got))
 	}
 }
 

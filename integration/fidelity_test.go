@@ -159,51 +159,17 @@ func TestSetsReturnedSorted(t *testing.T) {
 	}
 }
 
-// TestConditionEdgeCases: contains and begins_with on binaries, BETWEEN with
-// reversed bounds, case-sensitive legacy operators, and legacy ADD/DELETE
-// type mismatches; every rejected request leaves the table as it was.
-func TestConditionEdgeCases(t *testing.T) {
-	ctx := context.Background()
-	c := newClient(t)
-	createTable(t, c, "Edge", false)
-	putAll(t, c, "Edge", []ritem{
-		{"pk": s("a"), "b": &types.AttributeValueMemberB{Value: []byte{1, 2, 3}}, "ss": &types.AttributeValueMemberSS{Value: []string{"x"}}, "n": n("1")},
-		{"pk": s("b"), "b": &types.AttributeValueMemberB{Value: []byte{2, 3}}},
-	})
-	before := tableState(t, c, "Edge")
-	scan := func(in *dynamodb.ScanInput) []string {
-		t.Helper()
-		in.TableName = aws.String("Edge")
-		out, err := c.Scan(ctx, in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var pks []string
-		for _, it := range out.Items {
-			pks = append(pks, rstr(it, "pk"))
-		}
-		slices.Sort(pks)
-		return pks
-	}
-	bin := func(b ...byte) types.AttributeValue { return &types.AttributeValueMemberB{Value: b} }
-	if got := scan(&dynamodb.ScanInput{FilterExpression: aws.String("contains(b, :x)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":x": bin(2, 3)}}); !slices.Equal(got, []string{"a", "b"}) {
-		t.Errorf("contains on binary: got %v, want [a b]", got)
-	}
-	if got := scan(&dynamodb.ScanInput{FilterExpression: aws.String("begins_with(b, :x) AND NOT contains(b, :y)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":x": bin(1), ":y": bin(1, 3)}}); !slices.Equal(got, []string{"a"}) {
-		t.Errorf("begins_with on binary: got %v, want [a]", got)
-	}
-	if got := scan(&dynamodb.ScanInput{ScanFilter: map[string]types.Condition{"b": {ComparisonOperator: types.ComparisonOperatorContains,
-		AttributeValueList: []types.AttributeValue{bin(2)}}}}); !slices.Equal(got, []string{"a", "b"}) {
-		t.Errorf("legacy CONTAINS on binary: got %v, want [a b]", got)
-	}
-	key := map[string]types.AttributeValue{"pk": s("a")}
-	tests := []struct {
-		name string
-		call func() error
-		msg  string
-	}{
+// edgeRejection is one case of TestConditionEdgeCases.
+type edgeRejection struct {
+	name string
+	call func() error
+	msg  string
+}
+
+// edgeRejections are the requests TestConditionEdgeCases expects refused,
+// each with its ValidationException's message, on table Edge's item key.
+func edgeRejections(ctx context.Context, c *dynamodb.Client, key map[string]types.AttributeValue) []edgeRejection {
+	return []edgeRejection{
 		{"BETWEEN reversed", func() error {
 			_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Edge"), FilterExpression: aws.String("n BETWEEN :hi AND :lo"),
 				ExpressionAttributeValues: map[string]types.AttributeValue{":hi": n("200"), ":lo": n("100")}})
@@ -245,6 +211,49 @@ func TestConditionEdgeCases(t *testing.T) {
 			return err
 		}, "An operand in the update expression has an incorrect data type"},
 	}
+}
+
+// TestConditionEdgeCases: contains and begins_with on binaries, BETWEEN with
+// reversed bounds, case-sensitive legacy operators, and legacy ADD/DELETE
+// type mismatches; every rejected request leaves the table as it was.
+func TestConditionEdgeCases(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	createTable(t, c, "Edge", false)
+	putAll(t, c, "Edge", []ritem{
+		{"pk": s("a"), "b": &types.AttributeValueMemberB{Value: []byte{1, 2, 3}}, "ss": &types.AttributeValueMemberSS{Value: []string{"x"}}, "n": n("1")},
+		{"pk": s("b"), "b": &types.AttributeValueMemberB{Value: []byte{2, 3}}},
+	})
+	before := tableState(t, c, "Edge")
+	scan := func(in *dynamodb.ScanInput) []string {
+		t.Helper()
+		in.TableName = aws.String("Edge")
+		out, err := c.Scan(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pks []string
+		for _, it := range out.Items {
+			pks = append(pks, rstr(it, "pk"))
+		}
+		slices.Sort(pks)
+		return pks
+	}
+	bin := func(b ...byte) types.AttributeValue { return &types.AttributeValueMemberB{Value: b} }
+	if got := scan(&dynamodb.ScanInput{FilterExpression: aws.String("contains(b, :x)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":x": bin(2, 3)}}); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("contains on binary: got %v, want [a b]", got)
+	}
+	if got := scan(&dynamodb.ScanInput{FilterExpression: aws.String("begins_with(b, :x) AND NOT contains(b, :y)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":x": bin(1), ":y": bin(1, 3)}}); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("begins_with on binary: got %v, want [a]", got)
+	}
+	if got := scan(&dynamodb.ScanInput{ScanFilter: map[string]types.Condition{"b": {ComparisonOperator: types.ComparisonOperatorContains,
+		AttributeValueList: []types.AttributeValue{bin(2)}}}}); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("legacy CONTAINS on binary: got %v, want [a b]", got)
+	}
+	key := map[string]types.AttributeValue{"pk": s("a")}
+	tests := edgeRejections(ctx, c, key)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			wantAPIError(t, tt.call(), "ValidationException", tt.msg)

@@ -14,6 +14,74 @@ import (
 // backfillItems is how many items TestGSIBackfill loads before adding an index.
 const backfillItems = 10000
 
+// waitBackfilling polls DescribeTable as SDK users do until table's one
+// global index is ACTIVE; every state seen must be CREATING with
+// Backfilling, or ACTIVE without it.
+func waitBackfilling(t *testing.T, c *dynamodb.Client, table string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		d := describeIndexes(t, c, table)
+		if len(d.GlobalSecondaryIndexes) != 1 {
+			t.Fatalf("DescribeTable during backfill: got %d GSIs, want 1", len(d.GlobalSecondaryIndexes))
+		}
+		ix := d.GlobalSecondaryIndexes[0]
+		if ix.IndexStatus == types.IndexStatusActive {
+			if ix.Backfilling != nil && *ix.Backfilling {
+				t.Errorf("ACTIVE index reports Backfilling true")
+			}
+			break
+		}
+		if ix.IndexStatus != types.IndexStatusCreating || !aws.ToBool(ix.Backfilling) {
+			t.Fatalf("during backfill: got status %s Backfilling %v, want CREATING true", ix.IndexStatus, aws.ToBool(ix.Backfilling))
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("index still CREATING after 20 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// checkBackfilledGroups checks that IxFill's index byGrp holds each even
+// group's items once.
+func checkBackfilledGroups(t *testing.T, c *dynamodb.Client) {
+	t.Helper()
+	for grp := range 5 {
+		got, _ := queryPages(t, c, dynamodb.QueryInput{TableName: aws.String("IxFill"), IndexName: aws.String("byGrp"),
+			KeyConditionExpression: aws.String("grp = :g"), ExpressionAttributeValues: rvals(":g", s(fmt.Sprintf("g%d", grp*2)))}, nil)
+		if len(got) != backfillItems/10 {
+			t.Errorf("Query g%d: got %d items, want %d", grp*2, len(got), backfillItems/10)
+		}
+		seen := map[string]bool{}
+		for _, it := range got {
+			seen[rstr(it, "pk")] = true
+		}
+		if len(seen) != len(got) {
+			t.Errorf("Query g%d: %d distinct items in %d", grp*2, len(seen), len(got))
+		}
+	}
+}
+
+// waitIndexGone waits until table's deleted global index has left
+// DescribeTable, DELETING until then.
+func waitIndexGone(t *testing.T, c *dynamodb.Client, table string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		d := describeIndexes(t, c, table)
+		if len(d.GlobalSecondaryIndexes) == 0 {
+			break
+		}
+		if st := d.GlobalSecondaryIndexes[0].IndexStatus; st != types.IndexStatusDeleting {
+			t.Fatalf("after Delete: got status %s, want DELETING or gone", st)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("index still listed 10 s after Delete")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // TestGSIBackfill adds a GSI to a loaded table with UpdateTable: the SDK
 // sees CREATING with Backfilling, then ACTIVE; the index then holds every
 // item that carries its key. Deleting it removes it from DescribeTable, and
@@ -44,43 +112,8 @@ func TestGSIBackfill(t *testing.T) {
 	if len(g) != 1 || g[0].IndexStatus != types.IndexStatusCreating || !aws.ToBool(g[0].Backfilling) {
 		t.Fatalf("UpdateTable response: got %+v, want byGrp CREATING with Backfilling true", g)
 	}
-	// Poll as SDK users do until ACTIVE; every state seen must be
-	// CREATING+Backfilling or ACTIVE.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		d := describeIndexes(t, c, "IxFill")
-		if len(d.GlobalSecondaryIndexes) != 1 {
-			t.Fatalf("DescribeTable during backfill: got %d GSIs, want 1", len(d.GlobalSecondaryIndexes))
-		}
-		ix := d.GlobalSecondaryIndexes[0]
-		if ix.IndexStatus == types.IndexStatusActive {
-			if ix.Backfilling != nil && *ix.Backfilling {
-				t.Errorf("ACTIVE index reports Backfilling true")
-			}
-			break
-		}
-		if ix.IndexStatus != types.IndexStatusCreating || !aws.ToBool(ix.Backfilling) {
-			t.Fatalf("during backfill: got status %s Backfilling %v, want CREATING true", ix.IndexStatus, aws.ToBool(ix.Backfilling))
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("index still CREATING after 20 s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	for grp := range 5 {
-		got, _ := queryPages(t, c, dynamodb.QueryInput{TableName: aws.String("IxFill"), IndexName: aws.String("byGrp"),
-			KeyConditionExpression: aws.String("grp = :g"), ExpressionAttributeValues: rvals(":g", s(fmt.Sprintf("g%d", grp*2)))}, nil)
-		if len(got) != backfillItems/10 {
-			t.Errorf("Query g%d: got %d items, want %d", grp*2, len(got), backfillItems/10)
-		}
-		seen := map[string]bool{}
-		for _, it := range got {
-			seen[rstr(it, "pk")] = true
-		}
-		if len(seen) != len(got) {
-			t.Errorf("Query g%d: %d distinct items in %d", grp*2, len(seen), len(got))
-		}
-	}
+	waitBackfilling(t, c, "IxFill")
+	checkBackfilledGroups(t, c)
 	// Writes after the backfill keep the index current.
 	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("IxFill"), Item: ritem{"pk": s("late"), "v": n("-1"), "grp": s("g0")}}); err != nil {
 		t.Fatal(err)
@@ -100,20 +133,7 @@ func TestGSIBackfill(t *testing.T) {
 		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Delete: &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String("byGrp")}}}}); err != nil {
 		t.Fatalf("UpdateTable Delete: %v", err)
 	}
-	deadline = time.Now().Add(10 * time.Second)
-	for {
-		d := describeIndexes(t, c, "IxFill")
-		if len(d.GlobalSecondaryIndexes) == 0 {
-			break
-		}
-		if st := d.GlobalSecondaryIndexes[0].IndexStatus; st != types.IndexStatusDeleting {
-			t.Fatalf("after Delete: got status %s, want DELETING or gone", st)
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("index still listed 10 s after Delete")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitIndexGone(t, c, "IxFill")
 	_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("IxFill"), IndexName: aws.String("byGrp"),
 		KeyConditionExpression: aws.String("grp = :g"), ExpressionAttributeValues: rvals(":g", s("g0"))})
 	wantAPIError(t, err, "ValidationException", "The table does not have the specified index: byGrp")

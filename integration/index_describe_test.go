@@ -11,33 +11,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// TestIndexDescribe creates a table with GSIs of every projection type and
-// LSIs, and checks what DescribeTable reports for each index before and
-// after writes (counts match the items that carry the index keys).
-func TestIndexDescribe(t *testing.T) {
-	ctx := context.Background()
-	c := newClient(t)
-	gsis := []types.GlobalSecondaryIndex{
-		gsiDef("byStatus", []string{"status"}, []string{"created"}, types.ProjectionTypeKeysOnly),
-		gsiDef("byOwner", []string{"owner"}, nil, types.ProjectionTypeInclude, "title", "size"),
-		gsiDef("byCat", []string{"cat"}, []string{"created"}, types.ProjectionTypeAll),
-	}
-	lsis := []types.LocalSecondaryIndex{
-		lsiDef("byCreated", "created", types.ProjectionTypeKeysOnly),
-		lsiDef("byTitle", "title", types.ProjectionTypeAll),
-	}
-	createIndexed(t, c, "IxDesc", true, map[string]types.ScalarAttributeType{
-		"status": types.ScalarAttributeTypeS, "created": types.ScalarAttributeTypeN,
-		"owner": types.ScalarAttributeTypeS, "cat": types.ScalarAttributeTypeS, "title": types.ScalarAttributeTypeS,
-	}, gsis, lsis)
-
-	d := describeIndexes(t, c, "IxDesc")
-	if got, want := len(d.GlobalSecondaryIndexes), 3; got != want {
-		t.Fatalf("GlobalSecondaryIndexes: got %d, want %d", got, want)
-	}
-	if got, want := len(d.LocalSecondaryIndexes), 2; got != want {
-		t.Fatalf("LocalSecondaryIndexes: got %d, want %d", got, want)
-	}
+// checkDescribedIndexes checks DescribeTable's description d of a new
+// table's indexes against their definitions gsis and lsis: names, key
+// schemas, projections, ARNs, ACTIVE and empty.
+func checkDescribedIndexes(t *testing.T, d *types.TableDescription, gsis []types.GlobalSecondaryIndex, lsis []types.LocalSecondaryIndex) {
+	t.Helper()
 	for i, g := range d.GlobalSecondaryIndexes {
 		want := gsis[i]
 		name := aws.ToString(want.IndexName)
@@ -76,9 +54,12 @@ func TestIndexDescribe(t *testing.T) {
 			t.Errorf("%s IndexArn: got %s, want %s", name, got, want)
 		}
 	}
+}
 
-	// 20 items: every one has created and cat; even ones have a status, every
-	// third an owner, every fourth a title.
+// describeItems are TestIndexDescribe's 20 items: every one has created
+// and cat; even ones have a status, every third an owner, every fourth a
+// title.
+func describeItems() []ritem {
 	var items []ritem
 	for i := range 20 {
 		it := ritem{"pk": s(fmt.Sprintf("p%d", i%3)), "sk": s(fmt.Sprintf("s%02d", i)), "created": n(fmt.Sprint(1000 + i)),
@@ -94,13 +75,13 @@ func TestIndexDescribe(t *testing.T) {
 		}
 		items = append(items, it)
 	}
-	putAll(t, c, "IxDesc", items)
-	// A GSI read waits for the index to catch up, so the counts below are final.
-	for _, g := range gsis {
-		scanPages(t, c, "IxDesc", aws.ToString(g.IndexName), 0, nil)
-	}
-	d = describeIndexes(t, c, "IxDesc")
-	want := map[string]int64{"byStatus": 10, "byOwner": 7, "byCat": 20, "byCreated": 20, "byTitle": 5}
+	return items
+}
+
+// checkIndexCounts checks the ItemCount d reports for each index against
+// want, and that each index has a size; it returns the sizes by index.
+func checkIndexCounts(t *testing.T, d *types.TableDescription, want map[string]int64) map[string]int64 {
+	t.Helper()
 	sizes := map[string]int64{}
 	for _, g := range d.GlobalSecondaryIndexes {
 		name := aws.ToString(g.IndexName)
@@ -121,6 +102,46 @@ func TestIndexDescribe(t *testing.T) {
 			t.Errorf("%s IndexSizeBytes: got %d, want > 0", name, size)
 		}
 	}
+	return sizes
+}
+
+// TestIndexDescribe creates a table with GSIs of every projection type and
+// LSIs, and checks what DescribeTable reports for each index before and
+// after writes (counts match the items that carry the index keys).
+func TestIndexDescribe(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	gsis := []types.GlobalSecondaryIndex{
+		gsiDef("byStatus", []string{"status"}, []string{"created"}, types.ProjectionTypeKeysOnly),
+		gsiDef("byOwner", []string{"owner"}, nil, types.ProjectionTypeInclude, "title", "size"),
+		gsiDef("byCat", []string{"cat"}, []string{"created"}, types.ProjectionTypeAll),
+	}
+	lsis := []types.LocalSecondaryIndex{
+		lsiDef("byCreated", "created", types.ProjectionTypeKeysOnly),
+		lsiDef("byTitle", "title", types.ProjectionTypeAll),
+	}
+	createIndexed(t, c, "IxDesc", true, map[string]types.ScalarAttributeType{
+		"status": types.ScalarAttributeTypeS, "created": types.ScalarAttributeTypeN,
+		"owner": types.ScalarAttributeTypeS, "cat": types.ScalarAttributeTypeS, "title": types.ScalarAttributeTypeS,
+	}, gsis, lsis)
+
+	d := describeIndexes(t, c, "IxDesc")
+	if got, want := len(d.GlobalSecondaryIndexes), 3; got != want {
+		t.Fatalf("GlobalSecondaryIndexes: got %d, want %d", got, want)
+	}
+	if got, want := len(d.LocalSecondaryIndexes), 2; got != want {
+		t.Fatalf("LocalSecondaryIndexes: got %d, want %d", got, want)
+	}
+	checkDescribedIndexes(t, d, gsis, lsis)
+
+	items := describeItems()
+	putAll(t, c, "IxDesc", items)
+	// A GSI read waits for the index to catch up, so the counts below are final.
+	for _, g := range gsis {
+		scanPages(t, c, "IxDesc", aws.ToString(g.IndexName), 0, nil)
+	}
+	d = describeIndexes(t, c, "IxDesc")
+	sizes := checkIndexCounts(t, d, map[string]int64{"byStatus": 10, "byOwner": 7, "byCat": 20, "byCreated": 20, "byTitle": 5})
 	// An ALL index holding every item is as large as the table; a KEYS_ONLY
 	// index holding the same items is smaller.
 	if got, want := sizes["byCat"], aws.ToInt64(d.TableSizeBytes); got != want {

@@ -51,11 +51,56 @@ func pkAmounts(items []ritem) []string {
 	return out
 }
 
+// gsiQuery queries Orders' index byStatus with a key condition, forward
+// or backward.
+type gsiQuery func(kce string, vals map[string]types.AttributeValue, forward bool) []ritem
+
+// checkIndexKeyMoves checks, through q, that an update of the index key
+// moves the entry; removing it drops the entry; adding it back restores
+// it; a delete removes it.
+func checkIndexKeyMoves(t *testing.T, c *dynamodb.Client, q gsiQuery) {
+	t.Helper()
+	ctx := context.Background()
+	upd := func(pk, expr string, vals map[string]types.AttributeValue) {
+		t.Helper()
+		in := &dynamodb.UpdateItemInput{TableName: aws.String("Orders"), Key: ritem{"pk": s(pk), "sk": s("x")},
+			UpdateExpression: aws.String(expr), ExpressionAttributeNames: map[string]string{"#s": "status"}}
+		if len(vals) > 0 {
+			in.ExpressionAttributeValues = vals
+		}
+		if _, err := c.UpdateItem(ctx, in); err != nil {
+			t.Fatalf("UpdateItem %s %s: %v", pk, expr, err)
+		}
+	}
+	has := func(items []ritem, pk string) bool {
+		return slices.ContainsFunc(items, func(it ritem) bool { return rstr(it, "pk") == pk })
+	}
+	upd("o00", "SET #s = :s", rvals(":s", s("closed")))
+	if has(q("#s = :s", rvals(":s", s("open")), true), "o00") || !has(q("#s = :s", rvals(":s", s("closed")), true), "o00") {
+		t.Errorf("after SET status closed: o00 did not move from open to closed")
+	}
+	upd("o00", "REMOVE #s", nil)
+	if has(q("#s = :s", rvals(":s", s("closed")), true), "o00") {
+		t.Errorf("after REMOVE status: o00 still in byStatus")
+	}
+	upd("o03", "SET #s = :s, amount = :a", rvals(":s", s("open"), ":a", n("99")))
+	got := q("#s = :s AND amount = :a", rvals(":s", s("open"), ":a", n("99")), true)
+	if len(got) != 1 || rstr(got[0], "pk") != "o03" {
+		t.Errorf("after adding status to o03: got %v, want [o03/99]", pkAmounts(got))
+	}
+	if _, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("Orders"), Key: ritem{"pk": s("o03"), "sk": s("x")}}); err != nil {
+		t.Fatal(err)
+	}
+	if has(q("#s = :s", rvals(":s", s("open")), true), "o03") {
+		t.Errorf("after DeleteItem: o03 still in byStatus")
+	}
+}
+
 func TestGSIQuery(t *testing.T) {
 	ctx := context.Background()
 	c := newClient(t)
 	ordersTable(t, c)
-	q := func(kce string, vals map[string]types.AttributeValue, forward bool) []ritem {
+	var q gsiQuery = func(kce string, vals map[string]types.AttributeValue, forward bool) []ritem {
 		t.Helper()
 		out, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Orders"), IndexName: aws.String("byStatus"),
 			KeyConditionExpression: aws.String(kce), ExpressionAttributeNames: map[string]string{"#s": "status"},
@@ -126,40 +171,54 @@ func TestGSIQuery(t *testing.T) {
 		t.Errorf("byStatus Scan: got %d items, want %d", got, want)
 	}
 
-	// An update of the index key moves the entry; removing it drops the
-	// entry; adding it back restores it; a delete removes it.
-	upd := func(pk, expr string, vals map[string]types.AttributeValue) {
-		t.Helper()
-		in := &dynamodb.UpdateItemInput{TableName: aws.String("Orders"), Key: ritem{"pk": s(pk), "sk": s("x")},
-			UpdateExpression: aws.String(expr), ExpressionAttributeNames: map[string]string{"#s": "status"}}
-		if len(vals) > 0 {
-			in.ExpressionAttributeValues = vals
-		}
-		if _, err := c.UpdateItem(ctx, in); err != nil {
-			t.Fatalf("UpdateItem %s %s: %v", pk, expr, err)
-		}
-	}
-	has := func(items []ritem, pk string) bool {
-		return slices.ContainsFunc(items, func(it ritem) bool { return rstr(it, "pk") == pk })
-	}
-	upd("o00", "SET #s = :s", rvals(":s", s("closed")))
-	if has(q("#s = :s", rvals(":s", s("open")), true), "o00") || !has(q("#s = :s", rvals(":s", s("closed")), true), "o00") {
-		t.Errorf("after SET status closed: o00 did not move from open to closed")
-	}
-	upd("o00", "REMOVE #s", nil)
-	if has(q("#s = :s", rvals(":s", s("closed")), true), "o00") {
-		t.Errorf("after REMOVE status: o00 still in byStatus")
-	}
-	upd("o03", "SET #s = :s, amount = :a", rvals(":s", s("open"), ":a", n("99")))
-	got := q("#s = :s AND amount = :a", rvals(":s", s("open"), ":a", n("99")), true)
-	if len(got) != 1 || rstr(got[0], "pk") != "o03" {
-		t.Errorf("after adding status to o03: got %v, want [o03/99]", pkAmounts(got))
-	}
-	if _, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("Orders"), Key: ritem{"pk": s("o03"), "sk": s("x")}}); err != nil {
-		t.Fatal(err)
-	}
-	if has(q("#s = :s", rvals(":s", s("open")), true), "o03") {
-		t.Errorf("after DeleteItem: o03 still in byStatus")
+	checkIndexKeyMoves(t, c, q)
+}
+
+// gsiErrorCase is one refused request of TestGSIProjections.
+type gsiErrorCase struct {
+	name string
+	run  func() error
+	code string
+	msg  string
+}
+
+// gsiErrorCases are the requests on Orders' global indexes that
+// TestGSIProjections expects refused; query queries customer c0 through an
+// index with a Select.
+func gsiErrorCases(ctx context.Context, c *dynamodb.Client, query func(index string, sel types.Select) ([]ritem, error)) []gsiErrorCase {
+	return []gsiErrorCase{
+		{"Query ALL_ATTRIBUTES on KEYS_ONLY", func() error { _, err := query("byCustKeys", types.SelectAllAttributes); return err },
+			"ValidationException", "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index byCustKeys because its projection type is not ALL"},
+		{"Query ALL_ATTRIBUTES on INCLUDE", func() error { _, err := query("byCustInc", types.SelectAllAttributes); return err },
+			"ValidationException", "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index byCustInc because its projection type is not ALL"},
+		{"Scan ALL_ATTRIBUTES on KEYS_ONLY", func() error {
+			_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Orders"), IndexName: aws.String("byCustKeys"), Select: types.SelectAllAttributes})
+			return err
+		}, "ValidationException", "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index byCustKeys because its projection type is not ALL"},
+		{"Query ConsistentRead", func() error {
+			_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Orders"), IndexName: aws.String("byCustKeys"), ConsistentRead: aws.Bool(true),
+				KeyConditionExpression: aws.String("cust = :c"), ExpressionAttributeValues: rvals(":c", s("c0"))})
+			return err
+		}, "ValidationException", "Consistent reads are not supported on global secondary indexes"},
+		{"Scan ConsistentRead", func() error {
+			_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Orders"), IndexName: aws.String("byStatus"), ConsistentRead: aws.Bool(true)})
+			return err
+		}, "ValidationException", "Consistent reads are not supported on global secondary indexes"},
+		{"unknown index", func() error {
+			_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Orders"), IndexName: aws.String("nope")})
+			return err
+		}, "ValidationException", "The table does not have the specified index: nope"},
+		{"table key condition on index", func() error {
+			_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Orders"), IndexName: aws.String("byCustKeys"),
+				KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: rvals(":p", s("o00"))})
+			return err
+		}, "ValidationException", "Query condition missed key schema element: cust"},
+		{"wrong key value type", func() error {
+			_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Orders"), IndexName: aws.String("byStatus"),
+				KeyConditionExpression: aws.String("#s = :s AND amount > :a"), ExpressionAttributeNames: map[string]string{"#s": "status"},
+				ExpressionAttributeValues: rvals(":s", s("open"), ":a", s("10"))})
+			return err
+		}, "ValidationException", "One or more parameter values were invalid: Condition parameter type does not match schema type"},
 	}
 }
 
@@ -219,45 +278,7 @@ func TestGSIProjections(t *testing.T) {
 	}
 
 	// Errors.
-	for _, tc := range []struct {
-		name string
-		run  func() error
-		code string
-		msg  string
-	}{
-		{"Query ALL_ATTRIBUTES on KEYS_ONLY", func() error { _, err := query("byCustKeys", types.SelectAllAttributes); return err },
-			"ValidationException", "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index byCustKeys because its projection type is not ALL"},
-		{"Query ALL_ATTRIBUTES on INCLUDE", func() error { _, err := query("byCustInc", types.SelectAllAttributes); return err },
-			"ValidationException", "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index byCustInc because its projection type is not ALL"},
-		{"Scan ALL_ATTRIBUTES on KEYS_ONLY", func() error {
-			_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Orders"), IndexName: aws.String("byCustKeys"), Select: types.SelectAllAttributes})
-			return err
-		}, "ValidationException", "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index byCustKeys because its projection type is not ALL"},
-		{"Query ConsistentRead", func() error {
-			_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Orders"), IndexName: aws.String("byCustKeys"), ConsistentRead: aws.Bool(true),
-				KeyConditionExpression: aws.String("cust = :c"), ExpressionAttributeValues: rvals(":c", s("c0"))})
-			return err
-		}, "ValidationException", "Consistent reads are not supported on global secondary indexes"},
-		{"Scan ConsistentRead", func() error {
-			_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Orders"), IndexName: aws.String("byStatus"), ConsistentRead: aws.Bool(true)})
-			return err
-		}, "ValidationException", "Consistent reads are not supported on global secondary indexes"},
-		{"unknown index", func() error {
-			_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Orders"), IndexName: aws.String("nope")})
-			return err
-		}, "ValidationException", "The table does not have the specified index: nope"},
-		{"table key condition on index", func() error {
-			_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Orders"), IndexName: aws.String("byCustKeys"),
-				KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: rvals(":p", s("o00"))})
-			return err
-		}, "ValidationException", "Query condition missed key schema element: cust"},
-		{"wrong key value type", func() error {
-			_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Orders"), IndexName: aws.String("byStatus"),
-				KeyConditionExpression: aws.String("#s = :s AND amount > :a"), ExpressionAttributeNames: map[string]string{"#s": "status"},
-				ExpressionAttributeValues: rvals(":s", s("open"), ":a", s("10"))})
-			return err
-		}, "ValidationException", "One or more parameter values were invalid: Condition parameter type does not match schema type"},
-	} {
+	for _, tc := range gsiErrorCases(ctx, c, query) {
 		wantAPIError(t, tc.run(), tc.code, tc.msg)
 	}
 }

@@ -26,10 +26,12 @@ func lsiTable(t *testing.T, c *dynamodb.Client, name string) {
 		})
 }
 
-func TestLSIQuery(t *testing.T) {
+// putLSIItems puts IxLsi's six items p/s0..s5, each read back at once
+// through byTs with a strongly consistent Query: a strongly consistent
+// LSI read sees the write just acknowledged.
+func putLSIItems(t *testing.T, c *dynamodb.Client) {
+	t.Helper()
 	ctx := context.Background()
-	c := newClient(t)
-	lsiTable(t, c, "IxLsi")
 	for i := range 6 {
 		it := ritem{"pk": s("p"), "sk": s(fmt.Sprintf("s%d", i)), "ts": n(fmt.Sprint(100 - i)), "body": s(strings.Repeat("b", 100)), "owner": s("o")}
 		if i%2 == 0 {
@@ -48,6 +50,37 @@ func TestLSIQuery(t *testing.T) {
 			t.Fatalf("consistent LSI Query after put %d: got %v", i, out.Items)
 		}
 	}
+}
+
+// checkLSIFetch checks that a Query of IxLsi's KEYS_ONLY index byTs
+// fetches a non-projected attribute from the table, at extra cost.
+func checkLSIFetch(t *testing.T, c *dynamodb.Client) {
+	t.Helper()
+	ctx := context.Background()
+	out, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("IxLsi"), IndexName: aws.String("byTs"),
+		KeyConditionExpression: aws.String("pk = :p AND ts >= :t"), ExpressionAttributeValues: rvals(":p", s("p"), ":t", n("99")),
+		ProjectionExpression: aws.String("sk, body"), ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Items) != 2 {
+		t.Fatalf("fetch query: got %d items, want 2", len(out.Items))
+	}
+	for _, it := range out.Items {
+		if got, want := ixNames(it), []string{"body", "sk"}; !slices.Equal(got, want) || len(rstr(it, "body")) != 100 {
+			t.Errorf("fetch query: got attributes %v (body %d bytes), want %v with 100-byte body", got, len(rstr(it, "body")), want)
+		}
+	}
+	if cc := out.ConsumedCapacity; cc == nil || cc.Table == nil || cc.LocalSecondaryIndexes["byTs"].CapacityUnits == nil {
+		t.Errorf("fetch query ConsumedCapacity: got %+v, want Table and LocalSecondaryIndexes[byTs]", cc)
+	}
+}
+
+func TestLSIQuery(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	lsiTable(t, c, "IxLsi")
+	putLSIItems(t, c)
 	// Sort order is by the index sort key: ts descending in sk order.
 	out, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("IxLsi"), IndexName: aws.String("byTs"),
 		KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: rvals(":p", s("p"))})
@@ -72,24 +105,7 @@ func TestLSIQuery(t *testing.T) {
 	if got, want := ixNames(out.Items[0]), []string{"owner", "pk", "sk", "title"}; !slices.Equal(got, want) {
 		t.Errorf("byTitle (INCLUDE owner) attributes: got %v, want %v", got, want)
 	}
-	// A non-projected attribute is fetched from the table, at extra cost.
-	out, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("IxLsi"), IndexName: aws.String("byTs"),
-		KeyConditionExpression: aws.String("pk = :p AND ts >= :t"), ExpressionAttributeValues: rvals(":p", s("p"), ":t", n("99")),
-		ProjectionExpression: aws.String("sk, body"), ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out.Items) != 2 {
-		t.Fatalf("fetch query: got %d items, want 2", len(out.Items))
-	}
-	for _, it := range out.Items {
-		if got, want := ixNames(it), []string{"body", "sk"}; !slices.Equal(got, want) || len(rstr(it, "body")) != 100 {
-			t.Errorf("fetch query: got attributes %v (body %d bytes), want %v with 100-byte body", got, len(rstr(it, "body")), want)
-		}
-	}
-	if cc := out.ConsumedCapacity; cc == nil || cc.Table == nil || cc.LocalSecondaryIndexes["byTs"].CapacityUnits == nil {
-		t.Errorf("fetch query ConsumedCapacity: got %+v, want Table and LocalSecondaryIndexes[byTs]", cc)
-	}
+	checkLSIFetch(t, c)
 	// Select ALL_ATTRIBUTES is allowed on a local index of any projection.
 	out, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("IxLsi"), IndexName: aws.String("byTitle"), Select: types.SelectAllAttributes,
 		KeyConditionExpression: aws.String("pk = :p AND title = :t"), ExpressionAttributeValues: rvals(":p", s("p"), ":t", s("t1"))})

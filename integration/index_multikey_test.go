@@ -13,21 +13,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// TestGSIMultiAttributeKeys drives a GSI whose key schema has two partition
-// attributes (country S, city S) and three sort attributes (year N, month N,
-// day N): equality on every partition attribute and conditions on a
-// left-to-right prefix of the sort attributes.
-func TestGSIMultiAttributeKeys(t *testing.T) {
-	ctx := context.Background()
-	c := newClient(t)
-	createIndexed(t, c, "IxMulti", false, map[string]types.ScalarAttributeType{
-		"country": "S", "city": "S", "year": "N", "month": "N", "day": "N",
-	}, []types.GlobalSecondaryIndex{gsiDef("byPlace", []string{"country", "city"}, []string{"year", "month", "day"}, types.ProjectionTypeAll)}, nil)
-
-	d := describeIndexes(t, c, "IxMulti")
-	if got, want := ksString(d.GlobalSecondaryIndexes[0].KeySchema), "country:HASH,city:HASH,year:RANGE,month:RANGE,day:RANGE"; got != want {
-		t.Fatalf("KeySchema: got %s, want %s", got, want)
-	}
+// multiKeyItems are IxMulti's items: 12 dates in each of Paris and Lyon,
+// and one without a month.
+func multiKeyItems() []ritem {
 	var items []ritem
 	i := 0
 	for _, city := range []string{"Paris", "Lyon"} {
@@ -43,13 +31,18 @@ func TestGSIMultiAttributeKeys(t *testing.T) {
 	}
 	// Sparse: missing one sort attribute keeps the item out of the index.
 	items = append(items, ritem{"pk": s("nomonth"), "country": s("FR"), "city": s("Paris"), "year": n("2024"), "day": n("1")})
-	putAll(t, c, "IxMulti", items)
+	return items
+}
 
+// multiKeyQuery returns a Query of IxMulti's index byPlace that returns
+// the items' dates (year-month-day), in order.
+func multiKeyQuery(c *dynamodb.Client) func(kce string, vals map[string]types.AttributeValue) ([]string, error) {
+	ctx := context.Background()
 	date := func(it ritem) string {
 		return rnum(it, "year") + "-" + rnum(it, "month") + "-" + rnum(it, "day")
 	}
 	names := map[string]string{"#y": "year", "#m": "month", "#d": "day"}
-	q := func(kce string, vals map[string]types.AttributeValue) ([]string, error) {
+	return func(kce string, vals map[string]types.AttributeValue) ([]string, error) {
 		nm := map[string]string{}
 		for k, v := range names {
 			if strings.Contains(kce, k) {
@@ -71,6 +64,27 @@ func TestGSIMultiAttributeKeys(t *testing.T) {
 		}
 		return got, nil
 	}
+}
+
+// TestGSIMultiAttributeKeys drives a GSI whose key schema has two partition
+// attributes (country S, city S) and three sort attributes (year N, month N,
+// day N): equality on every partition attribute and conditions on a
+// left-to-right prefix of the sort attributes.
+func TestGSIMultiAttributeKeys(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	createIndexed(t, c, "IxMulti", false, map[string]types.ScalarAttributeType{
+		"country": "S", "city": "S", "year": "N", "month": "N", "day": "N",
+	}, []types.GlobalSecondaryIndex{gsiDef("byPlace", []string{"country", "city"}, []string{"year", "month", "day"}, types.ProjectionTypeAll)}, nil)
+
+	d := describeIndexes(t, c, "IxMulti")
+	if got, want := ksString(d.GlobalSecondaryIndexes[0].KeySchema), "country:HASH,city:HASH,year:RANGE,month:RANGE,day:RANGE"; got != want {
+		t.Fatalf("KeySchema: got %s, want %s", got, want)
+	}
+	items := multiKeyItems()
+	putAll(t, c, "IxMulti", items)
+
+	q := multiKeyQuery(c)
 	base := rvals(":c", s("FR"), ":ci", s("Paris"))
 	with := func(kv ...any) map[string]types.AttributeValue {
 		m := rvals(kv...)
