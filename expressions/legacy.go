@@ -24,6 +24,15 @@ func translateLegacy(in *Input, out *Compiled) error {
 		default:
 			return plainErr("1 validation error detected: Value '%s' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [AND, OR]", *in.ConditionalOperator)
 		}
+		// DynamoDB's words (responses of the service recorded by a
+		// dual-target suite, 2026): an operator needs two conditions
+		// to join; KeyConditions do not count.
+		switch len(in.Expected) + len(in.QueryFilter) + len(in.ScanFilter) {
+		case 0:
+			return plainErr("ConditionalOperator cannot be used without Filter or Expected")
+		case 1:
+			return plainErr("ConditionalOperator can only be used when Filter or Expected has two or more elements")
+		}
 	}
 	var err error
 	if in.Expected != nil {

@@ -172,3 +172,28 @@ func TestLegacyTypeMismatch(t *testing.T) {
 		t.Errorf("ADD expression: got %v, want the expression message", err)
 	}
 }
+
+func TestLegacyConditionalOperatorCount(t *testing.T) {
+	eq := LegacyCondition{ComparisonOperator: "EQ", AttributeValueList: []attr.Value{num("1")}}
+	exp := ExpectedAttributeValue{Value: vp(num("1"))}
+	const without, one = "ConditionalOperator cannot be used without Filter or Expected", "ConditionalOperator can only be used when Filter or Expected has two or more elements"
+	tests := []struct {
+		name string
+		in   Input
+		msg  string // "" accepts
+	}{
+		{"alone", Input{ConditionalOperator: ptr("AND")}, without},
+		{"empty Expected", Input{ConditionalOperator: ptr("AND"), Expected: map[string]ExpectedAttributeValue{}}, without},
+		{"key conditions only", Input{ConditionalOperator: ptr("OR"), KeyConditions: map[string]LegacyCondition{"k": eq}}, without},
+		{"one Expected", Input{ConditionalOperator: ptr("OR"), Expected: map[string]ExpectedAttributeValue{"a": exp}}, one},
+		{"one ScanFilter", Input{ConditionalOperator: ptr("AND"), ScanFilter: map[string]LegacyCondition{"a": eq}}, one},
+		{"two QueryFilter", Input{ConditionalOperator: ptr("OR"), QueryFilter: map[string]LegacyCondition{"a": eq, "b": eq}}, ""},
+		{"one Expected, no operator", Input{Expected: map[string]ExpectedAttributeValue{"a": exp}}, ""},
+	}
+	for _, tt := range tests {
+		_, err := Compile(tt.in)
+		if (tt.msg == "" && err != nil) || (tt.msg != "" && (err == nil || err.Error() != tt.msg)) {
+			t.Errorf("%s: got %v, want %q", tt.name, err, tt.msg)
+		}
+	}
+}

@@ -402,7 +402,8 @@ func TestQueryLegacyParameters(t *testing.T) {
 			"sk": {ComparisonOperator: types.ComparisonOperatorBetween, AttributeValueList: []types.AttributeValue{s("a2"), s("b1")}},
 		},
 		QueryFilter: map[string]types.Condition{
-			"n": {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{n("5")}},
+			"n":    {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{n("5")}},
+			"none": {ComparisonOperator: types.ComparisonOperatorNotNull}, // OR needs two conditions
 		},
 		ConditionalOperator: types.ConditionalOperatorOr,
 		ScanIndexForward:    aws.Bool(false),
