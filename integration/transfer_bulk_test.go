@@ -166,3 +166,43 @@ func checkBulkPaceAndCancel(t *testing.T, c *dynamodb.Client, put func(key, body
 		t.Errorf("cancelled load: %+v", d)
 	}
 }
+
+// TestBulkUsagePerIndex: BulkOperationUsage counts the bytes of the table
+// and of each index entry the loaded items make, and their sum. Sizes by
+// DynamoDB's rules (attribute name plus string value, in bytes): {pk a, sk 1,
+// g x} is 8, {pk b, sk 2} 6 and not in the index (no g), {pk c, sk 3, g y,
+// note hello} 17; the index projects ALL.
+func TestBulkUsagePerIndex(t *testing.T) {
+	st := bucket.Dir{Root: t.TempDir()}
+	c := transferServer(t, st)
+	ctx := context.Background()
+	createGSITable(t, c, "Usage")
+	w, _ := st.Create(ctx, "src", "usage/1.json")
+	io.WriteString(w, `{"Item":{"pk":{"S":"a"},"sk":{"S":"1"},"g":{"S":"x"}}}`+"\n"+`{"Item":{"pk":{"S":"b"},"sk":{"S":"2"}}}`+"\n"+
+		`{"Item":{"pk":{"S":"c"},"sk":{"S":"3"},"g":{"S":"y"},"note":{"S":"hello"}}}`+"\n")
+	if _, err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	start, err := c.StartBulkPutItems(ctx, bulkInput("Usage", "usage/", "usage"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := waitBulk(t, c, start.BulkOperationDescription.BulkOperationArn)
+	if d.BulkOperationStatus != types.BulkOperationStatusCompleted || len(d.BulkOperationUsage) != 1 {
+		t.Fatalf("load: %+v", d)
+	}
+	u := d.BulkOperationUsage[0]
+	got := fmt.Sprintf("%s total %d table %d gsi %v lsi %v", aws.ToString(u.TableName), aws.ToInt64(u.BulkPutBytes),
+		aws.ToInt64(u.Table.BulkPutBytes), bytesByIndex(u.GlobalSecondaryIndexes), bytesByIndex(u.LocalSecondaryIndexes))
+	if want := "Usage total 56 table 31 gsi map[byG:25] lsi map[]"; got != want {
+		t.Errorf("usage:\n got %s\nwant %s", got, want)
+	}
+}
+
+func bytesByIndex(m map[string]types.BulkOperationBytes) map[string]int64 {
+	out := map[string]int64{}
+	for k, v := range m {
+		out[k] = aws.ToInt64(v.BulkPutBytes)
+	}
+	return out
+}

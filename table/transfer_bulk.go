@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/transfer/s3import"
@@ -173,10 +174,63 @@ func (l *bulkLoad) run() (s3import.Stats, error) {
 	return l.s.readChunks(in.S3Bucket, in.S3KeyPrefix, o, from, l.write)
 }
 
-// usage sets the description's BulkOperationUsage from the progress.
+// usage sets the description's BulkOperationUsage from the progress: the
+// table's bytes, each index's, and their total.
 func (l *bulkLoad) usage() {
-	d, n := &l.job.Desc, l.job.Progress.Bytes
-	d.BulkOperationUsage = []ddb.BulkOperationUsage{{TableName: d.TableDetails[0].TableName, BulkPutBytes: n, Table: &ddb.BulkOperationBytes{BulkPutBytes: n}}}
+	d, p := &l.job.Desc, &l.job.Progress
+	u := ddb.BulkOperationUsage{TableName: d.TableDetails[0].TableName, BulkPutBytes: p.Bytes, Table: &ddb.BulkOperationBytes{BulkPutBytes: p.Bytes}}
+	u.GlobalSecondaryIndexes, u.BulkPutBytes = indexUsage(p.GSI, u.BulkPutBytes)
+	u.LocalSecondaryIndexes, u.BulkPutBytes = indexUsage(p.LSI, u.BulkPutBytes)
+	d.BulkOperationUsage = []ddb.BulkOperationUsage{u}
+}
+
+// indexUsage returns the usage of indexes (nil for none) and total plus
+// their bytes.
+func indexUsage(bytes map[string]int64, total int64) (map[string]ddb.BulkOperationBytes, int64) {
+	if len(bytes) == 0 {
+		return nil, total
+	}
+	out := make(map[string]ddb.BulkOperationBytes, len(bytes))
+	for name, n := range bytes {
+		out[name] = ddb.BulkOperationBytes{BulkPutBytes: n}
+		total += n
+	}
+	return out, total
+}
+
+// indexBytes adds to gsi and lsi the size of the entry each of the table's
+// indexes stores for it (none where it lacks the index's key).
+func (l *bulkLoad) indexBytes(it attr.Item, gsi, lsi map[string]int64) {
+	tkey, err := l.m.itemKey(it)
+	if err != nil {
+		return
+	}
+	for _, d := range l.m.gsis {
+		if c := d.Diff(tkey, nil, it); c.NewKey != nil {
+			gsi[d.Name] += int64(c.NewSize)
+		}
+	}
+	for _, d := range l.m.lsis {
+		if c := d.Diff(tkey, nil, it); c.NewKey != nil {
+			lsi[d.Name] += int64(c.NewSize)
+		}
+	}
+}
+
+// addBytes returns a new map of a's counts plus b's (nil when both are
+// empty), leaving a, the stored record's, as it was.
+func addBytes(a, b map[string]int64) map[string]int64 {
+	if len(a)+len(b) == 0 {
+		return nil
+	}
+	out := make(map[string]int64, len(a)+len(b))
+	for k, v := range a {
+		out[k] += v
+	}
+	for k, v := range b {
+		out[k] += v
+	}
+	return out
 }
 
 // write paces, reports and puts one chunk; it stops the load when
@@ -187,10 +241,12 @@ func (l *bulkLoad) write(c chunk) error {
 		return err
 	}
 	var units, size int64
+	gsi, lsi := map[string]int64{}, map[string]int64{}
 	for _, it := range c.items {
 		n := int64(it.Size())
 		size += n
 		units += (n + 1023) / 1024
+		l.indexBytes(it, gsi, lsi)
 	}
 	if err := l.pace.wait(l.s.bg, units); err != nil {
 		return err
@@ -208,6 +264,7 @@ func (l *bulkLoad) write(c chunk) error {
 		}
 		p := &l.job.Progress
 		p.Pos, p.Written, p.Bytes, p.Reports = c.pos, j.Progress.Written+int64(len(c.items)), j.Progress.Bytes+size, reports
+		p.GSI, p.LSI = addBytes(j.Progress.GSI, gsi), addBytes(j.Progress.LSI, lsi)
 		d := &l.job.Desc
 		d.ProcessedItemCount, d.FailedItemCount = c.pos.Stats.Processed, c.pos.Stats.Errors
 		l.usage()
