@@ -10,6 +10,16 @@ type ReplicationGroupUpdate struct {
 	Create *CreateReplicationGroupMemberAction `json:",omitempty"`
 	Update *UpdateReplicationGroupMemberAction `json:",omitempty"`
 	Delete *DeleteReplicationGroupMemberAction `json:",omitempty"`
+	// Disassociate takes the local replica out of its global table and
+	// keeps it as a regional table (2026).
+	Disassociate *DisassociateReplicationGroupMemberAction `json:",omitempty"`
+}
+
+// DisassociateReplicationGroupMemberAction disassociates the replica in
+// RegionName, the Region the request is sent to.
+type DisassociateReplicationGroupMemberAction struct {
+	RegionName         string `ddb:"required"`
+	DisassociationMode string `ddb:"required;enum=WAIT_FOR_REPLICATION"`
 }
 
 // CreateReplicationGroupMemberAction adds a replica in RegionName.
@@ -61,6 +71,7 @@ type ReplicaGlobalSecondaryIndex struct {
 // DescribeTable lists it.
 type ReplicaDescription struct {
 	RegionName                         string
+	ReplicaArn                         string `json:",omitempty"` // a multi-account replica's
 	ReplicaStatus                      string
 	GlobalTableSettingsReplicationMode string                                   `json:",omitempty"`
 	KMSMasterKeyId                     string                                   `json:",omitempty"`

@@ -101,6 +101,10 @@ type CreateTableInput struct {
 	DeletionProtectionEnabled *bool                  `json:",omitempty"`
 	ResourcePolicy            string                 `json:",omitempty"`
 	VectorIndexes             []VectorIndex          `json:",omitempty"`
+	// GlobalTableSourceArn makes the table a replica of a multi-account
+	// global table (2026), with GlobalTableSettingsReplicationMode ENABLED.
+	GlobalTableSourceArn               string `json:",omitempty"`
+	GlobalTableSettingsReplicationMode string `json:",omitempty" ddb:"enum=ENABLED|DISABLED|ENABLED_WITH_OVERRIDES"`
 }
 
 // TableOutput is the response of CreateTable, UpdateTable and DeleteTable.
@@ -207,6 +211,8 @@ type TableDescription struct {
 	WarmThroughput            *TableWarmThroughputDescription `json:",omitempty"`
 	RestoreSummary            *RestoreSummary                 `json:",omitempty"`
 	DeletionProtectionEnabled bool
+	// DisassociationProtectionEnabled is a same-account MREC replica's.
+	DisassociationProtectionEnabled *bool `json:",omitempty"`
 	// A global table's replica (ddb/replicas.go) describes the others.
 	GlobalTableVersion                 string                          `json:",omitempty"`
 	Replicas                           []ReplicaDescription            `json:",omitempty"`
@@ -258,6 +264,10 @@ type UpdateTableInput struct {
 	MultiRegionConsistency      string                          `json:",omitempty" ddb:"enum=EVENTUAL|STRONG"`
 	GlobalTableWitnessUpdates   []GlobalTableWitnessGroupUpdate `json:",omitempty" ddb:"len=1..1"`
 	VectorIndexUpdates          []VectorIndexUpdate             `json:",omitempty"`
+	// DisassociationProtectionEnabled and GlobalTableSettingsReplicationMode
+	// (2026) are each the only change of their request.
+	DisassociationProtectionEnabled    *bool  `json:",omitempty"`
+	GlobalTableSettingsReplicationMode string `json:",omitempty" ddb:"enum=ENABLED|DISABLED|ENABLED_WITH_OVERRIDES"`
 }
 
 // TagResourceInput is TagResource's request.

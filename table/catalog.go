@@ -65,6 +65,9 @@ type tableMeta struct {
 	// AutoScaling is the replica's auto scaling settings
 	// (replica_autoscaling.go), nil when none were set.
 	AutoScaling *replicaScaling
+	// Global is the table's own global-table settings of 2026
+	// (replica_disassociate.go), nil when none were set.
+	Global *globalSettings
 	// VectorIndexes are the table's vector indexes (vector_catalog.go), and
 	// DeletingVectorIndexes those deleted within TransientDelay.
 	VectorIndexes         []vectorMeta

@@ -24,9 +24,18 @@ func invalid(format string, args ...any) *ddb.Error {
 
 // CreateTable creates a table, and its indexes, in region.
 func (s *Service) CreateTable(ctx context.Context, region string, in *ddb.CreateTableInput) (*ddb.TableOutput, error) {
+	if err := checkCreateMode(in); err != nil { // replica_accounts.go
+		return nil, err
+	}
+	if in.GlobalTableSourceArn != "" {
+		return s.createFromSource(ctx, region, in)
+	}
 	m, err := s.newTableMeta(region, in)
 	if err != nil {
 		return nil, err
+	}
+	if mode := in.GlobalTableSettingsReplicationMode; mode != "" {
+		m.Global = &globalSettings{SettingsMode: mode} // ENABLED: a multi-account global table's source
 	}
 	if err := s.freshDeletedLabel(m); err != nil {
 		return nil, err

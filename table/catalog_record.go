@@ -47,6 +47,7 @@ type catalogRecord struct {
 	Witness                string                    `json:"Witness,omitempty"`
 	WitnessSince           int64                     `json:"WitnessSince,omitempty"`
 	AutoScaling            *replicaScaling           `json:"AutoScaling,omitempty"` // stored as is: it carries its tags
+	Global                 *globalSettings           `json:"Global,omitempty"`      // stored as is: it carries its tags
 	// The vector index types carry their own tags (vector_catalog.go).
 	VectorIndexes         []vectorMeta     `json:"VectorIndexes,omitempty"`
 	DeletingVectorIndexes []deletingVector `json:"DeletingVectorIndexes,omitempty"`
@@ -116,6 +117,7 @@ type (
 	}
 	recordReplica struct {
 		Region       string `json:"Region"`
+		Account      string `json:"Account,omitempty"`
 		Status       string `json:"Status"`
 		Since        int64  `json:"Since"`
 		CopyFrom     string `json:"CopyFrom,omitempty"`
@@ -180,7 +182,7 @@ func encodeMeta(m *tableMeta) ([]byte, error) {
 		Restore:             (*recordRestore)(m.Restore),
 		ContributorInsights: convertMap(m.ContributorInsights, func(s insightsState) recordInsights { return recordInsights(s) }),
 		Replicas:            convert(m.Replicas, func(r replicaMeta) recordReplica { return recordReplica(r) }),
-		Strong:              m.Strong, Witness: m.Witness, WitnessSince: m.WitnessSince, AutoScaling: m.AutoScaling,
+		Strong:              m.Strong, Witness: m.Witness, WitnessSince: m.WitnessSince, AutoScaling: m.AutoScaling, Global: m.Global,
 		VectorIndexes: m.VectorIndexes, DeletingVectorIndexes: m.DeletingVectorIndexes,
 	}
 	return json.Marshal(&r)
@@ -215,7 +217,7 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 		Restore:             (*restoreMeta)(r.Restore),
 		ContributorInsights: convertMap(r.ContributorInsights, func(s recordInsights) insightsState { return insightsState(s) }),
 		Replicas:            convert(r.Replicas, func(r recordReplica) replicaMeta { return replicaMeta(r) }),
-		Strong:              r.Strong, Witness: r.Witness, WitnessSince: r.WitnessSince, AutoScaling: r.AutoScaling,
+		Strong:              r.Strong, Witness: r.Witness, WitnessSince: r.WitnessSince, AutoScaling: r.AutoScaling, Global: r.Global,
 		VectorIndexes: r.VectorIndexes, DeletingVectorIndexes: r.DeletingVectorIndexes,
 	}
 	m.derive()

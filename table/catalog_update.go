@@ -17,6 +17,9 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *ddb.Update
 	if err != nil {
 		return nil, err
 	}
+	if in.DisassociationProtectionEnabled != nil || in.GlobalTableSettingsReplicationMode != "" {
+		return s.updateGlobalSettings(ctx, m, in) // replica_disassociate.go
+	}
 	if len(in.ReplicaUpdates) > 0 {
 		return s.updateReplicas(ctx, m, in)
 	}

@@ -21,9 +21,12 @@ import (
 // replicaMeta is one other replica of a global table, as every member's
 // definition lists it.
 type replicaMeta struct {
-	Region string // the replica's Region (its table's scope has the account)
-	Status string // CREATING, UPDATING, ACTIVE or DELETING, as last set
-	Since  int64  // when Status was set, Unix nanoseconds
+	Region string // the replica's Region
+	// Account is the replica's account in a multi-account global table
+	// (replica_accounts.go), "" when it is the listing table's.
+	Account string
+	Status  string // CREATING, UPDATING, ACTIVE or DELETING, as last set
+	Since   int64  // when Status was set, Unix nanoseconds
 	// CopyFrom is, while the replica is CREATING, the Region whose replica
 	// copies its items to it.
 	CopyFrom     string
@@ -106,6 +109,9 @@ func replicaUpdateKind(u ddb.ReplicationGroupUpdate) (kind, region string, err e
 	if u.Delete != nil {
 		n, kind, region = n+1, "Delete", u.Delete.RegionName
 	}
+	if u.Disassociate != nil {
+		n, kind, region = n+1, "Disassociate", u.Disassociate.RegionName
+	}
 	switch {
 	case n == 0:
 		return "", "", ddb.Errorf(ddb.ValidationException, "There are no actions specified in the Replica Update Action of the request.")
@@ -174,9 +180,13 @@ func (m *tableMeta) replica(region string) *replicaMeta {
 	return nil
 }
 
-// memberScope is the scope of the replica of m's global table in region.
+// memberScope is the scope of the replica of m's global table in region:
+// in m's account, or in the one m's entry for it names.
 func memberScope(m *tableMeta, region string) string {
 	account, _ := access.SplitScope(m.Region)
+	if e := m.replica(region); e != nil && e.Account != "" {
+		account = e.Account
+	}
 	return access.Scope(account, region)
 }
 
@@ -198,6 +208,12 @@ func (s *Service) updateReplicas(ctx context.Context, m *tableMeta, in *ddb.Upda
 		return nil, err
 	}
 	now := s.now().UnixNano()
+	if err := checkMultiAccountUpdates(m, a); err != nil {
+		return nil, err
+	}
+	if a.kind == "Disassociate" {
+		return s.replicaOutput(s.disassociate(ctx, m, a.regions[0], now))
+	}
 	if err := checkReplicaRegions(m, a); err != nil {
 		return nil, err
 	}
@@ -229,6 +245,12 @@ func (s *Service) updateReplicas(ctx context.Context, m *tableMeta, in *ddb.Upda
 	default:
 		next, err = s.updateReplicaSettings(ctx, m, a, now)
 	}
+	return s.replicaOutput(next, err)
+}
+
+// replicaOutput is UpdateTable's answer to a replica change that left the
+// table next (or failed with err): UPDATING for Options.TransientDelay.
+func (s *Service) replicaOutput(next *tableMeta, err error) (*ddb.TableOutput, error) {
 	if err != nil {
 		return nil, err
 	}

@@ -24,15 +24,17 @@ import (
 // (the link's backlog and lag grow, nothing is lost, as the service's
 // ReplicationLatency grows) until its buckets refill, and the replicated
 // writes it admits leave less for the Region's own writes. A write made
-// before the last /_ddblocal/settle is applied at once: its units are
-// consumed, possibly into debt, and the Region's own writes pay for it.
+// before the last /_ddblocal/settle (or the link's forced time, see
+// drainLinks) is applied at once: its units are consumed, possibly into
+// debt, and the Region's own writes pay for it.
 
-// replicatedWrite admits mu, a replicated write of change c into the
+// admitReplicated admits mu, a replicated write of change c into the
 // replica m, when m is throttled: it returns replication.ErrThrottled when
-// m's buckets have no room for it now. The units are taken in the
+// m's buckets have no room for it now. A write made before forced (or the
+// last settle) is taken without admission. The units are taken in the
 // replicator's transaction; a store that re-runs the transaction (etcd)
 // may take them twice, erring towards throttling.
-func (s *Service) admitReplicated(tx *store.Tx, mu *mutation, c replication.Change) error {
+func (s *Service) admitReplicated(tx *store.Tx, mu *mutation, c replication.Change, forced int64) error {
 	m := mu.meta
 	if c.Copy || !s.throttling(m) {
 		return nil
@@ -53,7 +55,7 @@ func (s *Service) admitReplicated(tx *store.Tx, mu *mutation, c replication.Chan
 		return err
 	}
 	targets := replicatedTargets(m, mu.key, old, next)
-	if c.Time <= s.settled.Load() {
+	if c.Time <= max(s.settled.Load(), forced) {
 		for _, t := range targets {
 			s.limiter.Consume(s.now(), m.ID, throttle.Write, t)
 		}

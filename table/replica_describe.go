@@ -1,6 +1,7 @@
 package table
 
 import (
+	"github.com/ddblocal/ddblocal/access"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/replication"
 	"github.com/ddblocal/ddblocal/store"
@@ -57,7 +58,10 @@ func (s *Service) describeReplicas(d *ddb.TableDescription, m *tableMeta, now in
 		if st == "" {
 			continue
 		}
-		rd := ddb.ReplicaDescription{RegionName: r.Region, ReplicaStatus: st, GlobalTableSettingsReplicationMode: "ENABLED_WITH_OVERRIDES"}
+		rd := ddb.ReplicaDescription{RegionName: r.Region, ReplicaStatus: st, GlobalTableSettingsReplicationMode: settingsMode(m)}
+		if r.Account != "" {
+			rd.ReplicaArn = (&tableMeta{Region: access.Scope(r.Account, r.Region), Name: m.Name}).arn()
+		}
 		if r.TableClass != "" {
 			rd.ReplicaTableClassSummary = &ddb.TableClassSummary{TableClass: r.TableClass}
 		}
@@ -71,12 +75,23 @@ func (s *Service) describeReplicas(d *ddb.TableDescription, m *tableMeta, now in
 		out = append(out, rd)
 	}
 	if len(out) == 0 {
+		describeGlobalSettings(d, m)
 		return
 	}
 	d.GlobalTableVersion = ddb.GlobalTableVersion
 	d.Replicas = out
-	d.GlobalTableSettingsReplicationMode = "ENABLED_WITH_OVERRIDES"
+	d.GlobalTableSettingsReplicationMode = settingsMode(m)
 	s.describeStrong(d, m, now)
+	describeGlobalSettings(d, m)
+}
+
+// settingsMode is the GlobalTableSettingsReplicationMode of m's global
+// table: ENABLED for a multi-account one, ENABLED_WITH_OVERRIDES otherwise.
+func settingsMode(m *tableMeta) string {
+	if m.multiAccount() {
+		return "ENABLED"
+	}
+	return "ENABLED_WITH_OVERRIDES"
 }
 
 // describeIndexOverrides lists replica r's overrides of m's global indexes

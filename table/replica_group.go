@@ -106,6 +106,16 @@ func (s *Service) cache(g *group) {
 	}
 }
 
+// otherAccount is o's account when it is not m's (a multi-account global
+// table), else "".
+func otherAccount(m, o *tableMeta) string {
+	a, _ := access.SplitScope(m.Region)
+	if b, _ := access.SplitScope(o.Region); b != a {
+		return b
+	}
+	return ""
+}
+
 // regionOf is the Region of m's scope.
 func regionOf(m *tableMeta) string { return access.RegionOf(m.Region) }
 
@@ -188,6 +198,9 @@ func (s *Service) join(g *group, scope string, entry replicaMeta, now int64) err
 	if err := s.ensureStream(g, src, now); err != nil {
 		return err
 	}
+	if otherAccount(t, src) != "" { // a multi-account replica (replica_accounts.go)
+		t.Global = &globalSettings{SettingsMode: "ENABLED"}
+	}
 	for _, mem := range append([]*tableMeta{t}, g.members...) {
 		if err := replication.Enable(g.tx, mem.ID); err != nil {
 			return err
@@ -197,8 +210,10 @@ func (s *Service) join(g *group, scope string, entry replicaMeta, now int64) err
 		return err
 	}
 	for _, mem := range g.members {
-		mem.Replicas = append(mem.Replicas, entry)
-		t.Replicas = append(t.Replicas, replicaMeta{Region: regionOf(mem), Status: replicaActive, Since: now})
+		e := entry
+		e.Account = otherAccount(mem, t)
+		mem.Replicas = append(mem.Replicas, e)
+		t.Replicas = append(t.Replicas, replicaMeta{Region: regionOf(mem), Account: otherAccount(t, mem), Status: replicaActive, Since: now})
 	}
 	src.Updated = now
 	for _, mem := range append(g.members, t) {

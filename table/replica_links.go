@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/replication"
@@ -31,6 +32,10 @@ type linkRun struct {
 	source, target replication.Endpoint
 	name           string // the global table's name
 	scope          string // the source table's scope
+	// forced is a time (Unix nanoseconds) before which the link's writes
+	// are due at once and admitted whatever the target's capacity, as
+	// before a settle: drainLinks sets it.
+	forced atomic.Int64
 }
 
 func newReplicators() *replicators {
@@ -71,8 +76,8 @@ func (s *Service) startLink(a, b *tableMeta) {
 	targetScope := b.Region
 	run.r = replication.Start(s.bg, replication.Options{
 		DB: s.db, Source: run.source, Target: run.target,
-		Apply:  s.replicaApply(targetScope, b.Name),
-		Due:    s.replicationDue(a, run.target.Region),
+		Apply:  s.replicaApply(targetScope, b.Name, &run.forced),
+		Due:    s.replicationDue(a, run.target.Region, &run.forced),
 		Now:    s.opts.Now,
 		Logger: s.opts.Logger,
 		Owner:  run.owner,
@@ -172,7 +177,7 @@ func (s *Service) resumeLinks() {
 // write's origin), of the table's definition as the transaction reads it.
 // It returns the write's replicated write units, and replication.ErrThrottled
 // when the replica has no capacity for it (replica_capacity.go).
-func (s *Service) replicaApply(scope, name string) func(tx *store.Tx, c replication.Change) (float64, error) {
+func (s *Service) replicaApply(scope, name string, forced *atomic.Int64) func(tx *store.Tx, c replication.Change) (float64, error) {
 	var last []byte
 	var m *tableMeta
 	return func(tx *store.Tx, c replication.Change) (float64, error) {
@@ -195,7 +200,7 @@ func (s *Service) replicaApply(scope, name string) func(tx *store.Tx, c replicat
 				}
 				return attr.DecodeBinary(item)
 			}}
-		if err := s.admitReplicated(tx, mu, c); err != nil {
+		if err := s.admitReplicated(tx, mu, c, forced.Load()); err != nil {
 			return 0, err
 		}
 		w, err := mu.applyIn(tx, s.now().UnixNano(), nil)
@@ -209,12 +214,13 @@ var errReplicaGone = errors.New("table: replica table deleted")
 
 // replicationDue is the lag of the link from table m to region: records
 // are due after Options.ReplicationLag (drawn per record, seeded, for a
-// random lag), or at once when written before the last Settle.
-func (s *Service) replicationDue(m *tableMeta, region string) func(seq uint64, t int64) bool {
+// random lag), or at once when written before the last Settle or the
+// link's forced time.
+func (s *Service) replicationDue(m *tableMeta, region string, forced *atomic.Int64) func(seq uint64, t int64) bool {
 	key := m.Region + "/" + m.Name + ">" + region // not the random IDs: runs are reproducible
 	return func(seq uint64, t int64) bool {
 		l := s.opts.ReplicationLag
-		if l.IsZero() || t <= s.settled.Load() {
+		if l.IsZero() || t <= max(s.settled.Load(), forced.Load()) {
 			return true
 		}
 		return t+int64(s.policy.RecordDelay(l, key, seq)) <= s.now().UnixNano()
@@ -226,6 +232,35 @@ func (s *Service) replicationDue(m *tableMeta, region string) func(seq uint64, t
 func (s *Service) settleReplication(ctx context.Context) error {
 	s.resumeLinks() // any another front-end made
 	for _, run := range s.links() {
+		var seq uint64
+		err := s.db.View(func(tx *store.Tx) error {
+			if sp := tx.Space(run.source.ID); sp != nil {
+				seq = sp.LastLogSeq()
+			}
+			return nil
+		})
+		if err == nil {
+			err = run.r.WaitFor(ctx, seq)
+		}
+		if err != nil && !errors.Is(err, replication.ErrPaused) && !errors.Is(err, replication.ErrClosed) {
+			return err
+		}
+	}
+	return nil
+}
+
+// drainLinks waits until every running link to or from table space id that
+// is not paused has applied every write its source had when it was called,
+// forcing those writes through lag and throttling as a settle does
+// (Disassociate's WAIT_FOR_REPLICATION). A paused link is not waited for:
+// its Region is cut off.
+func (s *Service) drainLinks(ctx context.Context, id string) error {
+	now := s.now().UnixNano()
+	for _, run := range s.links() {
+		if run.source.ID != id && run.target.ID != id {
+			continue
+		}
+		run.forced.Store(max(run.forced.Load(), now))
 		var seq uint64
 		err := s.db.View(func(tx *store.Tx) error {
 			if sp := tx.Space(run.source.ID); sp != nil {
