@@ -43,7 +43,7 @@ func TestUpdateTableValidatesFirst(t *testing.T) {
 		{"unknown index", ddb.UpdateTableInput{GlobalSecondaryIndexUpdates: []ddb.GlobalSecondaryIndexUpdate{{Delete: &struct {
 			IndexName string `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
 		}{IndexName: "nope"}}}},
-			ddb.Error{Code: ddb.ResourceNotFoundException, Message: "Requested resource not found: Index: nope not found"}},
+			ddb.Error{Code: ddb.ResourceNotFoundException, Message: "Requested resource not found: Index nope for table A"}},
 		{"key type change", ddb.UpdateTableInput{AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "N"}}, TableClass: "STANDARD"},
 			ddb.Error{Code: ddb.ValidationException, Message: "One or more parameter values were invalid: Cannot change the type of attribute pk"}},
 	} {
