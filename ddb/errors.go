@@ -78,8 +78,8 @@ type CancellationReason struct {
 
 // NotFound is ResourceNotFoundException in DynamoDB's words: "Requested
 // resource not found", then ": " and the detail format makes with args
-// when format is not empty (such as "Table: %s not found"; DynamoDB spells
-// a tag resource's kind "ResourcArn"). It is the one place that message is
+// when format is not empty (such as "Table: %s not found", or "ResourceArn:
+// %s not found" for the tag operations). It is the one place that message is
 // written. Without a detail, it is what an item operation returns for a
 // missing table, or when the table it resolved is gone by the time its
 // store transaction runs.

@@ -65,9 +65,13 @@ type GlobalSecondaryIndex struct {
 }
 
 // Tag is a key/value label on a table.
+//
+// Its members carry no constraints for the validator: DynamoDB checks
+// tags itself, in its own words (table.checkTags), and a Value of "" is a
+// tag with an empty value.
 type Tag struct {
-	Key   string `ddb:"required;len=1..128"`
-	Value string `ddb:"required;len=0..256"`
+	Key   string
+	Value string
 }
 
 // StreamSpecification turns DynamoDB Streams on or off for a table.
@@ -96,7 +100,7 @@ type CreateTableInput struct {
 	WarmThroughput            *WarmThroughput        `json:",omitempty"`
 	StreamSpecification       *StreamSpecification   `json:",omitempty"`
 	SSESpecification          *SSESpecification      `json:",omitempty"`
-	Tags                      []Tag                  `json:",omitempty" ddb:"len=1..50"`
+	Tags                      []Tag                  `json:",omitempty"`
 	TableClass                string                 `json:",omitempty" ddb:"enum=STANDARD|STANDARD_INFREQUENT_ACCESS"`
 	DeletionProtectionEnabled *bool                  `json:",omitempty"`
 	ResourcePolicy            string                 `json:",omitempty"`
