@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"log/slog"
@@ -27,12 +28,14 @@ const testAuth = "AWS4-HMAC-SHA256 Credential=AKID/20250101/us-west-2/dynamodb/a
 type echoIn struct {
 	TableName string `ddb:"required;len=3..255"`
 	Fail      string
+	Pad       string // echoed, to make an answer of a given size
 }
 
 type echoOut struct {
 	TableName string
 	Region    string
 	RequestID string
+	Pad       string `json:",omitempty"`
 }
 
 // testOps is a fake operation table: Echo echoes, Fail returns the error
@@ -43,7 +46,7 @@ func testOps() map[string]Handler {
 			if err := failure(in.Fail); err != nil {
 				return nil, err
 			}
-			return &echoOut{TableName: in.TableName, Region: region, RequestID: RequestID(ctx)}, nil
+			return &echoOut{TableName: in.TableName, Region: region, RequestID: RequestID(ctx), Pad: in.Pad}, nil
 		}),
 		"Panic": func(context.Context, *Request) (any, error) { panic("boom") },
 		"Nil": Op(func(context.Context, string, *struct{}) (*echoOut, error) {
@@ -164,8 +167,17 @@ func do(t *testing.T, srv *httptest.Server, c call) reply {
 	}
 	r := reply{status: resp.StatusCode, header: resp.Header, raw: raw}
 	plain := raw
-	if resp.Header.Get("Content-Encoding") == "gzip" {
+	switch resp.Header.Get("Content-Encoding") {
+	case "gzip":
 		zr, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plain, err = io.ReadAll(zr); err != nil {
+			t.Fatal(err)
+		}
+	case "deflate":
+		zr, err := zlib.NewReader(bytes.NewReader(raw))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -367,27 +379,36 @@ func TestSuccess(t *testing.T) {
 	}
 }
 
-func TestCRC32AndGzipResponse(t *testing.T) {
+// TestCompressedResponse: an answer of 4096 bytes or more is compressed
+// with the coding the request's Accept-Encoding prefers (gzip or deflate,
+// chosen as DynamoDB chooses: see responseCoding), a smaller one never; the
+// CRC and length are those of the bytes sent.
+func TestCompressedResponse(t *testing.T) {
 	srv, _ := newTestServer(t, Config{})
-	body := []byte(`{"TableName":"` + strings.Repeat("x", 200) + `"}`)
 	for _, tc := range []struct {
 		name, accept string
-		gzipped      bool
+		pad          int
+		want         string
 	}{
-		{"plain", "", false},
-		{"identity", "identity", false},
-		{"gzip", "gzip", true},
-		{"gzip among others", "br;q=1.0, gzip;q=0.8", true},
-		{"gzip refused", "gzip;q=0", false},
+		{"plain", "", 5000, ""},
+		{"identity", "identity", 5000, ""},
+		{"gzip", "gzip", 5000, "gzip"},
+		{"deflate", "deflate", 5000, "deflate"},
+		{"gzip among others", "br;q=1.0, gzip;q=0.8", 5000, "gzip"},
+		{"gzip refused", "gzip;q=0", 5000, ""},
+		{"first named of equal q", "br, identity, deflate, gzip", 5000, "deflate"},
+		{"small answer", "gzip", 3900, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			pad := strings.Repeat("p", tc.pad)
+			body := []byte(`{"TableName":"abc","Pad":"` + pad + `"}`)
 			c := call{target: "Echo", body: body}
 			if tc.accept != "" {
 				c.headers = map[string]string{"Accept-Encoding": tc.accept}
 			}
 			r := do(t, srv, c)
-			if got := r.header.Get("Content-Encoding") == "gzip"; got != tc.gzipped {
-				t.Errorf("gzipped = %v, want %v", got, tc.gzipped)
+			if got := r.header.Get("Content-Encoding"); got != tc.want {
+				t.Errorf("Content-Encoding = %q, want %q", got, tc.want)
 			}
 			want := strconv.FormatUint(uint64(crc32.ChecksumIEEE(r.raw)), 10)
 			if got := r.header.Get("x-amz-crc32"); got != want {
@@ -396,10 +417,51 @@ func TestCRC32AndGzipResponse(t *testing.T) {
 			if got := r.header.Get("Content-Length"); got != strconv.Itoa(len(r.raw)) {
 				t.Errorf("Content-Length = %s, want %d", got, len(r.raw))
 			}
-			if r.doc["TableName"] != strings.Repeat("x", 200) {
-				t.Errorf("decoded body = %v", r.doc)
+			if r.doc["Pad"] != pad {
+				t.Errorf("decoded Pad has %d bytes, want %d", len(fmt.Sprint(r.doc["Pad"])), len(pad))
 			}
 		})
+	}
+}
+
+// TestResponseCoding: the coding chosen for each Accept-Encoding value,
+// as ScyllaDB's test_compressed_response.py records DynamoDB choosing it.
+func TestResponseCoding(t *testing.T) {
+	names := map[int]string{codingNone: "none", codingGzip: "gzip", codingDeflate: "deflate"}
+	for _, tc := range []struct {
+		accept string
+		want   int
+	}{
+		{"", codingNone}, {"identity", codingNone}, {"br", codingNone}, {"zstd", codingNone},
+		{"compress", codingNone}, {"x-gzip", codingNone},
+		{"gzip, deflate", codingGzip}, {"br, identity, deflate, gzip", codingDeflate},
+		{"GZIP, identity", codingGzip}, {"dog, gzip ,, cat", codingGzip},
+		{"gzip;q=0.8, deflate;q=0.5", codingGzip}, {"br, gzip;q=0, deflate; q = 0.5 , identity;q=0", codingDeflate},
+		{"*", codingGzip}, {"*, deflate;q=0.5", codingGzip}, {"*, deflate", codingDeflate},
+		{"*, identity", codingGzip}, {"*, gzip;q=0.5", codingDeflate}, {"gzip ;q=0", codingNone},
+		{"identity;q=0", codingNone}, {"*;q=0", codingNone}, {"*;q=0.5,identity", codingGzip},
+		{"gzip;q=0.5,identity;q=0.8", codingGzip}, {"br;q=0.8,identity;q=0.5,*;q=0", codingNone},
+		{`"gzip"`, codingNone}, {"gzip br", codingNone}, {"gzip:q=1", codingNone},
+		{"deflate;q=0.5, gzip;q=31", codingGzip}, {"gzip;q=31,deflate;q=51", codingGzip},
+		{"deflate;q=0.5, gzip;q=0.2", codingDeflate}, {"deflate;q=0.5, gzip;q=1;q=0.2", codingGzip},
+		{"deflate;q=0.5,gzip;q=0.", codingDeflate}, {"deflate;q=0.5,gzip;q=0.x", codingGzip},
+		{"deflate;q=-0.5,gzip;q=0.2", codingGzip}, {"gzip;nq=1;q=0 ", codingNone},
+		{"gzip;q=0, gzip;q=1, gzip;q=0", codingGzip}, {"br,identity;q=0.5,gzip;q=0.0001", codingGzip},
+	} {
+		h := http.Header{}
+		h.Set("Accept-Encoding", tc.accept)
+		if got := responseCoding(h); got != tc.want {
+			t.Errorf("Accept-Encoding %q: got %s, want %s", tc.accept, names[got], names[tc.want])
+		}
+	}
+	// Of two Accept-Encoding lines, the last counts.
+	h := http.Header{"Accept-Encoding": {"gzip", "identity"}}
+	if got := responseCoding(h); got != codingNone {
+		t.Errorf("lines gzip then identity: got %s, want none", names[got])
+	}
+	h = http.Header{"Accept-Encoding": {"identity", "gzip"}}
+	if got := responseCoding(h); got != codingGzip {
+		t.Errorf("lines identity then gzip: got %s, want gzip", names[got])
 	}
 }
 

@@ -3,10 +3,10 @@ package api
 import (
 	"bytes"
 	"compress/gzip"
+	"compress/zlib"
 	"hash/crc32"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -53,33 +53,30 @@ func (s *server) releaseBuf(bp *[]byte) {
 }
 
 // responder writes JSON responses, compressing them when the client asks.
-// Its pool of gzip writers is owned by one handler.
+// Its pools of gzip and zlib writers are owned by one handler.
 type responder struct {
 	gz sync.Pool // *gzip.Writer
+	zl sync.Pool // *zlib.Writer
 }
 
-// write sends body with status through x.sw: gzip-compressed if r
-// accepts gzip, with x-amz-crc32 computed over the bytes as sent on the
-// wire. x's header value slots back the header values so that setting them
-// allocates nothing.
+// write sends body with status through x.sw: compressed with gzip or
+// deflate (zlib) when r accepts one and the body is at least
+// minCompressed bytes, as DynamoDB does, with x-amz-crc32 computed over
+// the bytes as sent on the wire. x's header value slots back the header
+// values so that setting them allocates nothing.
 func (rs *responder) write(x *exchange, r *http.Request, status int, body []byte) {
 	w := &x.sw
 	h := w.Header()
 	x.setHeader(h, 1, hdrContentType, jsonContentType)
-	if acceptsGzip(header(r.Header, hdrAcceptEncoding)) {
-		var buf bytes.Buffer
-		zw, _ := rs.gz.Get().(*gzip.Writer)
-		if zw == nil {
-			zw, _ = gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-		} else {
-			zw.Reset(&buf)
+	if len(body) >= minCompressed {
+		switch responseCoding(r.Header) {
+		case codingGzip:
+			body = rs.gzip(body)
+			h[hdrContentEncoding] = []string{"gzip"}
+		case codingDeflate:
+			body = rs.deflate(body)
+			h[hdrContentEncoding] = []string{"deflate"}
 		}
-		// Writes to a bytes.Buffer cannot fail.
-		_, _ = zw.Write(body)
-		_ = zw.Close()
-		rs.gz.Put(zw)
-		body = buf.Bytes()
-		h[hdrContentEncoding] = []string{"gzip"}
 	}
 	// Both numbers share one string allocation.
 	var nb [32]byte
@@ -93,20 +90,33 @@ func (rs *responder) write(x *exchange, r *http.Request, status int, body []byte
 	_, _ = w.Write(body)
 }
 
-// acceptsGzip reports whether an Accept-Encoding header allows gzip (and
-// does not give it q=0).
-func acceptsGzip(header string) bool {
-	for part := range strings.SplitSeq(header, ",") {
-		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if !strings.EqualFold(strings.TrimSpace(coding), "gzip") {
-			continue
-		}
-		params = strings.ReplaceAll(params, " ", "")
-		if q, ok := strings.CutPrefix(params, "q="); ok {
-			f, err := strconv.ParseFloat(q, 64)
-			return err == nil && f > 0
-		}
-		return true
+// gzip returns body gzip-compressed.
+func (rs *responder) gzip(body []byte) []byte {
+	var buf bytes.Buffer
+	zw, _ := rs.gz.Get().(*gzip.Writer)
+	if zw == nil {
+		zw, _ = gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	} else {
+		zw.Reset(&buf)
 	}
-	return false
+	// Writes to a bytes.Buffer cannot fail.
+	_, _ = zw.Write(body)
+	_ = zw.Close()
+	rs.gz.Put(zw)
+	return buf.Bytes()
+}
+
+// deflate returns body in HTTP's deflate coding: zlib-wrapped (RFC 9110).
+func (rs *responder) deflate(body []byte) []byte {
+	var buf bytes.Buffer
+	zw, _ := rs.zl.Get().(*zlib.Writer)
+	if zw == nil {
+		zw, _ = zlib.NewWriterLevel(&buf, zlib.BestSpeed)
+	} else {
+		zw.Reset(&buf)
+	}
+	_, _ = zw.Write(body)
+	_ = zw.Close()
+	rs.zl.Put(zw)
+	return buf.Bytes()
 }
