@@ -46,6 +46,10 @@ type UpdateItemInput struct {
 	UpdateExpression *string   `json:",omitempty"`
 	AttributeUpdates map[string]expressions.AttributeValueUpdate
 	WriteParams
+	// FinishedSizeOnly (never on the wire) sizes the update by the item
+	// it leaves alone, as PartiQL's UPDATE is sized, not by what it writes
+	// as UpdateItem's own requests are.
+	FinishedSizeOnly bool `json:"-"`
 }
 
 // GetItemInput is GetItem's request.

@@ -330,7 +330,9 @@ func (s *Service) runWrite(ctx context.Context, region string, w *writePlan, rcc
 			return nil, ddb.Errorf(DuplicateItemException, msgDuplicate)
 		}
 	case writeUpdate:
-		in := &ddb.UpdateItemInput{TableName: w.table, Key: w.key, UpdateExpression: w.update}
+		// PartiQL's UPDATE is sized by the finished item, not by what it
+		// writes (see ddb.UpdateItemInput.FinishedSizeOnly).
+		in := &ddb.UpdateItemInput{TableName: w.table, Key: w.key, UpdateExpression: w.update, FinishedSizeOnly: true}
 		in.ConditionExpression, in.ReturnConsumedCapacity, in.ReturnValuesOnConditionCheckFailure = cond, rcc, w.rvccf
 		in.ExpressionAttributeNames, in.ExpressionAttributeValues, in.ReturnValues = w.names, w.values, w.rv
 		out, err = s.tables.UpdateItem(ctx, region, in)

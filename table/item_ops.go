@@ -121,6 +121,9 @@ func (s *Service) UpdateItem(ctx context.Context, region string, in *ddb.UpdateI
 	if err != nil {
 		return nil, err
 	}
+	if !in.FinishedSizeOnly {
+		next = statementSized(next, upd) // update_size.go
+	}
 	mu := &mutation{meta: m, key: key, cond: c.Condition, next: next,
 		returnOldOnFailure: in.ReturnValuesOnConditionCheckFailure == "ALL_OLD"}
 	return s.writeOne(ctx, mu, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics, func(w written) attr.Item {
