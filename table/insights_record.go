@@ -105,10 +105,13 @@ func (s *Service) Insights(ctx context.Context, region, name string) (*insights.
 	if err != nil {
 		return nil, err
 	}
-	rep := s.insights.Report(m.ID, t)
-	if rep.VectorIndexes, err = s.vectorInsights(m); err != nil {
+	vix, vectors, err := s.vectorInsights(m)
+	if err != nil {
 		return nil, err
 	}
+	t.Indexes = append(t.Indexes, vix...)
+	rep := s.insights.Report(m.ID, t)
+	rep.VectorIndexes = vectors
 	return &rep, nil
 }
 

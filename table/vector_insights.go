@@ -6,15 +6,22 @@ import (
 )
 
 // vectorInsights reports m's vector indexes for /_ddblocal/insights, caught
-// up as a search would see them (built first if this process has not yet).
-func (s *Service) vectorInsights(m *tableMeta) ([]insights.VectorIndexReport, error) {
+// up as a search would see them (built first if this process has not yet):
+// as insights indexes (their searches' heat, sized by search partition) and
+// as vector index reports.
+func (s *Service) vectorInsights(m *tableMeta) ([]insights.Index, []insights.VectorIndexReport, error) {
 	if len(m.vectors) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	xs, err := s.caughtUpVectors(m)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	return s.vectorInsightIndexes(m, xs), vectorReports(m, xs), nil
+}
+
+// vectorReports are the vector index reports of m's indexes xs.
+func vectorReports(m *tableMeta, xs map[string]*vector.Index) []insights.VectorIndexReport {
 	var out []insights.VectorIndexReport
 	for _, d := range m.vectors {
 		x := xs[d.Name]
@@ -34,7 +41,7 @@ func (s *Service) vectorInsights(m *tableMeta) ([]insights.VectorIndexReport, er
 		r.VectorBytes = r.Vectors * 4 * int64(d.Dims)
 		out = append(out, r)
 	}
-	return out, nil
+	return out
 }
 
 func searchPartition(p vector.PartitionSize) insights.SearchPartition {

@@ -44,6 +44,10 @@ func (s *Service) SearchVectors(ctx context.Context, region string, in *ddb.Sear
 	if err != nil {
 		return nil, err
 	}
+	r, err := s.beginSearch(m, in.IndexName, q.Partition)
+	if err != nil {
+		return nil, err
+	}
 	xs, err := s.caughtUpVectors(m)
 	if err != nil {
 		return nil, err
@@ -53,8 +57,10 @@ func (s *Service) SearchVectors(ctx context.Context, region string, in *ddb.Sear
 	if err != nil {
 		return nil, err
 	}
+	metered := max(minVectorMetered, scored*4*m.vectors[i].Dims+returned)
+	s.finishSearch(r, metered, scored, len(out.SearchResults), len(q.Filters) > 0)
 	if in.ReturnConsumedCapacity == "TOTAL" || in.ReturnConsumedCapacity == "INDEXES" {
-		b := float64(max(minVectorMetered, scored*4*m.vectors[i].Dims+returned))
+		b := float64(metered)
 		out.ConsumedCapacity = &ddb.VectorCapacity{VectorSearchRequestBytes: &b}
 	}
 	return out, nil
