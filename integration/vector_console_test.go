@@ -12,7 +12,7 @@ import (
 
 // TestConsoleVectorIndexes: the console's table list describes a table's
 // vector indexes, and its insights pane lists each with its vectors and
-// largest search partitions.
+// largest search partitions, and offers it in the partition view.
 func TestConsoleVectorIndexes(t *testing.T) {
 	if signedPass() {
 		t.Skip("the console test starts its own server; the unsigned pass runs it")
@@ -35,5 +35,9 @@ func TestConsoleVectorIndexes(t *testing.T) {
 	if got, want := p.text("vector-indexes"), "byTenant 4 vectors · 3 dims COSINE · 48 bytes · 2 search partitions by tenant; largest: acme 3, globex 1"; got != want {
 		t.Errorf("vector indexes %q, want %q", got, want)
 	}
+	// The partition view offers the vector index beside the table, its
+	// partitions holding the vectors.
+	p.waitFor("the vector index among the partition view's indexes",
+		`[...document.getElementById("hm-index").options].some((o) => o.value === "byTenant")`)
 	p.noPageErrors()
 }

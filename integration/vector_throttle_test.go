@@ -75,6 +75,16 @@ func TestSearchVectorsThrottledAndInInsights(t *testing.T) {
 		t.Fatalf("search a second later: %v", err)
 	}
 
+	checkSearchInsights(t, srv)
+}
+
+// checkSearchInsights checks TestSearchVectorsThrottledAndInInsights'
+// searches in /_ddblocal/insights: 1.5 read units (three half-unit searches)
+// and 2 throttles against the index vix, its 4 vectors sizing its
+// partitions, search partition a among the top keys, and the vectors
+// scored in the read amplification.
+func checkSearchInsights(t *testing.T, srv *server) {
+	t.Helper()
 	code, body := getInsights(t, srv, "?table=vthr")
 	var rep insights.Report
 	if err := json.Unmarshal(body, &rep); code != http.StatusOK || err != nil {

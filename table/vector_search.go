@@ -58,7 +58,7 @@ func (s *Service) SearchVectors(ctx context.Context, region string, in *ddb.Sear
 		return nil, err
 	}
 	metered := max(minVectorMetered, scored*4*m.vectors[i].Dims+returned)
-	s.finishSearch(r, metered, scored, len(out.SearchResults), len(q.Filters) > 0)
+	s.finishSearch(r, metered, scored, len(out.SearchResults))
 	if in.ReturnConsumedCapacity == "TOTAL" || in.ReturnConsumedCapacity == "INDEXES" {
 		b := float64(metered)
 		out.ConsumedCapacity = &ddb.VectorCapacity{VectorSearchRequestBytes: &b}

@@ -80,14 +80,17 @@ func (s *Service) beginSearch(m *tableMeta, name, part string) (vectorSearch, er
 
 // finishSearch records a search that metered bytes (VectorSearchRequestBytes),
 // scored vectors and returned results, and with throttling on takes the
-// rest of its read units from its partition.
-func (s *Service) finishSearch(r vectorSearch, bytes, scored, returned int, filtered bool) {
+// rest of its read units from its partition. It is not recorded as
+// filtered: the vectors scored already met the search condition, and what
+// a search leaves out is beyond TopK, which insights' filter warning would
+// blame on the condition.
+func (s *Service) finishSearch(r vectorSearch, bytes, scored, returned int) {
 	u := capacity.ReadUnits(bytes, false)
 	if r.admitted != nil {
 		s.consumeRead(r.m, *r.admitted, u, false)
 	}
 	s.insights.Page(r.m.ID, r.index, insights.PageRead{From: r.key, LastRead: hashOf(r.key), Units: u,
-		Scanned: scored, Returned: returned, Filtered: filtered})
+		Scanned: scored, Returned: returned})
 }
 
 // vectorInsightIndexes are m's vector indexes as insights indexes, each
