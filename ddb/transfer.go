@@ -131,6 +131,7 @@ type TableCreationParameters struct {
 	OnDemandThroughput     *OnDemandThroughput    `json:",omitempty"`
 	SSESpecification       *SSESpecification      `json:",omitempty"`
 	GlobalSecondaryIndexes []GlobalSecondaryIndex `json:",omitempty"`
+	VectorIndexes          []VectorIndex          `json:",omitempty"`
 }
 
 // ImportTableInput is ImportTable's request.

@@ -49,7 +49,8 @@ func (s *Service) ImportTable(ctx context.Context, region string, in *ddb.Import
 	p := in.TableCreationParameters
 	if _, err := s.CreateTable(ctx, region, &ddb.CreateTableInput{TableName: p.TableName, AttributeDefinitions: p.AttributeDefinitions,
 		KeySchema: p.KeySchema, BillingMode: p.BillingMode, ProvisionedThroughput: p.ProvisionedThroughput,
-		OnDemandThroughput: p.OnDemandThroughput, SSESpecification: p.SSESpecification, GlobalSecondaryIndexes: p.GlobalSecondaryIndexes}); err != nil {
+		OnDemandThroughput: p.OnDemandThroughput, SSESpecification: p.SSESpecification, GlobalSecondaryIndexes: p.GlobalSecondaryIndexes,
+		VectorIndexes: p.VectorIndexes}); err != nil {
 		return nil, err
 	}
 	m, err := s.catalog.get(s.db, region, p.TableName)
