@@ -4,14 +4,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand"
+	"net/http/httptest"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/ddblocal/ddblocal/admin"
+	"github.com/ddblocal/ddblocal/api"
+	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/store/etcdtest"
+	"github.com/ddblocal/ddblocal/table"
 )
 
 // TestClusterVectorIndex: two front-ends over one etcd keep their own
@@ -61,4 +69,170 @@ func TestClusterVectorIndex(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// stoppableFrontEnd is startFrontEndWith for a front-end the test stops
+// before its end, as a killed process stops: with it goes everything it
+// held in memory, its vector index copies included. stop may be called
+// more than once.
+func stoppableFrontEnd(t *testing.T, endpoints []string, prefix string, opts table.Options) (srv *server, stop func()) {
+	t.Helper()
+	db, err := store.Open(store.Options{Etcd: &store.EtcdOptions{Endpoints: endpoints, Prefix: prefix, DialTimeout: etcdDial, RequestTimeout: etcdDial}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := table.New(db, opts)
+	cfg := api.Config{Addr: "localhost:8000", Verifier: testVerifier(), Admin: admin.Handler(admin.Config{Settle: svc.Settle})}
+	ts := httptest.NewServer(api.NewHandler(cfg, api.Operations(svc)))
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			ts.Close()
+			svc.Close()
+			db.Close()
+		})
+	}
+	t.Cleanup(stop)
+	return &server{URL: ts.URL, svc: svc}, stop
+}
+
+// vectorModel is what a test wrote to a table with a vector index: each
+// item's tenant and vector (none for an item written without one).
+type vectorModel map[string]vectorItem
+
+// vectorItem is one item of a vectorModel.
+type vectorItem struct {
+	tenant string
+	vec    []float32
+}
+
+// of returns the model's vectors, of tenant's items only unless tenant is "".
+func (m vectorModel) of(tenant string) map[string][]float32 {
+	out := map[string][]float32{}
+	for k, it := range m {
+		if it.vec != nil && (tenant == "" || it.tenant == tenant) {
+			out[k] = it.vec
+		}
+	}
+	return out
+}
+
+// writeVectorModel writes through c to table name 60 items of three
+// tenants with random vectors (every seventh without one), then moves 15 of
+// them (a new vector and tenant) and deletes 6, and returns the model.
+func writeVectorModel(t *testing.T, c *dynamodb.Client, name string, r *rand.Rand, dims int) vectorModel {
+	t.Helper()
+	m := vectorModel{}
+	put := func(key string) {
+		it := m[key]
+		item := map[string]types.AttributeValue{"pk": s(key), "tenant": s(it.tenant), "label": s("L" + key)}
+		if it.vec != nil {
+			item["emb"] = vecList(it.vec)
+		}
+		mustPut(t, c, name, item)
+	}
+	for i := range 60 {
+		key := fmt.Sprintf("k%02d", i)
+		it := m[key]
+		it.tenant = fmt.Sprint("t", r.Intn(3))
+		if i%7 != 6 {
+			it.vec = randVector(r, dims)
+		}
+		m[key] = it
+		put(key)
+	}
+	for i := range 15 {
+		key := fmt.Sprintf("k%02d", 4*i)
+		m[key] = vectorItem{fmt.Sprint("t", r.Intn(3)), randVector(r, dims)}
+		put(key)
+	}
+	for i := range 6 {
+		key := fmt.Sprintf("k%02d", 10*i+1)
+		if _, err := c.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(name),
+			Key: map[string]types.AttributeValue{"pk": s(key)}}); err != nil {
+			t.Fatal(err)
+		}
+		delete(m, key)
+	}
+	return m
+}
+
+// sameSearches runs random searches of both indexes of table name (byTenant
+// per tenant, cos over all) through every client: each must give the
+// oracle's answer, and every client exactly the same results (keys,
+// scores, order).
+func sameSearches(t *testing.T, what string, name string, m vectorModel, r *rand.Rand, dims int, clients ...*dynamodb.Client) {
+	t.Helper()
+	for trial := range 4 {
+		q, k := randVector(r, dims), 1+r.Intn(25)
+		type run struct {
+			index, tenant string
+			fn            types.VectorDistanceFunction
+		}
+		for _, x := range []run{{"byTenant", "t0", types.VectorDistanceFunctionEuclidean}, {"byTenant", "t1", types.VectorDistanceFunctionEuclidean},
+			{"byTenant", "t2", types.VectorDistanceFunctionEuclidean}, {"cos", "", types.VectorDistanceFunctionCosine}} {
+			in := &dynamodb.SearchVectorsInput{TableName: aws.String(name), IndexName: aws.String(x.index), SearchVector: vecValues(q), TopK: aws.Int32(int32(k))}
+			if x.tenant != "" {
+				in.SearchConditionExpression = aws.String("tenant = :t")
+				in.ExpressionAttributeValues = map[string]types.AttributeValue{":t": s(x.tenant)}
+			}
+			var first string
+			for i, c := range clients {
+				out := search(t, c, in)
+				label := fmt.Sprintf("%s, trial %d, %s %s, front-end %d", what, trial, x.index, x.tenant, i)
+				checkResults(t, label, out.SearchResults, oracleSearch(x.fn, q, m.of(x.tenant)), k)
+				got := fmt.Sprint(keysOf(out.SearchResults))
+				for _, res := range out.SearchResults {
+					got += fmt.Sprint(" ", res.Score)
+				}
+				if i == 0 {
+					first = got
+				} else if got != first {
+					t.Fatalf("%s: %s, front-end 0 answered %s", label, got, first)
+				}
+			}
+		}
+	}
+}
+
+// TestClusterVectorIndexSameEverywhere: each front-end's own copy of a
+// vector index answers as one shared index would. Writes (puts, moves,
+// deletes) made through one front-end, under a lag, reach no search until
+// settled; after a settle on each front-end, searches through both give
+// the oracle's answer and exactly the same results. A front-end stopped
+// (its copy gone with its memory) and started again builds its copy from
+// the shared table and answers the same, and a write through it reaches
+// the other front-end's searches.
+func TestClusterVectorIndexSameEverywhere(t *testing.T) {
+	c := etcdtest.StartT(t, 1)
+	opts := table.Options{EventualLag: lagOf(time.Hour)}
+	srvA := startFrontEndWith(t, c.Endpoints(), "vsame/", opts)
+	srvB, stopB := stoppableFrontEnd(t, c.Endpoints(), "vsame/", opts)
+	a, b := srvA.client("us-east-1"), srvB.client("us-east-1")
+	const dims = 8
+	createVectorTable(t, a, "same", tenantDefs, vecIndex("byTenant", dims, types.VectorDistanceFunctionEuclidean, tenantSchema()...),
+		vecIndex("cos", dims, types.VectorDistanceFunctionCosine))
+	r := rand.New(rand.NewSource(2026))
+	m := writeVectorModel(t, a, "same", r, dims)
+	q := &dynamodb.SearchVectorsInput{TableName: aws.String("same"), IndexName: aws.String("cos"), SearchVector: vecValues(randVector(r, dims)), TopK: aws.Int32(5)}
+	for i, cl := range []*dynamodb.Client{a, b} {
+		if got := search(t, cl, q).SearchResults; len(got) != 0 {
+			t.Fatalf("front-end %d within the lag: %v, want nothing yet", i, keysOf(got))
+		}
+	}
+	postSettle(t, srvA.URL)
+	postSettle(t, srvB.URL)
+	sameSearches(t, "after settle", "same", m, r, dims, a, b)
+
+	stopB()
+	srvB, _ = stoppableFrontEnd(t, c.Endpoints(), "vsame/", opts)
+	b = srvB.client("us-east-1")
+	postSettle(t, srvB.URL)
+	sameSearches(t, "b restarted", "same", m, r, dims, a, b)
+
+	m["new"] = vectorItem{"t1", randVector(r, dims)}
+	mustPut(t, b, "same", map[string]types.AttributeValue{"pk": s("new"), "tenant": s("t1"), "label": s("Lnew"), "emb": vecList(m["new"].vec)})
+	postSettle(t, srvA.URL)
+	postSettle(t, srvB.URL)
+	sameSearches(t, "a write through the restarted b", "same", m, r, dims, a, b)
 }

@@ -1,6 +1,7 @@
 package vector
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sync"
@@ -134,7 +135,8 @@ func newFollowed(d *Def) *followed {
 }
 
 // build indexes every item of the table as of one snapshot, whose last log
-// sequence becomes the index's watermark.
+// sequence becomes the index's watermark, then holds back the snapshot's
+// writes that are not due yet (holdBack).
 func (f *Follower) build(d *Def) (*followed, error) {
 	fx := newFollowed(d)
 	err := f.db.View(func(tx *store.Tx) error {
@@ -149,12 +151,62 @@ func (f *Follower) build(d *Def) (*followed, error) {
 			buf, derr = fx.apply(string(k), v, buf)
 			return derr == nil
 		})
-		return errors.Join(err, derr)
+		if err = errors.Join(err, derr); err != nil {
+			return err
+		}
+		return f.holdBack(sp, fx)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return fx, nil
+}
+
+// holdBack takes out of fx, just built from snapshot sp, the writes a
+// Follower kept since they were made would not show yet: from the first
+// log record not due on, each item those records changed is set back to
+// its image before the first of them, and the watermark goes back to just
+// before that record, so CatchUp applies them once they are due. An index
+// built late (a process started, another front-end, a rebuild) so shows
+// what one followed all along shows. Records trimmed from the log were
+// due: the log keeps every record a reader may still hold back.
+func (f *Follower) holdBack(sp *store.Space, fx *followed) error {
+	if f.due == nil {
+		return nil
+	}
+	var held uint64 // the first record not due; 0 while every one is
+	before := map[string][]byte{}
+	var order []string
+	var err error
+	aerr := sp.AscendLog(0, func(seq uint64, raw []byte) bool {
+		var rec changelog.Record
+		if rec, err = changelog.Decode(raw); err != nil {
+			err = fmt.Errorf("vector: log record %d: %w", seq, err)
+			return false
+		}
+		if held == 0 && f.due(seq, rec.Time) {
+			return true
+		}
+		if held == 0 {
+			held = seq
+		}
+		if _, ok := before[string(rec.Key)]; !ok {
+			before[string(rec.Key)] = bytes.Clone(rec.Old)
+			order = append(order, string(rec.Key))
+		}
+		return true
+	})
+	if err = errors.Join(aerr, err); err != nil || held == 0 {
+		return err
+	}
+	var buf []float32
+	for _, k := range order {
+		if buf, err = fx.apply(k, before[k], buf); err != nil {
+			return err
+		}
+	}
+	fx.wm = held - 1
+	return nil
 }
 
 // apply sets key's entry from its stored item image (nil: deleted).

@@ -151,6 +151,43 @@ func TestFollowerHoldsBackRecordsNotDue(t *testing.T) {
 	}
 }
 
+// TestFollowerBuildHoldsBackRecordsNotDue: a Follower built after writes
+// that are not due yet (a process started, or another front-end, within a
+// lag) shows what a Follower kept since before them shows: the items as
+// they were before the first record not due, the later records applied
+// once due.
+func TestFollowerBuildHoldsBackRecordsNotDue(t *testing.T) {
+	lt := newLogTable(t)
+	dueBy := int64(10)
+	due := func(_ uint64, at int64) bool { return at <= dueBy }
+	early := NewFollower(lt.db, "T", due)
+	if err := early.Sync([]*Def{followDef()}); err != nil {
+		t.Fatal(err)
+	}
+	lt.write("a", vecItem(t, "t", "1", "0"), 5)
+	lt.write("c", vecItem(t, "t", "2", "0"), 6)
+	lt.write("b", vecItem(t, "t", "3", "0"), 11) // not due: holds back the rest
+	lt.write("a", vecItem(t, "t", "5", "0"), 12)
+	lt.write("c", nil, 13)
+	lt.write("d", vecItem(t, "t", "4", "0"), 9) // due, but behind b
+	late := NewFollower(lt.db, "T", due)
+	for _, step := range []struct {
+		dueBy int64
+		want  []string
+	}{{10, []string{"a", "c"}}, {100, []string{"b", "d", "a"}}} {
+		dueBy = step.dueBy
+		for name, f := range map[string]*Follower{"kept since the start": early, "built late": late} {
+			xs, err := f.Ready([]*Def{followDef()}, 50)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := keys(xs["emb"], "t"); !reflect.DeepEqual(got, step.want) {
+				t.Errorf("due by %d, follower %s: %v, want %v", step.dueBy, name, got, step.want)
+			}
+		}
+	}
+}
+
 func TestFollowerSyncDropsAndRebuilds(t *testing.T) {
 	lt := newLogTable(t)
 	lt.write("a", vecItem(t, "t", "1", "0"), 1)
