@@ -1,11 +1,8 @@
 package table
 
 import (
-	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/capacity"
 	"github.com/ddblocal/ddblocal/replication"
-	"github.com/ddblocal/ddblocal/store"
-	"github.com/ddblocal/ddblocal/throttle"
 )
 
 // Replicated writes consume write capacity in the replica they are applied
@@ -28,64 +25,21 @@ import (
 // drainLinks) is applied at once: its units are consumed, possibly into
 // debt, and the Region's own writes pay for it.
 
-// admitReplicated admits mu, a replicated write of change c into the
-// replica m, when m is throttled: it returns replication.ErrThrottled when
-// m's buckets have no room for it now. A write made before forced (or the
-// last settle) is taken without admission. The units are taken in the
-// replicator's transaction; a store that re-runs the transaction (etcd)
-// may take them twice, erring towards throttling.
-func (s *Service) admitReplicated(tx *store.Tx, mu *mutation, c replication.Change, forced int64) error {
-	m := mu.meta
+// replicatedAdmission is the admission of a replicated write of change c
+// into the replica m: nil when m is not throttled or c is part of the
+// initial copy, else one taken through the write envelope (applyOne), on
+// the old item the write reads there, as a local write's is. A write made
+// before forced (or the last settle) is forced: consumed, never refused.
+// A refused write fails its batch with replication.ErrThrottled (the
+// replicator tries again later). The units are taken in the replicator's
+// transaction; a store that re-runs the transaction (etcd) runs Apply and
+// so a new admission again, and may take them twice, erring towards
+// throttling.
+func (s *Service) replicatedAdmission(m *tableMeta, c replication.Change, forced int64) *admission {
 	if c.Copy || !s.throttling(m) {
 		return nil
 	}
-	sp := tx.Space(m.ID)
-	if sp == nil {
-		return nil // applyIn reports it
-	}
-	var old attr.Item
-	if raw := sp.Get(mu.key); raw != nil {
-		var err error
-		if old, err = attr.DecodeBinary(raw); err != nil {
-			return err
-		}
-	}
-	next, err := mu.nextItem(old)
-	if err != nil {
-		return err
-	}
-	targets := replicatedTargets(m, mu.key, old, next)
-	if c.Time <= max(s.settled.Load(), forced) {
-		for _, t := range targets {
-			s.limiter.Consume(s.now(), m.ID, throttle.Write, t)
-		}
-		return nil
-	}
-	if reasons := s.limiter.Take(s.now(), m.ID, throttle.Write, targets); len(reasons) > 0 {
-		return replication.ErrThrottled
-	}
-	return nil
-}
-
-// replicatedTargets is what a write of key from old to next draws on in m:
-// the table's partition and each global index whose entry changes.
-func replicatedTargets(m *tableMeta, key []byte, old, next attr.Item) []throttle.Target {
-	targets := []throttle.Target{{Cap: m.tcap, Hash: hashOf(key), Key: key,
-		Units: capacity.WriteUnits(old.Size(), next.Size()), Bytes: int64(next.Size() - old.Size())}}
-	for _, d := range m.gsis {
-		c := d.Diff(key, old, next)
-		u := capacity.IndexWriteUnits(c)
-		if u == 0 {
-			continue
-		}
-		k := c.NewKey
-		if k == nil {
-			k = c.OldKey
-		}
-		targets = append(targets, throttle.Target{Index: d.Name, Cap: m.gsiCap[d.Name], Hash: hashOf(k), Key: k,
-			Units: u, Bytes: int64(c.NewSize - c.OldSize)})
-	}
-	return targets
+	return &admission{mult: 1, forced: c.Time <= max(s.settled.Load(), forced)}
 }
 
 // replicatedUnits is the write capacity a committed replicated write w

@@ -200,10 +200,11 @@ func (s *Service) replicaApply(scope, name string, forced *atomic.Int64) func(tx
 				}
 				return attr.DecodeBinary(item)
 			}}
-		if err := s.admitReplicated(tx, mu, c, forced.Load()); err != nil {
-			return 0, err
+		mu.adm = s.replicatedAdmission(m, c, forced.Load()) // replica_capacity.go
+		w, reasons, err := s.applyOne(tx, s.now().UnixNano(), nil, mu)
+		if reasons != nil {
+			return 0, replication.ErrThrottled
 		}
-		w, err := mu.applyIn(tx, s.now().UnixNano(), nil)
 		return replicatedUnits(w, c), err
 	}
 }
@@ -232,17 +233,7 @@ func (s *Service) replicationDue(m *tableMeta, region string, forced *atomic.Int
 func (s *Service) settleReplication(ctx context.Context) error {
 	s.resumeLinks() // any another front-end made
 	for _, run := range s.links() {
-		var seq uint64
-		err := s.db.View(func(tx *store.Tx) error {
-			if sp := tx.Space(run.source.ID); sp != nil {
-				seq = sp.LastLogSeq()
-			}
-			return nil
-		})
-		if err == nil {
-			err = run.r.WaitFor(ctx, seq)
-		}
-		if err != nil && !errors.Is(err, replication.ErrPaused) && !errors.Is(err, replication.ErrClosed) {
+		if err := s.waitLink(ctx, run); err != nil {
 			return err
 		}
 	}
@@ -261,19 +252,28 @@ func (s *Service) drainLinks(ctx context.Context, id string) error {
 			continue
 		}
 		run.forced.Store(max(run.forced.Load(), now))
-		var seq uint64
-		err := s.db.View(func(tx *store.Tx) error {
-			if sp := tx.Space(run.source.ID); sp != nil {
-				seq = sp.LastLogSeq()
-			}
-			return nil
-		})
-		if err == nil {
-			err = run.r.WaitFor(ctx, seq)
-		}
-		if err != nil && !errors.Is(err, replication.ErrPaused) && !errors.Is(err, replication.ErrClosed) {
+		if err := s.waitLink(ctx, run); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// waitLink waits until run has applied every write its source has now,
+// unless it is paused or closed.
+func (s *Service) waitLink(ctx context.Context, run *linkRun) error {
+	var seq uint64
+	err := s.db.View(func(tx *store.Tx) error {
+		if sp := tx.Space(run.source.ID); sp != nil {
+			seq = sp.LastLogSeq()
+		}
+		return nil
+	})
+	if err == nil {
+		err = run.r.WaitFor(ctx, seq)
+	}
+	if errors.Is(err, replication.ErrPaused) || errors.Is(err, replication.ErrClosed) {
+		return nil
+	}
+	return err
 }

@@ -107,7 +107,11 @@ func throttleReason(m *tableMeta) ddb.CancellationReason {
 // knows the units and the index partitions before it writes; a rerun of
 // the transaction keeps the decision.
 type admission struct {
-	mult    float64
+	mult float64
+	// forced marks a replicated write made before the last settle
+	// (replica_capacity.go): its units are consumed, into debt if need
+	// be, and it is never refused.
+	forced  bool
 	decided bool
 	reasons []throttle.Reason // nil: admitted
 }
@@ -163,6 +167,12 @@ func (s *Service) admit(mu *mutation, ld *loaded) []throttle.Reason {
 			b = grow(0, c.NewSize)
 		}
 		targets = append(targets, throttle.Target{Index: d.Name, Cap: m.gsiCap[d.Name], Hash: hashOf(k), Key: k, Units: u * a.mult, Bytes: b})
+	}
+	if a.forced {
+		for _, t := range targets {
+			s.limiter.Consume(s.now(), m.ID, throttle.Write, t)
+		}
+		return nil
 	}
 	a.reasons = s.limiter.Take(s.now(), m.ID, throttle.Write, targets)
 	return a.reasons
