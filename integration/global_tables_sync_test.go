@@ -163,3 +163,47 @@ func TestUpdateTableReplicaAutoScaling(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobalTableReplicaOwnSettings: a replica's own KMS key and table
+// class, given when it is created and changed by an Update action, are
+// kept: the table lists them for the replica, and the replica has the
+// class.
+func TestGlobalTableReplicaOwnSettings(t *testing.T) {
+	srv := startGlobalServer(t, table.Options{})
+	us, eu := srv.client("us-east-1"), srv.client("eu-west-1")
+	ctx := context.Background()
+	if _, err := us.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("glob"), BillingMode: types.BillingModePayPerRequest,
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		SSESpecification:     &types.SSESpecification{Enabled: aws.Bool(true), SSEType: types.SSETypeKms, KMSMasterKeyId: aws.String("alias/us-key")},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := us.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("glob"), ReplicaUpdates: []types.ReplicationGroupUpdate{{Create: &types.CreateReplicationGroupMemberAction{
+		RegionName: aws.String("eu-west-1"), KMSMasterKeyId: aws.String("alias/eu-key"), TableClassOverride: types.TableClassStandardInfrequentAccess}}}}); err != nil {
+		t.Fatal(err)
+	}
+	listed := func(want string) {
+		t.Helper()
+		rep := describe(t, us, "glob").Replicas
+		if len(rep) != 1 || aws.ToString(rep[0].KMSMasterKeyId) != want || rep[0].ReplicaTableClassSummary == nil ||
+			rep[0].ReplicaTableClassSummary.TableClass != types.TableClassStandardInfrequentAccess {
+			t.Errorf("us-east-1 Replicas: %+v, want eu-west-1 with KMS key %s and STANDARD_INFREQUENT_ACCESS", rep, want)
+		}
+	}
+	listed("alias/eu-key")
+	d := describe(t, eu, "glob")
+	if d.TableClassSummary == nil || d.TableClassSummary.TableClass != types.TableClassStandardInfrequentAccess ||
+		d.SSEDescription == nil || d.SSEDescription.SSEType != types.SSETypeKms {
+		t.Errorf("eu-west-1: class %+v encryption %+v, want STANDARD_INFREQUENT_ACCESS and KMS", d.TableClassSummary, d.SSEDescription)
+	}
+	if d := describe(t, us, "glob"); d.TableClassSummary != nil && d.TableClassSummary.TableClass != types.TableClassStandard {
+		t.Errorf("us-east-1 class %+v, want STANDARD (the override is eu-west-1's)", d.TableClassSummary)
+	}
+	srv.settle(t)
+	if _, err := us.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("glob"), ReplicaUpdates: []types.ReplicationGroupUpdate{{Update: &types.UpdateReplicationGroupMemberAction{
+		RegionName: aws.String("eu-west-1"), KMSMasterKeyId: aws.String("alias/eu-key-2")}}}}); err != nil {
+		t.Fatal(err)
+	}
+	listed("alias/eu-key-2")
+}

@@ -122,6 +122,7 @@ type (
 		Since        int64  `json:"Since"`
 		CopyFrom     string `json:"CopyFrom,omitempty"`
 		TableClass   string `json:"TableClass,omitempty"`
+		KMSKey       string `json:"KMSKey,omitempty"`
 		ReadCapacity int64  `json:"ReadCapacity,omitempty"`
 		MaxRead      int64  `json:"MaxRead,omitempty"`
 		// Indexes is stored as is: replicaIndexOverride carries its tags.

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/ddblocal/ddblocal/ddb"
@@ -42,34 +43,31 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *ddb.Update
 	if err := checkTableUpdate(m, in, now); err != nil {
 		return nil, err
 	}
-	notFound := ddb.NotFound("Table: %s not found", m.Name)
-	var created []string
-	next, err := s.changeTable(ctx, m, notFound, func(tx *store.Tx, cur, next *tableMeta) error {
+	// The other replicas of a global table take their share in the same
+	// transaction (replica_sync.go); created holds the global indexes each
+	// member gains, by table space id.
+	created := map[string][]string{}
+	next, shared, err := s.changeSynced(ctx, m, func(tx *store.Tx, cur, next *tableMeta) error {
+		clear(created) // a rerun starts again
 		// Another UpdateTable may have committed since m was read.
 		if err := s.inUse(cur, now); err != nil {
 			return err
 		}
-		var deleted []string
-		var err error
-		if created, deleted, err = s.applyTableUpdate(tx, cur, next, in, now); err != nil {
-			return err
-		}
-		return indexSpaces(tx, cur, created, deleted, notFound)
-	})
+		return s.updateIn(tx, cur, next, in, now, created)
+	}, s.updateShare(in, now, created))
 	if err != nil {
 		return nil, err
 	}
-	for _, d := range next.gsis {
-		for _, name := range created {
-			if d.Name == name {
-				s.startBackfill(next, d)
+	for _, t := range append([]*tableMeta{next}, shared...) {
+		for _, d := range t.gsis {
+			if slices.Contains(created[t.ID], d.Name) {
+				s.startBackfill(t, d)
 			}
 		}
 	}
 	if len(in.VectorIndexUpdates) > 0 {
 		s.followVectors(next)
 	}
-	s.syncUpdate(ctx, next, in) // to the other replicas of a global table (replica_sync.go)
 	stats, err := s.stats(next)
 	if err != nil {
 		return nil, err
@@ -143,6 +141,18 @@ func checkTableUpdate(m *tableMeta, in *ddb.UpdateTableInput, now int64) error {
 	}
 	c.Updated = now
 	return c.applyUpdate(in)
+}
+
+// updateIn applies UpdateTable in, at now, to next, a copy of cur, the
+// stored definition, in tx, and records the global indexes it creates in
+// created.
+func (s *Service) updateIn(tx *store.Tx, cur, next *tableMeta, in *ddb.UpdateTableInput, now int64, created map[string][]string) error {
+	c, deleted, err := s.applyTableUpdate(tx, cur, next, in, now)
+	if err != nil {
+		return err
+	}
+	created[cur.ID] = c
+	return indexSpaces(tx, cur, c, deleted, ddb.NotFound("Table: %s not found", cur.Name))
 }
 
 // applyTableUpdate applies in, at now, to next, a copy of cur, the stored
@@ -221,14 +231,18 @@ func (m *tableMeta) applyUpdate(in *ddb.UpdateTableInput) error {
 					m.ReadCapacity, *pt.ReadCapacityUnits, m.WriteCapacity, *pt.WriteCapacityUnits)
 			}
 		}
+		switching := mode != m.BillingMode
 		if err := m.setBilling(mode, in.ProvisionedThroughput); err != nil {
 			return err
 		}
 		// Indexes follow the table's billing mode; switching to provisioned
-		// gives them the table's throughput, as the console does.
+		// gives them the table's throughput, as the console does. A change
+		// of the table's throughput alone leaves theirs.
 		for i := range m.GlobalSecondaryIndexes {
-			ix := &m.GlobalSecondaryIndexes[i]
-			ix.ReadCapacity, ix.WriteCapacity = m.ReadCapacity, m.WriteCapacity
+			if switching {
+				ix := &m.GlobalSecondaryIndexes[i]
+				ix.ReadCapacity, ix.WriteCapacity = m.ReadCapacity, m.WriteCapacity
+			}
 		}
 	}
 	m.warm(in.WarmThroughput)

@@ -29,10 +29,13 @@ type replicaMeta struct {
 	Since   int64  // when Status was set, Unix nanoseconds
 	// CopyFrom is, while the replica is CREATING, the Region whose replica
 	// copies its items to it.
-	CopyFrom     string
-	TableClass   string // TableClassOverride, "" when it inherits the table's
-	ReadCapacity int64  // ProvisionedThroughputOverride, 0 when it inherits
-	MaxRead      int64  // OnDemandThroughputOverride, 0 when it inherits
+	CopyFrom   string
+	TableClass string // TableClassOverride, "" when it inherits the table's
+	// KMSKey is the replica's own KMS key (KMSMasterKeyId), "" when it
+	// uses the table's.
+	KMSKey       string
+	ReadCapacity int64 // ProvisionedThroughputOverride, 0 when it inherits
+	MaxRead      int64 // OnDemandThroughputOverride, 0 when it inherits
 	// Indexes are the replica's overrides of its global indexes' reads.
 	Indexes []replicaIndexOverride
 }

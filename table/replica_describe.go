@@ -62,6 +62,7 @@ func (s *Service) describeReplicas(d *ddb.TableDescription, m *tableMeta, now in
 		if r.Account != "" {
 			rd.ReplicaArn = (&tableMeta{Region: access.Scope(r.Account, r.Region), Name: m.Name}).arn()
 		}
+		rd.KMSMasterKeyId = r.KMSKey
 		if r.TableClass != "" {
 			rd.ReplicaTableClassSummary = &ddb.TableClassSummary{TableClass: r.TableClass}
 		}

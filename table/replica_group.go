@@ -155,6 +155,7 @@ func replicaTableInput(m *tableMeta, act *ddb.CreateReplicationGroupMemberAction
 	if act.TableClassOverride != "" {
 		in.TableClass = act.TableClassOverride
 	}
+	in.SSESpecification = withKey(in.SSESpecification, act.KMSMasterKeyId)
 	provisioned := m.BillingMode != "PAY_PER_REQUEST"
 	if provisioned {
 		in.ProvisionedThroughput = &ddb.ProvisionedThroughput{ReadCapacityUnits: pointer(m.ReadCapacity), WriteCapacityUnits: pointer(m.WriteCapacity)}

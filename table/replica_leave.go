@@ -80,21 +80,21 @@ func (s *Service) leave(g *group, now int64) error {
 	return s.put(g, t)
 }
 
-// updateReplicaSettings records the overrides of a's replicas: every other
-// member lists them, UPDATING for Options.TransientDelay, and a table class
-// override becomes the replica's own class.
+// updateReplicaSettings records the overrides of a's replicas in one
+// transaction: every other member lists them, UPDATING for
+// Options.TransientDelay, and each replica takes them as its own settings
+// (its class, read capacity and maximum reads).
 func (s *Service) updateReplicaSettings(ctx context.Context, m *tableMeta, a *replicaAction, now int64) (*tableMeta, error) {
 	g, err := s.changeGroup(ctx, m, func(g *group) error {
 		for i, region := range a.regions {
 			set := a.update[i].ReplicaSettings
 			for _, mem := range g.members {
-				if regionOf(mem) != region {
-					if e := mem.replica(region); e != nil {
-						e.override(set)
-						e.Status, e.Since = replicaUpdating, now
-					}
-				} else if set.TableClassOverride != "" {
-					mem.TableClass = set.TableClassOverride
+				if regionOf(mem) == region {
+					mem.takeOverrides(set)
+					mem.Updated = max(mem.Updated, now)
+				} else if e := mem.replica(region); e != nil {
+					e.override(set)
+					e.Status, e.Since = replicaUpdating, now
 				}
 			}
 		}
@@ -103,9 +103,6 @@ func (s *Service) updateReplicaSettings(ctx context.Context, m *tableMeta, a *re
 	if err != nil {
 		return nil, err
 	}
-	for i, region := range a.regions {
-		s.applyOverrides(ctx, g.members[0], region, a.update[i].ReplicaSettings)
-	}
 	return g.members[0], nil
 }
 
@@ -113,6 +110,9 @@ func (s *Service) updateReplicaSettings(ctx context.Context, m *tableMeta, a *re
 func (e *replicaMeta) override(set ddb.ReplicaSettings) {
 	if set.TableClassOverride != "" {
 		e.TableClass = set.TableClassOverride
+	}
+	if set.KMSMasterKeyId != "" {
+		e.KMSKey = set.KMSMasterKeyId
 	}
 	if o := set.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil {
 		e.ReadCapacity = *o.ReadCapacityUnits

@@ -3,8 +3,8 @@ package table
 import (
 	"context"
 
-	"github.com/ddblocal/ddblocal/access"
 	"github.com/ddblocal/ddblocal/ddb"
+	"github.com/ddblocal/ddblocal/store"
 )
 
 // Settings synchronization. DynamoDB keeps some settings of a global table
@@ -17,53 +17,128 @@ import (
 // global index) and the table class. Never synchronized: deletion
 // protection, tags, point-in-time recovery, Contributor Insights, resource
 // policies and Kinesis destinations.
+//
+// A synchronized change is one store transaction over every replica's
+// definition (changeSynced): a crash never leaves the replicas
+// half-changed, and a replica that refuses its share refuses the whole
+// change.
 
-// syncKey marks a context whose table change is a replica's share of a
-// synchronized change: it is not synchronized again.
-type syncKey struct{}
+// share is one replica's part of a synchronized change: it applies the
+// change to next, a copy of cur (the replica's stored definition, which
+// replica r of the changed table describes), in tx, and reports false when
+// the replica takes no part (it has the change already).
+type share func(tx *store.Tx, r replicaMeta, cur, next *tableMeta) (bool, error)
 
-// synced reports whether ctx carries a synchronized change.
-func synced(ctx context.Context) bool { return ctx.Value(syncKey{}) != nil }
-
-// replicaContext is the context of a change applied to a replica on the
-// caller's behalf: unpoliced, and not synchronized further.
-func replicaContext(ctx context.Context) context.Context {
-	return context.WithValue(access.Unpoliced(ctx), syncKey{}, true)
+// changeSynced is changeTable for a change the other replicas of m's
+// global table share: change is applied to m's stored definition and sh to
+// each other replica's, in one store transaction. It returns m's definition
+// as committed and those of the replicas that took part. Like any
+// store.Update function, change and sh may run more than once.
+func (s *Service) changeSynced(ctx context.Context, m *tableMeta, change func(tx *store.Tx, cur, next *tableMeta) error, sh share) (*tableMeta, []*tableMeta, error) {
+	var shared []*tableMeta
+	g, err := s.changeGroup(ctx, m, func(g *group) error {
+		shared = nil
+		first := g.members[0]
+		for i, next := range g.members {
+			cur, err := copyMeta(next)
+			if err != nil {
+				return err
+			}
+			if i == 0 {
+				err = change(g.tx, cur, next)
+			} else {
+				var ok bool
+				if ok, err = s.shareIn(g.tx, first, cur, next, sh); err == nil && !ok {
+					continue
+				}
+				shared = append(shared, next)
+			}
+			if err != nil {
+				return err
+			}
+			if err := s.put(g, next); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return g.members[0], shared, nil
 }
 
-// syncUpdate applies to every other replica of m's global table the
-// synchronized settings of in, an UpdateTable m has committed, adjusted to
-// each replica's overrides. The change is already valid on m, whose
-// definition the replicas share; a replica that refuses it is logged.
-func (s *Service) syncUpdate(ctx context.Context, m *tableMeta, in *ddb.UpdateTableInput) {
-	if synced(ctx) || len(m.Replicas) == 0 {
-		return
+// shareIn applies sh to next, a copy of cur, the replica of first's
+// global table in next's Region. Service.shareSeam, set only by tests, runs
+// first.
+func (s *Service) shareIn(tx *store.Tx, first, cur, next *tableMeta, sh share) (bool, error) {
+	r := first.replica(regionOf(next))
+	if r == nil {
+		return false, nil
 	}
-	for _, r := range m.Replicas {
-		if r.Status == replicaDeleting {
-			continue
+	if s.shareSeam != nil {
+		if err := s.shareSeam(regionOf(next)); err != nil {
+			return false, err
 		}
-		rin := replicaUpdate(in, r)
+	}
+	return sh(tx, *r, cur, next)
+}
+
+// copyMeta is a copy of m that shares nothing with it.
+func copyMeta(m *tableMeta) (*tableMeta, error) {
+	b, err := encodeMeta(m)
+	if err != nil {
+		return nil, err
+	}
+	return decodeMeta(b)
+}
+
+// updateShare is a replica's share of UpdateTable in, applied at now; the
+// global indexes it creates are recorded in created by table space id.
+func (s *Service) updateShare(in *ddb.UpdateTableInput, now int64, created map[string][]string) share {
+	return func(tx *store.Tx, r replicaMeta, cur, next *tableMeta) (bool, error) {
+		rin := replicaUpdate(in, r, cur)
 		if rin == nil {
-			continue
+			return false, nil
 		}
-		if _, err := s.UpdateTable(replicaContext(ctx), memberScope(m, r.Region), rin); err != nil {
-			s.opts.Logger.Error("global tables: synchronizing UpdateTable", "table", m.Name, "replica", r.Region, "err", err)
+		if err := s.updateIn(tx, cur, next, rin, now, created); err != nil {
+			return false, err
 		}
+		next.keepOverrides(r)
+		return true, nil
 	}
 }
 
-// replicaUpdate is the share of UpdateTable in that replica r takes, nil
-// when there is none.
-func replicaUpdate(in *ddb.UpdateTableInput, r replicaMeta) *ddb.UpdateTableInput {
+// ttlShare is a replica's share of UpdateTimeToLive spec.
+func (s *Service) ttlShare(spec *ddb.TimeToLiveSpecification) share {
+	return func(tx *store.Tx, _ replicaMeta, cur, next *tableMeta) (bool, error) {
+		if *spec.Enabled && cur.TTLAttribute == spec.AttributeName || !*spec.Enabled && cur.TTLAttribute == "" {
+			return false, nil
+		}
+		sp := tx.Space(cur.ID)
+		if sp == nil {
+			return false, ddb.NotFound("Table: %s not found", cur.Name)
+		}
+		return true, s.applyTTL(sp, cur, next, spec)
+	}
+}
+
+// replicaUpdate is the share of UpdateTable in that replica r, whose
+// stored definition is cur, takes; nil when there is none. A provisioned
+// throughput its read override leaves as it is is no change.
+func replicaUpdate(in *ddb.UpdateTableInput, r replicaMeta, cur *tableMeta) *ddb.UpdateTableInput {
 	out := &ddb.UpdateTableInput{TableName: in.TableName, AttributeDefinitions: in.AttributeDefinitions,
 		BillingMode: in.BillingMode, WarmThroughput: in.WarmThroughput, StreamSpecification: in.StreamSpecification,
-		SSESpecification: in.SSESpecification}
+		SSESpecification: withKey(in.SSESpecification, r.KMSKey)}
 	if r.TableClass == "" {
 		out.TableClass = in.TableClass
 	}
 	if p := in.ProvisionedThroughput; p != nil {
 		out.ProvisionedThroughput = overrideRead(p, r.ReadCapacity)
+	}
+	if p := out.ProvisionedThroughput; p != nil && cur.BillingMode == "PROVISIONED" && (out.BillingMode == "" || out.BillingMode == cur.BillingMode) &&
+		deref(p.ReadCapacityUnits) == cur.ReadCapacity && deref(p.WriteCapacityUnits) == cur.WriteCapacity {
+		out.ProvisionedThroughput, out.BillingMode = nil, ""
 	}
 	if o := in.OnDemandThroughput; o != nil {
 		out.OnDemandThroughput = overrideMaxRead(o, r.MaxRead)
@@ -76,6 +151,23 @@ func replicaUpdate(in *ddb.UpdateTableInput, r replicaMeta) *ddb.UpdateTableInpu
 		return nil
 	}
 	return out
+}
+
+// keepOverrides gives m, replica r after a synchronized change, r's read
+// capacity overrides again: switching the table to provisioned gives its
+// global indexes the table's throughput.
+func (m *tableMeta) keepOverrides(r replicaMeta) {
+	if m.BillingMode == "PAY_PER_REQUEST" {
+		return
+	}
+	if r.ReadCapacity > 0 {
+		m.ReadCapacity = r.ReadCapacity
+	}
+	for i := range m.GlobalSecondaryIndexes {
+		if o := r.index(m.GlobalSecondaryIndexes[i].Name); o.ReadCapacity > 0 {
+			m.GlobalSecondaryIndexes[i].ReadCapacity = o.ReadCapacity
+		}
+	}
 }
 
 // replicaIndexUpdate is u for replica r: its read capacity overrides kept.
@@ -129,22 +221,6 @@ func overrideMaxRead(o *ddb.OnDemandThroughput, read int64) *ddb.OnDemandThrough
 	return &c
 }
 
-// syncTTL applies a Time to Live change m has committed to every other
-// replica of its global table.
-func (s *Service) syncTTL(ctx context.Context, m *tableMeta, in *ddb.UpdateTimeToLiveInput) {
-	if synced(ctx) || len(m.Replicas) == 0 {
-		return
-	}
-	for _, r := range m.Replicas {
-		if r.Status == replicaDeleting {
-			continue
-		}
-		if _, err := s.UpdateTimeToLive(replicaContext(ctx), memberScope(m, r.Region), in); err != nil {
-			s.opts.Logger.Error("global tables: synchronizing UpdateTimeToLive", "table", m.Name, "replica", r.Region, "err", err)
-		}
-	}
-}
-
 // index returns r's overrides for global index name (zero when none).
 func (r replicaMeta) index(name string) replicaIndexOverride {
 	for _, o := range r.Indexes {
@@ -177,35 +253,43 @@ func withOverrides(in *ddb.CreateTableInput, set ddb.ReplicaSettings) {
 	}
 }
 
-// applyOverrides gives the replica of m's global table in region the read
-// capacity set overrides (a replica Update action); a table class override
-// was set with the group.
-func (s *Service) applyOverrides(ctx context.Context, m *tableMeta, region string, set ddb.ReplicaSettings) {
-	t, err := s.catalog.get(s.db, memberScope(m, region), m.Name)
-	if err != nil || t == nil {
-		return
+// withKey is sse with the KMS key key, when key is a replica's own (not "")
+// and sse asks for KMS encryption.
+func withKey(sse *ddb.SSESpecification, key string) *ddb.SSESpecification {
+	if sse == nil || key == "" || sse.Enabled == nil || !*sse.Enabled {
+		return sse
 	}
-	in := &ddb.UpdateTableInput{TableName: t.Name}
-	if o := set.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil && t.BillingMode != "PAY_PER_REQUEST" {
-		in.ProvisionedThroughput = &ddb.ProvisionedThroughput{ReadCapacityUnits: o.ReadCapacityUnits, WriteCapacityUnits: pointer(t.WriteCapacity)}
+	c := *sse
+	c.KMSMasterKeyId = key
+	return &c
+}
+
+// takeOverrides makes set's overrides t's own settings, t being the
+// replica they are for: its class, its KMS key, and its read capacity (provisioned) or
+// maximum reads (on demand, when it has a maximum), table and global
+// indexes.
+func (t *tableMeta) takeOverrides(set ddb.ReplicaSettings) {
+	if set.TableClassOverride != "" {
+		t.TableClass = set.TableClassOverride
 	}
-	for _, g := range set.GlobalSecondaryIndexes {
-		i := t.gsiPosition(g.IndexName)
-		if p := g.ProvisionedThroughputOverride; i >= 0 && p != nil && p.ReadCapacityUnits != nil && t.BillingMode != "PAY_PER_REQUEST" {
-			u := ddb.GlobalSecondaryIndexUpdate{}
-			u.Update = &struct {
-				IndexName             string                     `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
-				ProvisionedThroughput *ddb.ProvisionedThroughput `json:",omitempty"`
-				OnDemandThroughput    *ddb.OnDemandThroughput    `json:",omitempty"`
-			}{IndexName: g.IndexName, ProvisionedThroughput: &ddb.ProvisionedThroughput{ReadCapacityUnits: p.ReadCapacityUnits,
-				WriteCapacityUnits: pointer(t.GlobalSecondaryIndexes[i].WriteCapacity)}}
-			in.GlobalSecondaryIndexUpdates = append(in.GlobalSecondaryIndexUpdates, u)
+	t.SSE = withKey(t.SSE, set.KMSMasterKeyId)
+	var e replicaMeta
+	e.override(set)
+	provisioned := t.BillingMode != "PAY_PER_REQUEST"
+	switch {
+	case provisioned && e.ReadCapacity > 0:
+		t.ReadCapacity = e.ReadCapacity
+	case !provisioned && t.OnDemandThroughput != nil:
+		t.OnDemandThroughput = overrideMaxRead(t.OnDemandThroughput, e.MaxRead)
+	}
+	for i := range t.GlobalSecondaryIndexes {
+		ix := &t.GlobalSecondaryIndexes[i]
+		o := e.index(ix.Name)
+		switch {
+		case provisioned && o.ReadCapacity > 0:
+			ix.ReadCapacity = o.ReadCapacity
+		case !provisioned && ix.OnDemand != nil:
+			ix.OnDemand = overrideMaxRead(ix.OnDemand, o.MaxRead)
 		}
-	}
-	if in.ProvisionedThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
-		return
-	}
-	if _, err := s.UpdateTable(replicaContext(ctx), t.Region, in); err != nil {
-		s.opts.Logger.Error("global tables: applying a replica's overrides", "table", m.Name, "replica", region, "err", err)
 	}
 }

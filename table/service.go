@@ -98,6 +98,10 @@ type Service struct {
 	// loadSeam, set only by tests, sees every old item a write reads and
 	// decodes (item_envelope.go).
 	loadSeam func(*mutation)
+	// shareSeam, set only by tests, runs as the replica in a Region takes
+	// its share of a synchronized settings change (replica_sync.go); an
+	// error it returns refuses the change.
+	shareSeam func(region string) error
 
 	// Reads (read_*): eventually consistent reads' lag policy and the
 	// history they read older versions from, the instant of the last

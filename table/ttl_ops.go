@@ -81,17 +81,18 @@ func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *ddb.U
 		return nil, err
 	}
 	notFound := ddb.NotFound("Table: %s not found", m.Name)
-	next, err := s.changeTable(ctx, m, notFound, func(tx *store.Tx, cur, next *tableMeta) error {
+	// The other replicas of a global table take their share in the same
+	// transaction (replica_sync.go).
+	_, _, err = s.changeSynced(ctx, m, func(tx *store.Tx, cur, next *tableMeta) error {
 		sp := tx.Space(cur.ID)
 		if sp == nil {
 			return notFound
 		}
 		return s.applyTTL(sp, cur, next, spec)
-	})
+	}, s.ttlShare(spec))
 	if err != nil {
 		return nil, err
 	}
-	s.syncTTL(ctx, next, in) // to the other replicas of a global table (replica_sync.go)
 	return &ddb.UpdateTimeToLiveOutput{TimeToLiveSpecification: spec}, nil
 }
 
