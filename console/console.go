@@ -2,7 +2,8 @@
 // and JavaScript, embedded in the binary, no build step, nothing fetched
 // from elsewhere) that api serves under Path. The page reads only what the
 // server's JSON endpoints expose: the DynamoDB API itself (POST /, signed
-// with SigV4 in the browser) and GET /_ddblocal/insights.
+// with SigV4 in the browser), GET /_ddblocal/insights and, for a global
+// table's replicas, /_ddblocal/replication.
 package console
 
 import (

@@ -1,9 +1,10 @@
-// The console page: tables, the item browser and editor, and the live
-// partition view (insights.js). Everything it shows comes from the DynamoDB
+// The console page: tables, the item browser and editor, the live
+// partition view (insights.js) and a global table's replicas (replicas.js). Everything it shows comes from the DynamoDB
 // API and /_ddblocal/insights; every value is inserted as text, never HTML.
 import { call, keyOf, show, units } from "./ddb.js";
 import { canSign } from "./sigv4.js";
 import { watchInsights } from "./insights.js";
+import { watchReplicas } from "./replicas.js";
 import { $, h } from "./dom.js";
 
 const state = {
@@ -13,6 +14,7 @@ const state = {
   pages: [], // ExclusiveStartKey of each page shown so far (page 1: undefined)
   seq: 0, // counts runQuery calls
   stopInsights: () => {},
+  stopReplicas: () => {},
 };
 
 function loadCreds() {
@@ -140,6 +142,8 @@ function selectTable(name) {
   keyFields();
   state.stopInsights();
   state.stopInsights = watchInsights(() => state.creds, t);
+  state.stopReplicas();
+  state.stopReplicas = watchReplicas(() => state.creds, t);
   runQuery();
 }
 

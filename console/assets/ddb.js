@@ -1,5 +1,6 @@
-// The two JSON endpoints the console reads: the DynamoDB API (POST / with
-// X-Amz-Target) and GET /_ddblocal/insights. Both are signed (sigv4.js).
+// The JSON endpoints the console reads: the DynamoDB API (POST / with
+// X-Amz-Target) and GET /_ddblocal/insights, both signed (sigv4.js), and
+// /_ddblocal/replication, which is not.
 import { sign } from "./sigv4.js";
 
 // ApiError is an error answer: type is DynamoDB's __type without its
@@ -41,6 +42,14 @@ export async function insights(creds, name) {
   const path = "/_ddblocal/insights";
   const signed = await sign({ method: "GET", path, query: { table: name } }, creds);
   const resp = await fetch(path + "?table=" + encodeURIComponent(name), { headers: signed, cache: "no-store" });
+  return answer(resp);
+}
+
+// replication returns GET /_ddblocal/replication, or with op ("pause" or
+// "resume") POSTs it for region and returns the report after.
+export async function replication(op = "", region = "") {
+  const path = "/_ddblocal/replication" + (op ? `/${op}?region=${encodeURIComponent(region)}` : "");
+  const resp = await fetch(path, { method: op ? "POST" : "GET", cache: "no-store" });
   return answer(resp);
 }
 
