@@ -17,26 +17,6 @@ import (
 // a table, not a procedure.
 const maxFuncLines = 80
 
-// longTestFuncs returns the test functions that were over the limit when the
-// limit became a test; they are long because of their case tables. The
-// list only shrinks: shortening one means deleting its line here, and a
-// new long function (test or not) fails.
-func longTestFuncs() []string {
-	return []string{
-		"integration/contributor_insights_test.go TestContributorInsightsLifecycle",
-		"integration/partiql_multi_test.go TestPartiQLTransaction",
-		"integration/partiql_test.go TestPartiQLMatchesExpressionAPI",
-		"integration/policy_test.go TestResourcePolicy",
-		"integration/read_query_test.go TestQueryFilterLimitAndPaging",
-		"integration/read_query_test.go TestQueryErrors",
-		"integration/triggers_test.go TestTriggerDeliversWithRetry",
-		"integration/ttl_test.go TestTimeToLiveDeletes",
-		"store/commit_test.go testBatchWithFailures",
-		"store/log_test.go testLog",
-		"table/streams_trim_test.go TestStreamShardsTrimmed",
-	}
-}
-
 // longFuncs returns every function (declared or literal) in the Go files
 // under root whose body is over maxFuncLines and is not one type switch,
 // as "path name lines".
@@ -97,27 +77,16 @@ func oneTypeSwitch(body *ast.BlockStmt) bool {
 	return ok
 }
 
-// TestFunctionLength enforces maxFuncLines over the whole module.
+// TestFunctionLength enforces maxFuncLines over the whole module, tests
+// included, with no exceptions.
 func TestFunctionLength(t *testing.T) {
 	long, err := longFuncs(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := longTestFuncs()
-	seen := map[string]bool{}
 	for _, l := range long {
 		f := strings.Fields(l)
-		key := f[0] + " " + f[1]
-		seen[key] = true
-		if strings.HasSuffix(f[0], "_test.go") && slices.Contains(allowed, key) {
-			continue
-		}
-		t.Errorf("%s is %s lines long: split it (at most %d lines, unless the body is one type switch)", key, f[2], maxFuncLines)
-	}
-	for _, key := range allowed {
-		if !seen[key] {
-			t.Errorf("%s is no longer over %d lines: delete it from longTestFuncs", key, maxFuncLines)
-		}
+		t.Errorf("%s %s is %s lines long: split it (at most %d lines, unless the body is one type switch)", f[0], f[1], f[2], maxFuncLines)
 	}
 }
 

@@ -40,21 +40,23 @@ func ciTable(t *testing.T, c *dynamodb.Client) {
 	}
 }
 
-// ciFixture is TestContributorInsightsLifecycle's client and its calls on
-// table Orders.
+// ciFixture is TestContributorInsightsLifecycle's client, clock and its
+// calls on table Orders.
 type ciFixture struct {
-	t *testing.T
-	c *dynamodb.Client
+	t     *testing.T
+	c     *dynamodb.Client
+	clk   *fakeClock
+	stamp int64 // the last ENABLE's time, Unix milliseconds: the rules' suffix
 }
 
 // update is UpdateContributorInsights on Orders or its index.
-func (f ciFixture) update(index *string, action types.ContributorInsightsAction, mode types.ContributorInsightsMode) (*dynamodb.UpdateContributorInsightsOutput, error) {
+func (f *ciFixture) update(index *string, action types.ContributorInsightsAction, mode types.ContributorInsightsMode) (*dynamodb.UpdateContributorInsightsOutput, error) {
 	return f.c.UpdateContributorInsights(context.Background(), &dynamodb.UpdateContributorInsightsInput{TableName: aws.String("Orders"),
 		IndexName: index, ContributorInsightsAction: action, ContributorInsightsMode: mode})
 }
 
 // describe is DescribeContributorInsights of Orders or its index.
-func (f ciFixture) describe(index *string) *dynamodb.DescribeContributorInsightsOutput {
+func (f *ciFixture) describe(index *string) *dynamodb.DescribeContributorInsightsOutput {
 	f.t.Helper()
 	out, err := f.c.DescribeContributorInsights(context.Background(), &dynamodb.DescribeContributorInsightsInput{TableName: aws.String("Orders"), IndexName: index})
 	if err != nil {
@@ -64,7 +66,7 @@ func (f ciFixture) describe(index *string) *dynamodb.DescribeContributorInsights
 }
 
 // list is ListContributorInsights' one page, as "table/index status".
-func (f ciFixture) list() string {
+func (f *ciFixture) list() string {
 	f.t.Helper()
 	page, err := f.c.ListContributorInsights(context.Background(), &dynamodb.ListContributorInsightsInput{})
 	if err != nil {
@@ -79,7 +81,7 @@ func (f ciFixture) list() string {
 
 // listPages lists Orders' entries one a page, as "table/index status
 // mode", until there is no token.
-func (f ciFixture) listPages() [][]string {
+func (f *ciFixture) listPages() [][]string {
 	f.t.Helper()
 	var pages [][]string
 	var token *string
@@ -102,7 +104,7 @@ func (f ciFixture) listPages() [][]string {
 
 // checkErrors checks the errors of an unknown index, a local index, an
 // unknown table and bad parameters.
-func (f ciFixture) checkErrors() {
+func (f *ciFixture) checkErrors() {
 	t := f.t
 	t.Helper()
 	for _, ix := range []string{"nope", "byDate"} {
@@ -126,17 +128,46 @@ func (f ciFixture) checkErrors() {
 // rule names, list pages and errors DynamoDB reports.
 func TestContributorInsightsLifecycle(t *testing.T) {
 	clk := newFakeClock()
-	const settle = 5 * time.Second
-	srv := startServer(t, table.Options{Now: clk.Now, TransientDelay: settle})
+	srv := startServer(t, table.Options{Now: clk.Now, TransientDelay: ciSettle})
 	c := srv.client("us-east-1")
-	ctx := context.Background()
 	ciTable(t, c)
-	f := ciFixture{t: t, c: c}
+	f := &ciFixture{t: t, c: c, clk: clk}
 
 	_, err := f.update(nil, types.ContributorInsightsActionEnable, "")
 	wantAPIError(t, err, "ValidationException", "Table or Index is not in a valid state to update Key Access Insights: TableStatus must be ACTIVE to enable ContributorInsights.")
-	clk.Advance(settle)
+	clk.Advance(ciSettle)
 
+	f.enableTable()
+	f.enableIndex()
+	// One entry a page: the table, then its index, and no token after the last.
+	pages := f.listPages()
+	if want := "[[Orders/ ENABLED THROTTLED_KEYS] [Orders/byUser ENABLING ACCESSED_AND_THROTTLED_KEYS]]"; fmt.Sprint(pages) != want {
+		t.Fatalf("list pages = %v, want %s", pages, want)
+	}
+	f.disableTable()
+	f.checkErrors()
+	f.dropAndRecreate()
+}
+
+// ciSettle is how long TestContributorInsightsLifecycle's statuses take to
+// settle (its server's TransientDelay).
+const ciSettle = 5 * time.Second
+
+// wantRules returns the rule names of kinds, suffixed with the stamp of
+// the last ENABLE.
+func (f *ciFixture) wantRules(kinds ...string) []string {
+	var out []string
+	for _, k := range kinds {
+		out = append(out, fmt.Sprintf("DynamoDBContributorInsights-%s-%d", k, f.stamp))
+	}
+	return out
+}
+
+// enableTable enables Orders' insights from never configured, enables
+// them again in the same mode, then changes the mode.
+func (f *ciFixture) enableTable() {
+	t, clk := f.t, f.clk
+	t.Helper()
 	d := f.describe(nil)
 	if d.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled || d.ContributorInsightsMode != "" || d.LastUpdateDateTime != nil || d.ContributorInsightsRuleList != nil {
 		t.Fatalf("never configured: %+v, want only DISABLED", d)
@@ -145,21 +176,14 @@ func TestContributorInsightsLifecycle(t *testing.T) {
 	if err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling || out.ContributorInsightsMode != types.ContributorInsightsModeAccessedAndThrottledKeys || aws.ToString(out.TableName) != "Orders" {
 		t.Fatalf("ENABLE = %+v, %v; want ENABLING in ACCESSED_AND_THROTTLED_KEYS", out, err)
 	}
-	stamp := clk.Now().UnixMilli()
+	f.stamp = clk.Now().UnixMilli()
 	if d := f.describe(nil); d.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling {
 		t.Fatalf("just enabled: %s, want ENABLING", d.ContributorInsightsStatus)
 	}
-	clk.Advance(settle)
+	clk.Advance(ciSettle)
 	d = f.describe(nil)
-	wantRules := func(kinds ...string) []string {
-		var out []string
-		for _, k := range kinds {
-			out = append(out, fmt.Sprintf("DynamoDBContributorInsights-%s-%d", k, stamp))
-		}
-		return out
-	}
-	if d.ContributorInsightsStatus != types.ContributorInsightsStatusEnabled || !slices.Equal(d.ContributorInsightsRuleList, wantRules("PKC-Orders", "SKC-Orders", "PKT-Orders", "SKT-Orders")) ||
-		d.LastUpdateDateTime == nil || !d.LastUpdateDateTime.Equal(time.Unix(stamp/1000, 0)) {
+	if d.ContributorInsightsStatus != types.ContributorInsightsStatusEnabled || !slices.Equal(d.ContributorInsightsRuleList, f.wantRules("PKC-Orders", "SKC-Orders", "PKT-Orders", "SKT-Orders")) ||
+		d.LastUpdateDateTime == nil || !d.LastUpdateDateTime.Equal(time.Unix(f.stamp/1000, 0)) {
 		t.Fatalf("enabled: %+v %v", d, d.ContributorInsightsRuleList)
 	}
 	// ENABLE again in the same mode changes nothing.
@@ -170,34 +194,38 @@ func TestContributorInsightsLifecycle(t *testing.T) {
 	if out, err := f.update(nil, types.ContributorInsightsActionEnable, types.ContributorInsightsModeThrottledKeys); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling {
 		t.Fatalf("mode change = %+v, %v; want ENABLING", out, err)
 	}
-	clk.Advance(settle)
-	if d := f.describe(nil); d.ContributorInsightsMode != types.ContributorInsightsModeThrottledKeys || !slices.Equal(d.ContributorInsightsRuleList, wantRules("PKT-Orders", "SKT-Orders")) {
+	clk.Advance(ciSettle)
+	if d := f.describe(nil); d.ContributorInsightsMode != types.ContributorInsightsModeThrottledKeys || !slices.Equal(d.ContributorInsightsRuleList, f.wantRules("PKT-Orders", "SKT-Orders")) {
 		t.Fatalf("throttled keys only: %+v %v", d, d.ContributorInsightsRuleList)
 	}
+}
 
+// enableIndex enables the insights of Orders' global index byUser.
+func (f *ciFixture) enableIndex() {
+	t := f.t
+	t.Helper()
 	gsi := aws.String("byUser")
 	if out, err := f.update(gsi, types.ContributorInsightsActionEnable, ""); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusEnabling || aws.ToString(out.IndexName) != "byUser" {
 		t.Fatalf("index ENABLE = %+v, %v", out, err)
 	}
-	stamp = clk.Now().UnixMilli()
-	if d := f.describe(gsi); aws.ToString(d.IndexName) != "byUser" || !slices.Equal(d.ContributorInsightsRuleList, wantRules("PKC-Orders-byUser", "PKT-Orders-byUser")) {
+	f.stamp = f.clk.Now().UnixMilli()
+	if d := f.describe(gsi); aws.ToString(d.IndexName) != "byUser" || !slices.Equal(d.ContributorInsightsRuleList, f.wantRules("PKC-Orders-byUser", "PKT-Orders-byUser")) {
 		t.Fatalf("index: %+v %v", d, d.ContributorInsightsRuleList)
 	}
+}
 
-	// One entry a page: the table, then its index, and no token after the last.
-	pages := f.listPages()
-	if want := "[[Orders/ ENABLED THROTTLED_KEYS] [Orders/byUser ENABLING ACCESSED_AND_THROTTLED_KEYS]]"; fmt.Sprint(pages) != want {
-		t.Fatalf("list pages = %v, want %s", pages, want)
-	}
-
-	// DISABLE: DISABLING, still listed; then DISABLED, unlisted, mode and time kept.
+// disableTable disables Orders' insights: DISABLING, still listed; then
+// DISABLED, unlisted, mode and time kept.
+func (f *ciFixture) disableTable() {
+	t := f.t
+	t.Helper()
 	if out, err := f.update(nil, types.ContributorInsightsActionDisable, ""); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusDisabling || out.ContributorInsightsMode != types.ContributorInsightsModeThrottledKeys {
 		t.Fatalf("DISABLE = %+v, %v; want DISABLING echoing the mode", out, err)
 	}
 	if got, want := f.list(), "[Orders/ DISABLING Orders/byUser ENABLING]"; got != want {
 		t.Fatalf("list while disabling = %s, want %s", got, want)
 	}
-	clk.Advance(settle)
+	f.clk.Advance(ciSettle)
 	if got, want := f.list(), "[Orders/byUser ENABLED]"; got != want {
 		t.Fatalf("list after disabling = %s, want %s", got, want)
 	}
@@ -207,19 +235,22 @@ func TestContributorInsightsLifecycle(t *testing.T) {
 	if out, err := f.update(nil, types.ContributorInsightsActionDisable, ""); err != nil || out.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled {
 		t.Fatalf("DISABLE when disabled = %+v, %v; want DISABLED", out, err)
 	}
+}
 
-	f.checkErrors()
-
-	// Removed with the table: a new table of the same name starts DISABLED.
-	if _, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("Orders")}); err != nil {
+// dropAndRecreate deletes Orders: its insights go with it, and a new table
+// of the same name starts DISABLED.
+func (f *ciFixture) dropAndRecreate() {
+	t := f.t
+	t.Helper()
+	if _, err := f.c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String("Orders")}); err != nil {
 		t.Fatal(err)
 	}
-	clk.Advance(settle)
+	f.clk.Advance(ciSettle)
 	if got := f.list(); got != "[]" {
 		t.Fatalf("list after DeleteTable = %s, want []", got)
 	}
-	ciTable(t, c)
-	if d := f.describe(gsi); d.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled || d.LastUpdateDateTime != nil {
+	ciTable(t, f.c)
+	if d := f.describe(aws.String("byUser")); d.ContributorInsightsStatus != types.ContributorInsightsStatusDisabled || d.LastUpdateDateTime != nil {
 		t.Fatalf("re-created table's index: %+v, want never configured", d)
 	}
 }

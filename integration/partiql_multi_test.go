@@ -106,7 +106,33 @@ func TestPartiQLTransaction(t *testing.T) {
 		}
 		return c.ExecuteTransaction(ctx, in)
 	}
+	txnWrites(t, run)
+	txnCancelled(t, run)
 
+	rd, err := run(nil, `SELECT v FROM Txn WHERE pk = 'a' AND sk = '1'`, `SELECT * FROM Txn WHERE pk = 'a' AND sk = '9'`, `SELECT * FROM Txn WHERE pk = 'a' AND sk = '2'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRd := []types.ItemResponse{{Item: map[string]types.AttributeValue{"v": n("2")}}, {},
+		{Item: map[string]types.AttributeValue{"pk": s("a"), "sk": s("2"), "v": n("10")}}}
+	if !reflect.DeepEqual(rd.Responses, wantRd) || *rd.ConsumedCapacity[0].CapacityUnits != 6 {
+		t.Fatalf("read transaction: got %s capacity %s, want %s and 6 units", dump(rd.Responses), dump(rd.ConsumedCapacity), dump(wantRd))
+	}
+
+	txnRefused(t, run)
+	if it := getItem(t, c, "Txn", map[string]types.AttributeValue{"pk": s("a"), "sk": s("1")}); it["v"].(*types.AttributeValueMemberN).Value != "2" {
+		t.Fatalf("item after refused transactions: %v", it)
+	}
+}
+
+// txnRun is ExecuteTransaction of stmts with token, on TestPartiQLTransaction's client.
+type txnRun func(token *string, stmts ...string) (*dynamodb.ExecuteTransactionOutput, error)
+
+// txnWrites checks a write transaction on table Txn: refused when two
+// statements touch one item, charged two units a write, and idempotent
+// under its token.
+func txnWrites(t *testing.T, run txnRun) {
+	t.Helper()
 	out, err := run(aws.String("tok-1"),
 		`INSERT INTO Txn VALUE {'pk': 'a', 'sk': '2', 'v': 10}`,
 		`UPDATE Txn SET v = v + 1 WHERE pk = 'a' AND sk = '1'`,
@@ -133,8 +159,13 @@ func TestPartiQLTransaction(t *testing.T) {
 	}
 	_, err = run(aws.String("tok-2"), `DELETE FROM Txn WHERE pk = 'a' AND sk = '2'`)
 	wantAPIError(t, err, "IdempotentParameterMismatchException", "")
+}
 
-	_, err = run(nil,
+// txnCancelled checks the cancellation reasons of a transaction on table
+// Txn whose statements fail in different ways.
+func txnCancelled(t *testing.T, run txnRun) {
+	t.Helper()
+	_, err := run(nil,
 		`INSERT INTO Txn VALUE {'pk': 'a', 'sk': '2'}`,
 		`EXISTS(SELECT * FROM Txn WHERE pk = 'a' AND sk = '1' AND v = 7)`,
 		`DELETE FROM Txn WHERE pk = 'a' AND sk = '3'`)
@@ -150,17 +181,12 @@ func TestPartiQLTransaction(t *testing.T) {
 	if !reflect.DeepEqual(tce.CancellationReasons, wantReasons) || tce.ErrorMessage() != "Transaction cancelled, please refer cancellation reasons for specific reasons [DuplicateItem, ConditionalCheckFailed, None]" {
 		t.Fatalf("cancellation: got %q %s, want %s", tce.ErrorMessage(), dump(tce.CancellationReasons), dump(wantReasons))
 	}
+}
 
-	rd, err := run(nil, `SELECT v FROM Txn WHERE pk = 'a' AND sk = '1'`, `SELECT * FROM Txn WHERE pk = 'a' AND sk = '9'`, `SELECT * FROM Txn WHERE pk = 'a' AND sk = '2'`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantRd := []types.ItemResponse{{Item: map[string]types.AttributeValue{"v": n("2")}}, {},
-		{Item: map[string]types.AttributeValue{"pk": s("a"), "sk": s("2"), "v": n("10")}}}
-	if !reflect.DeepEqual(rd.Responses, wantRd) || *rd.ConsumedCapacity[0].CapacityUnits != 6 {
-		t.Fatalf("read transaction: got %s capacity %s, want %s and 6 units", dump(rd.Responses), dump(rd.ConsumedCapacity), dump(wantRd))
-	}
-
+// txnRefused checks the transactions on table Txn that are refused before
+// they run.
+func txnRefused(t *testing.T, run txnRun) {
+	t.Helper()
 	for _, tc := range []struct {
 		stmts []string
 		msg   string
@@ -173,9 +199,6 @@ func TestPartiQLTransaction(t *testing.T) {
 	} {
 		_, err := run(nil, tc.stmts...)
 		wantAPIError(t, err, "ValidationException", tc.msg)
-	}
-	if it := getItem(t, c, "Txn", map[string]types.AttributeValue{"pk": s("a"), "sk": s("1")}); it["v"].(*types.AttributeValueMemberN).Value != "2" {
-		t.Fatalf("item after refused transactions: %v", it)
 	}
 }
 

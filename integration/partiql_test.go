@@ -277,6 +277,24 @@ func TestPartiQLMatchesExpressionAPI(t *testing.T) {
 	c := newClient(t)
 	createTable(t, c, "Left", true)
 	createTable(t, c, "Right", true)
+	putTwins(t, c)
+	read := func(text string) *dynamodb.ExecuteStatementOutput {
+		out, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(text), ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes, ConsistentRead: aws.Bool(true)})
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		return out
+	}
+	sameReads(t, c, read)
+	sameWrites(t, c)
+	sameItems(t, "after writes", read(`SELECT * FROM "Left" WHERE pk = 'p'`).Items, read(`SELECT * FROM "Right" WHERE pk = 'p'`).Items)
+}
+
+// putTwins writes the same four items into Left by INSERT and into Right
+// by PutItem, and checks they cost the same.
+func putTwins(t *testing.T, c *dynamodb.Client) {
+	t.Helper()
+	ctx := context.Background()
 	big := make([]byte, 3000)
 	for i := range big {
 		big[i] = 'x'
@@ -295,15 +313,14 @@ func TestPartiQLMatchesExpressionAPI(t *testing.T) {
 		}
 		sameCapacity(t, "INSERT", res.ConsumedCapacity, put.ConsumedCapacity)
 	}
-	rcc := types.ReturnConsumedCapacityIndexes
-	read := func(text string) *dynamodb.ExecuteStatementOutput {
-		out, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(text), ReturnConsumedCapacity: rcc, ConsistentRead: aws.Bool(true)})
-		if err != nil {
-			t.Fatalf("%s: %v", text, err)
-		}
-		return out
-	}
+}
 
+// sameReads checks that PartiQL SELECTs on Left (through read) return the
+// items and capacity of the equivalent Query, GetItem and Scan on Right.
+func sameReads(t *testing.T, c *dynamodb.Client, read func(string) *dynamodb.ExecuteStatementOutput) {
+	t.Helper()
+	ctx := context.Background()
+	rcc := types.ReturnConsumedCapacityIndexes
 	sel := read(`SELECT pk, sk, n FROM "Left" WHERE pk = 'p' AND sk BETWEEN '2' AND '4' AND n > 1`)
 	q, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Right"), ConsistentRead: aws.Bool(true), ReturnConsumedCapacity: rcc,
 		KeyConditionExpression: aws.String("pk = :p AND sk BETWEEN :a AND :b"), FilterExpression: aws.String("n > :one"),
@@ -332,7 +349,14 @@ func TestPartiQLMatchesExpressionAPI(t *testing.T) {
 	}
 	sameItems(t, "Scan", sel.Items, sc.Items)
 	sameCapacity(t, "Scan", sel.ConsumedCapacity, sc.ConsumedCapacity)
+}
 
+// sameWrites checks that a PartiQL UPDATE and DELETE on Left cost what the
+// equivalent UpdateItem and DeleteItem on Right cost.
+func sameWrites(t *testing.T, c *dynamodb.Client) {
+	t.Helper()
+	ctx := context.Background()
+	rcc := types.ReturnConsumedCapacityIndexes
 	up, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{ReturnConsumedCapacity: rcc,
 		Statement: aws.String(`UPDATE "Left" SET n = n + 5 REMOVE pad WHERE pk = 'p' AND sk = '1'`)})
 	if err != nil {
@@ -355,7 +379,6 @@ func TestPartiQLMatchesExpressionAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameCapacity(t, "DELETE", del.ConsumedCapacity, di.ConsumedCapacity)
-	sameItems(t, "after writes", read(`SELECT * FROM "Left" WHERE pk = 'p'`).Items, read(`SELECT * FROM "Right" WHERE pk = 'p'`).Items)
 }
 
 func sameItems(t *testing.T, what string, got, want []map[string]types.AttributeValue) {

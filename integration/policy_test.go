@@ -38,6 +38,33 @@ func TestResourcePolicy(t *testing.T) {
 		t.Fatalf("GetResourcePolicy: got %+v, %v; want the document with revision %q", get, err, rev1)
 	}
 
+	refusePolicyPuts(t, c, clock, arn, rev1)
+	get, err = c.GetResourcePolicy(ctx, &dynamodb.GetResourcePolicyInput{ResourceArn: aws.String(arn)})
+	if err != nil || aws.ToString(get.RevisionId) != rev1 {
+		t.Fatalf("after refused puts: got %+v, %v; want revision %s unchanged", get, err, rev1)
+	}
+
+	put, err = c.PutResourcePolicy(ctx, &dynamodb.PutResourcePolicyInput{ResourceArn: aws.String(arn), Policy: aws.String(testPolicy), ExpectedRevisionId: aws.String(rev1)})
+	if err != nil || aws.ToString(put.RevisionId) == rev1 {
+		t.Fatalf("conditional replace: got %+v, %v; want a new revision", put, err)
+	}
+	rev2 := aws.ToString(put.RevisionId)
+	_, err = c.DeleteResourcePolicy(ctx, &dynamodb.DeleteResourcePolicyInput{ResourceArn: aws.String(arn), ExpectedRevisionId: aws.String(rev1)})
+	wantAPIError(t, err, "PolicyNotFoundException", "Resource-based policy not found for the provided ResourceArn: Requested update for policy with revision id "+rev1+", but the policy associated to target table Pol has revision id "+rev2+".")
+	del, err := c.DeleteResourcePolicy(ctx, &dynamodb.DeleteResourcePolicyInput{ResourceArn: aws.String(arn), ExpectedRevisionId: aws.String(rev2)})
+	if err != nil || aws.ToString(del.RevisionId) != rev2 {
+		t.Fatalf("DeleteResourcePolicy: got %+v, %v; want revision %s", del, err, rev2)
+	}
+	_, err = c.DeleteResourcePolicy(ctx, &dynamodb.DeleteResourcePolicyInput{ResourceArn: aws.String(arn)})
+	wantAPIError(t, err, "PolicyNotFoundException", "Resource-based policy not found for the provided ResourceArn: "+arn)
+	policyFromCreateTable(t, c)
+}
+
+// refusePolicyPuts sends PutResourcePolicy requests on table arn, whose
+// policy has revision rev1, that are refused, each with its error.
+func refusePolicyPuts(t *testing.T, c *dynamodb.Client, clock *fakeClock, arn, rev1 string) {
+	t.Helper()
+	ctx := context.Background()
 	refused := []struct {
 		in   dynamodb.PutResourcePolicyInput
 		code string
@@ -74,32 +101,19 @@ func TestResourcePolicy(t *testing.T) {
 		_, err := c.PutResourcePolicy(ctx, &in)
 		wantAPIError(t, err, tc.code, tc.msg)
 	}
-	get, err = c.GetResourcePolicy(ctx, &dynamodb.GetResourcePolicyInput{ResourceArn: aws.String(arn)})
-	if err != nil || aws.ToString(get.RevisionId) != rev1 {
-		t.Fatalf("after refused puts: got %+v, %v; want revision %s unchanged", get, err, rev1)
-	}
+}
 
-	put, err = c.PutResourcePolicy(ctx, &dynamodb.PutResourcePolicyInput{ResourceArn: aws.String(arn), Policy: aws.String(testPolicy), ExpectedRevisionId: aws.String(rev1)})
-	if err != nil || aws.ToString(put.RevisionId) == rev1 {
-		t.Fatalf("conditional replace: got %+v, %v; want a new revision", put, err)
-	}
-	rev2 := aws.ToString(put.RevisionId)
-	_, err = c.DeleteResourcePolicy(ctx, &dynamodb.DeleteResourcePolicyInput{ResourceArn: aws.String(arn), ExpectedRevisionId: aws.String(rev1)})
-	wantAPIError(t, err, "PolicyNotFoundException", "Resource-based policy not found for the provided ResourceArn: Requested update for policy with revision id "+rev1+", but the policy associated to target table Pol has revision id "+rev2+".")
-	del, err := c.DeleteResourcePolicy(ctx, &dynamodb.DeleteResourcePolicyInput{ResourceArn: aws.String(arn), ExpectedRevisionId: aws.String(rev2)})
-	if err != nil || aws.ToString(del.RevisionId) != rev2 {
-		t.Fatalf("DeleteResourcePolicy: got %+v, %v; want revision %s", del, err, rev2)
-	}
-	_, err = c.DeleteResourcePolicy(ctx, &dynamodb.DeleteResourcePolicyInput{ResourceArn: aws.String(arn)})
-	wantAPIError(t, err, "PolicyNotFoundException", "Resource-based policy not found for the provided ResourceArn: "+arn)
-
-	// CreateTable's ResourcePolicy is stored the same way.
-	_, err = c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Pol2"), ResourcePolicy: aws.String(testPolicy),
+// policyFromCreateTable checks that CreateTable's ResourcePolicy is stored
+// as PutResourcePolicy stores it.
+func policyFromCreateTable(t *testing.T, c *dynamodb.Client) {
+	t.Helper()
+	ctx := context.Background()
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Pol2"), ResourcePolicy: aws.String(testPolicy),
 		BillingMode: "PAY_PER_REQUEST", AttributeDefinitions: bkAttr("pk"), KeySchema: ixKeys([]string{"pk"})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	get, err = c.GetResourcePolicy(ctx, &dynamodb.GetResourcePolicyInput{ResourceArn: aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/Pol2")})
+	get, err := c.GetResourcePolicy(ctx, &dynamodb.GetResourcePolicyInput{ResourceArn: aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/Pol2")})
 	if err != nil || aws.ToString(get.Policy) != testPolicy {
 		t.Fatalf("policy from CreateTable: got %+v, %v", get, err)
 	}

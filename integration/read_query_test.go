@@ -187,7 +187,6 @@ func TestQueryBeginsWithHighCodePoint(t *testing.T) {
 }
 
 func TestQueryFilterLimitAndPaging(t *testing.T) {
-	ctx := context.Background()
 	c := newClient(t)
 	createTable(t, c, "QryFilter", true)
 	var items []ritem
@@ -195,44 +194,53 @@ func TestQueryFilterLimitAndPaging(t *testing.T) {
 		items = append(items, ritem{"pk": s("p"), "sk": s(fmt.Sprintf("%02d", i)), "odd": &types.AttributeValueMemberBOOL{Value: i%2 == 1}})
 	}
 	putAll(t, c, "QryFilter", items)
-	q := func(in dynamodb.QueryInput) *dynamodb.QueryOutput {
-		t.Helper()
-		in.TableName = aws.String("QryFilter")
-		in.KeyConditionExpression = aws.String("pk = :p")
-		if in.ExpressionAttributeValues == nil {
-			in.ExpressionAttributeValues = map[string]types.AttributeValue{}
-		}
-		in.ExpressionAttributeValues[":p"] = s("p")
-		out, err := c.Query(ctx, &in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
 	odd := rvals(":t", &types.AttributeValueMemberBOOL{Value: true})
 
-	out := q(dynamodb.QueryInput{FilterExpression: aws.String("odd = :t"), ExpressionAttributeValues: odd})
+	out := qryFilter(t, c, dynamodb.QueryInput{FilterExpression: aws.String("odd = :t"), ExpressionAttributeValues: odd})
 	if out.Count != 5 || out.ScannedCount != 10 || len(out.Items) != 5 {
 		t.Errorf("filter: got Count %d ScannedCount %d items %d, want 5, 10, 5", out.Count, out.ScannedCount, len(out.Items))
 	}
 
 	// Limit counts items read before the filter: the first read item is even,
 	// so the page is empty but still has a LastEvaluatedKey.
-	out = q(dynamodb.QueryInput{FilterExpression: aws.String("odd = :t"), ExpressionAttributeValues: rvals(":t", &types.AttributeValueMemberBOOL{Value: true}), Limit: aws.Int32(1)})
+	out = qryFilter(t, c, dynamodb.QueryInput{FilterExpression: aws.String("odd = :t"), ExpressionAttributeValues: rvals(":t", &types.AttributeValueMemberBOOL{Value: true}), Limit: aws.Int32(1)})
 	if out.Count != 0 || out.ScannedCount != 1 || len(out.Items) != 0 {
 		t.Errorf("Limit 1 + filter: got Count %d ScannedCount %d, want 0, 1", out.Count, out.ScannedCount)
 	}
 	if got := rstr(out.LastEvaluatedKey, "sk"); got != "00" || len(out.LastEvaluatedKey) != 2 {
 		t.Errorf("Limit 1 + filter: got LastEvaluatedKey %v, want {pk p, sk 00}", out.LastEvaluatedKey)
 	}
+	qryFilterPaging(t, c)
+	qryRangePaging(t, c)
+	qryStartKeys(t, c)
+}
 
-	// Paging with Limit 3 and a filter, both directions, sees every match once.
+// qryFilter is Query in on table QryFilter's partition p.
+func qryFilter(t *testing.T, c *dynamodb.Client, in dynamodb.QueryInput) *dynamodb.QueryOutput {
+	t.Helper()
+	in.TableName = aws.String("QryFilter")
+	in.KeyConditionExpression = aws.String("pk = :p")
+	if in.ExpressionAttributeValues == nil {
+		in.ExpressionAttributeValues = map[string]types.AttributeValue{}
+	}
+	in.ExpressionAttributeValues[":p"] = s("p")
+	out, err := c.Query(context.Background(), &in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// qryFilterPaging pages QryFilter with Limit 3 and a filter, both
+// directions: every match is seen once.
+func qryFilterPaging(t *testing.T, c *dynamodb.Client) {
+	t.Helper()
 	for _, forward := range []bool{true, false} {
 		var got []string
 		var esk ritem
 		pages := 0
 		for {
-			out := q(dynamodb.QueryInput{FilterExpression: aws.String("odd = :t"), ExpressionAttributeValues: rvals(":t", &types.AttributeValueMemberBOOL{Value: true}),
+			out := qryFilter(t, c, dynamodb.QueryInput{FilterExpression: aws.String("odd = :t"), ExpressionAttributeValues: rvals(":t", &types.AttributeValueMemberBOOL{Value: true}),
 				Limit: aws.Int32(3), ExclusiveStartKey: esk, ScanIndexForward: aws.Bool(forward)})
 			pages++
 			got = append(got, rsks(out.Items)...)
@@ -254,7 +262,13 @@ func TestQueryFilterLimitAndPaging(t *testing.T) {
 		}
 	}
 
-	// Paging a sort-key range with Limit 1, both directions.
+}
+
+// qryRangePaging pages a sort-key range of QryFilter with Limit 1, both
+// directions.
+func qryRangePaging(t *testing.T, c *dynamodb.Client) {
+	t.Helper()
+	ctx := context.Background()
 	for _, forward := range []bool{true, false} {
 		var got []string
 		var esk ritem
@@ -278,24 +292,29 @@ func TestQueryFilterLimitAndPaging(t *testing.T) {
 			t.Errorf("BETWEEN paging forward=%v: got %v, want %v", forward, got, want)
 		}
 	}
+}
 
+// qryStartKeys checks where QryFilter's pages resume after an
+// ExclusiveStartKey.
+func qryStartKeys(t *testing.T, c *dynamodb.Client) {
+	t.Helper()
 	// ExclusiveStartKey resumes exactly after the key, even one not stored.
-	out = q(dynamodb.QueryInput{ExclusiveStartKey: ritem{"pk": s("p"), "sk": s("04")}, Limit: aws.Int32(2)})
+	out := qryFilter(t, c, dynamodb.QueryInput{ExclusiveStartKey: ritem{"pk": s("p"), "sk": s("04")}, Limit: aws.Int32(2)})
 	if got, want := rsks(out.Items), []string{"05", "06"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("ExclusiveStartKey 04: got %v, want %v", got, want)
 	}
-	out = q(dynamodb.QueryInput{ExclusiveStartKey: ritem{"pk": s("p"), "sk": s("04x")}, Limit: aws.Int32(2), ScanIndexForward: aws.Bool(false)})
+	out = qryFilter(t, c, dynamodb.QueryInput{ExclusiveStartKey: ritem{"pk": s("p"), "sk": s("04x")}, Limit: aws.Int32(2), ScanIndexForward: aws.Bool(false)})
 	if got, want := rsks(out.Items), []string{"04", "03"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("ExclusiveStartKey 04x backwards: got %v, want %v", got, want)
 	}
 	// A Limit equal to what is left still ends with the last key; the next
 	// page is then empty and final.
-	out = q(dynamodb.QueryInput{ExclusiveStartKey: ritem{"pk": s("p"), "sk": s("07")}, Limit: aws.Int32(2)})
+	out = qryFilter(t, c, dynamodb.QueryInput{ExclusiveStartKey: ritem{"pk": s("p"), "sk": s("07")}, Limit: aws.Int32(2)})
 	if got := rsks(out.Items); !reflect.DeepEqual(got, []string{"08", "09"}) {
 		t.Errorf("last page: got %v", got)
 	}
 	if out.LastEvaluatedKey != nil {
-		out = q(dynamodb.QueryInput{ExclusiveStartKey: out.LastEvaluatedKey, Limit: aws.Int32(2)})
+		out = qryFilter(t, c, dynamodb.QueryInput{ExclusiveStartKey: out.LastEvaluatedKey, Limit: aws.Int32(2)})
 		if len(out.Items) != 0 || out.LastEvaluatedKey != nil {
 			t.Errorf("after the last page: got %v, LEK %v, want nothing", rsks(out.Items), out.LastEvaluatedKey)
 		}
@@ -427,11 +446,37 @@ func TestQueryErrors(t *testing.T) {
 	c := newClient(t)
 	createTable(t, c, "QryErr", true)
 	createTyped(t, c, "QryErrN", types.ScalarAttributeTypeS, types.ScalarAttributeTypeN)
-	tests := []struct {
-		name, table, cond, filter string
-		vals                      map[string]types.AttributeValue
-		msg                       string
-	}{
+	for _, tt := range qryErrCases() {
+		t.Run(tt.name, func(t *testing.T) {
+			in := &dynamodb.QueryInput{TableName: aws.String(tt.table), KeyConditionExpression: aws.String(tt.cond), ExpressionAttributeValues: tt.vals}
+			if tt.filter != "" {
+				in.FilterExpression = aws.String(tt.filter)
+			}
+			if strings.Contains(tt.filter, "#k") {
+				in.ExpressionAttributeNames = map[string]string{"#k": "sk"}
+			}
+			_, err := c.Query(ctx, in)
+			if prefix, ok := strings.CutSuffix(tt.msg, "*"); ok {
+				wantAPIErrorPrefix(t, err, "ValidationException", prefix)
+				return
+			}
+			wantAPIError(t, err, "ValidationException", tt.msg)
+		})
+	}
+	qryRequestErrors(t, c)
+}
+
+// qryErrCase is a Query of key condition cond and filter on table, refused
+// with msg (a prefix when it ends in "*").
+type qryErrCase struct {
+	name, table, cond, filter string
+	vals                      map[string]types.AttributeValue
+	msg                       string
+}
+
+// qryErrCases are TestQueryErrors' refused key conditions and filters.
+func qryErrCases() []qryErrCase {
+	return []qryErrCase{
 		{"missing pk", "QryErr", "sk = :s", "", rvals(":s", s("x")),
 			"Query condition missed key schema element: pk"},
 		{"non-key attribute", "QryErr", "pk = :p AND color = :s", "", rvals(":p", s("p"), ":s", s("x")),
@@ -460,23 +505,12 @@ func TestQueryErrors(t *testing.T) {
 			// The operand wording after ";" is not confirmed: prefix only.
 			"Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound;*"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			in := &dynamodb.QueryInput{TableName: aws.String(tt.table), KeyConditionExpression: aws.String(tt.cond), ExpressionAttributeValues: tt.vals}
-			if tt.filter != "" {
-				in.FilterExpression = aws.String(tt.filter)
-			}
-			if strings.Contains(tt.filter, "#k") {
-				in.ExpressionAttributeNames = map[string]string{"#k": "sk"}
-			}
-			_, err := c.Query(ctx, in)
-			if prefix, ok := strings.CutSuffix(tt.msg, "*"); ok {
-				wantAPIErrorPrefix(t, err, "ValidationException", prefix)
-				return
-			}
-			wantAPIError(t, err, "ValidationException", tt.msg)
-		})
-	}
+}
+
+// qryRequestErrors checks refused Query requests on QryErr other than
+// their key condition and filter.
+func qryRequestErrors(t *testing.T, c *dynamodb.Client) {
+	ctx := context.Background()
 	t.Run("Limit 0", func(t *testing.T) {
 		_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("QryErr"), KeyConditionExpression: aws.String("pk = :p"),
 			ExpressionAttributeValues: rvals(":p", s("p")), Limit: aws.Int32(0)})

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
 	"github.com/ddblocal/ddblocal/consistency"
@@ -130,9 +131,27 @@ func advanceClock(t testing.TB, url string, d time.Duration) {
 // Number TTL attribute has passed, from the table and its global index, and
 // each deletion is a stream REMOVE record by the DynamoDB service.
 func TestTimeToLiveDeletes(t *testing.T) {
-	ctx := context.Background()
 	srv := startClockServer(t, table.Options{})
 	c, sc := srv.client("us-east-1"), streamsClient(srv.URL)
+	createSessions(t, c)
+	putSessions(t, c)
+	advanceClock(t, srv.URL, time.Second)
+	got := sessionsPresent(t, c)
+	if got["past"] || got["decimals"] || !got["soon"] || !got["string"] || !got["ancient"] || !got["no-ttl"] {
+		t.Fatalf("after 1s: items present %v; want all but past and decimals", got)
+	}
+	advanceClock(t, srv.URL, time.Hour+time.Second)
+	if got := sessionsPresent(t, c); got["soon"] || len(got) != 3 {
+		t.Fatalf("after an hour: items present %v; want string, ancient, no-ttl", got)
+	}
+	ttlRemoves(t, c, sc)
+}
+
+// createSessions creates table Sessions (pk, sk) with global index byUser
+// (user), a stream of old images and Time to Live on attribute exp.
+func createSessions(t *testing.T, c *dynamodb.Client) {
+	t.Helper()
+	ctx := context.Background()
 	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName:   aws.String("Sessions"),
 		BillingMode: types.BillingModePayPerRequest,
@@ -152,6 +171,13 @@ func TestTimeToLiveDeletes(t *testing.T) {
 		TimeToLiveSpecification: &types.TimeToLiveSpecification{Enabled: aws.Bool(true), AttributeName: aws.String("exp")}}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// putSessions writes one item of user u into Sessions for each kind of exp
+// attribute: past, in an hour, a string, long past, none, and in decimals.
+func putSessions(t *testing.T, c *dynamodb.Client) {
+	t.Helper()
+	ctx := context.Background()
 	now := streamStart.Unix()
 	items := map[string]types.AttributeValue{
 		"past":     n(strconv.FormatInt(now-10, 10)),
@@ -170,35 +196,37 @@ func TestTimeToLiveDeletes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	present := func() map[string]bool {
-		out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Sessions"), ConsistentRead: aws.Bool(true)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := map[string]bool{}
-		for _, it := range out.Items {
-			got[it["pk"].(*types.AttributeValueMemberS).Value] = true
-		}
-		q, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Sessions"), IndexName: aws.String("byUser"),
-			KeyConditionExpression: aws.String("#u = :u"), ExpressionAttributeNames: map[string]string{"#u": "user"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":u": s("u")}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(q.Items) != len(out.Items) {
-			t.Errorf("index byUser has %d items, table %d", len(q.Items), len(out.Items))
-		}
-		return got
+}
+
+// sessionsPresent returns the pk of every item in Sessions, and checks
+// that its index byUser holds as many.
+func sessionsPresent(t *testing.T, c *dynamodb.Client) map[string]bool {
+	t.Helper()
+	ctx := context.Background()
+	out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Sessions"), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
 	}
-	advanceClock(t, srv.URL, time.Second)
-	got := present()
-	if got["past"] || got["decimals"] || !got["soon"] || !got["string"] || !got["ancient"] || !got["no-ttl"] {
-		t.Fatalf("after 1s: items present %v; want all but past and decimals", got)
+	got := map[string]bool{}
+	for _, it := range out.Items {
+		got[it["pk"].(*types.AttributeValueMemberS).Value] = true
 	}
-	advanceClock(t, srv.URL, time.Hour+time.Second)
-	if got := present(); got["soon"] || len(got) != 3 {
-		t.Fatalf("after an hour: items present %v; want string, ancient, no-ttl", got)
+	q, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Sessions"), IndexName: aws.String("byUser"),
+		KeyConditionExpression: aws.String("#u = :u"), ExpressionAttributeNames: map[string]string{"#u": "user"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":u": s("u")}})
+	if err != nil {
+		t.Fatal(err)
 	}
+	if len(q.Items) != len(out.Items) {
+		t.Errorf("index byUser has %d items, table %d", len(q.Items), len(out.Items))
+	}
+	return got
+}
+
+// ttlRemoves checks that Sessions' stream has a REMOVE record by the
+// DynamoDB service, with its old image, for each of the three deletions.
+func ttlRemoves(t *testing.T, c *dynamodb.Client, sc *dynamodbstreams.Client) {
+	t.Helper()
 	recs, _ := walkStream(t, sc, streamARN(t, c, "Sessions"))
 	removes := 0
 	for _, r := range recs {

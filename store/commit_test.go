@@ -52,65 +52,25 @@ func TestBatchWithFailures(t *testing.T) { forEngines(t, testBatchWithFailures) 
 func testBatchWithFailures(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "t")
-	errDirty := errors.New("failed after writing")
-	errClean := errors.New("failed before writing")
-
-	type kind int
-	const (
-		ok kind = iota
-		failDirty
-		failClean
-		panics
-	)
-	calls := []kind{ok, ok, ok, panics, ok, failDirty, ok, failClean, ok, failDirty, ok}
+	fails := callErrors{dirty: errors.New("failed after writing"), clean: errors.New("failed before writing")}
+	calls := []callKind{callOK, callOK, callOK, callPanics, callOK, callFailDirty, callOK, callFailClean, callOK, callFailDirty, callOK}
 	runs := make([]atomic.Int32, len(calls))
-
-	release := holdCommitter(t, db)
-	errs := make([]error, len(calls))
-	var wg sync.WaitGroup
-	for i, k := range calls {
-		wg.Go(func() {
-			errs[i] = db.Update(context.Background(), func(tx *Tx) error {
-				runs[i].Add(1)
-				sp := tx.Space("t")
-				if k == failClean {
-					return errClean
-				}
-				if err := sp.Put(fmt.Appendf(nil, "k%02d", i), []byte("v")); err != nil {
-					return err
-				}
-				if err := sp.AddStats(1, 1); err != nil {
-					return err
-				}
-				if _, err := sp.AppendLog(fmt.Appendf(nil, "k%02d", i)); err != nil {
-					return err
-				}
-				switch k {
-				case failDirty:
-					return errDirty
-				case panics:
-					panic("boom")
-				}
-				return nil
-			})
-		})
-		// Queue the calls in index order, so call 0 is ahead of the failures.
-		waitQueued(db, i+1)
-	}
-	release()
-	wg.Wait()
+	errs := runQueued(t, db, len(calls), func(i int, tx *Tx) error {
+		runs[i].Add(1)
+		return fails.run(tx, i, calls[i])
+	})
 
 	var wantKeys []string
 	for i, k := range calls {
 		var want error
 		switch k {
-		case ok:
+		case callOK:
 			wantKeys = append(wantKeys, fmt.Sprintf("k%02d", i))
-		case failDirty:
-			want = errDirty
-		case failClean:
-			want = errClean
-		case panics:
+		case callFailDirty:
+			want = fails.dirty
+		case callFailClean:
+			want = fails.clean
+		case callPanics:
 			want = ErrPanic
 		}
 		if !errors.Is(errs[i], want) {
@@ -122,12 +82,79 @@ func testBatchWithFailures(t *testing.T, openMem func(testing.TB) *DB) {
 	if got := runs[0].Load(); got < 2 {
 		t.Errorf("call 0 ran %d times, want >= 2 (re-run after a failing call in its batch)", got)
 	}
+	checkBatchStored(t, db, wantKeys)
+}
 
+// callKind is how one Update of testBatchWithFailures ends.
+type callKind int
+
+const (
+	callOK        callKind = iota
+	callFailDirty          // fails after writing
+	callFailClean          // fails before writing
+	callPanics             // panics after writing
+)
+
+// callErrors are the errors testBatchWithFailures' failing Updates return.
+type callErrors struct{ dirty, clean error }
+
+// run is Update number i of kind k: it writes key k<i>, counts it in the
+// stats and logs it, unless it fails first.
+func (e callErrors) run(tx *Tx, i int, k callKind) error {
+	sp := tx.Space("t")
+	if k == callFailClean {
+		return e.clean
+	}
+	if err := sp.Put(fmt.Appendf(nil, "k%02d", i), []byte("v")); err != nil {
+		return err
+	}
+	if err := sp.AddStats(1, 1); err != nil {
+		return err
+	}
+	if _, err := sp.AppendLog(fmt.Appendf(nil, "k%02d", i)); err != nil {
+		return err
+	}
+	switch k {
+	case callFailDirty:
+		return e.dirty
+	case callPanics:
+		panic("boom")
+	}
+	return nil
+}
+
+// runQueued queues n Updates running fn(i, tx), in index order, behind a
+// held committer, so that they form one batch; it returns their errors.
+func runQueued(t *testing.T, db *DB, n int, fn func(i int, tx *Tx) error) []error {
+	t.Helper()
+	release := holdCommitter(t, db)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			errs[i] = db.Update(context.Background(), func(tx *Tx) error { return fn(i, tx) })
+		})
+		// Queue the calls in index order, so call 0 is ahead of the failures.
+		waitQueued(db, i+1)
+	}
+	release()
+	wg.Wait()
+	return errs
+}
+
+// checkBatchStored checks that space t holds exactly wantKeys, in its data,
+// its log (without sequence gaps) and its stats.
+func checkBatchStored(t *testing.T, db *DB, wantKeys []string) {
+	t.Helper()
 	mustView(t, db, func(tx *Tx) error {
 		sp := tx.Space("t")
 		var keys, logged []string
-		_ = sp.Ascend(nil, nil, func(k, v []byte) bool { keys = append(keys, string(k)); return true })
-		_ = sp.AscendLog(0, func(_ uint64, rec []byte) bool { logged = append(logged, string(rec)); return true })
+		if err := sp.Ascend(nil, nil, func(k, v []byte) bool { keys = append(keys, string(k)); return true }); err != nil {
+			return err
+		}
+		if err := sp.AscendLog(0, func(_ uint64, rec []byte) bool { logged = append(logged, string(rec)); return true }); err != nil {
+			return err
+		}
 		if fmt.Sprint(keys) != fmt.Sprint(wantKeys) {
 			t.Errorf("keys = %q, want %q", keys, wantKeys)
 		}

@@ -29,25 +29,7 @@ func testLog(t *testing.T, openMem func(testing.TB) *DB) {
 	db := openMem(t)
 	withSpace(t, db, "t")
 	withSpace(t, db, "other")
-
-	// Append 1..300 over several transactions (more than one bbolt page).
-	for batch := 0; batch < 3; batch++ {
-		mustUpdate(t, db, func(tx *Tx) error {
-			sp := tx.Space("t")
-			for i := 0; i < 100; i++ {
-				want := sp.LastLogSeq() + 1
-				seq, err := sp.AppendLog([]byte(fmt.Sprintf("rec%d", want)))
-				if err != nil {
-					return err
-				}
-				if seq != want {
-					t.Errorf("AppendLog seq = %d, want %d", seq, want)
-				}
-			}
-			return nil
-		})
-	}
-
+	appendLog300(t, db)
 	tests := []struct {
 		name  string
 		after uint64
@@ -76,6 +58,47 @@ func testLog(t *testing.T, openMem func(testing.TB) *DB) {
 		return nil
 	})
 
+	checkTrims(t, db)
+	// Sequences are never reused after a full trim.
+	mustUpdate(t, db, func(tx *Tx) error {
+		sp := tx.Space("t")
+		if got := sp.LastLogSeq(); got != 300 {
+			t.Errorf("LastLogSeq after trim = %d, want 300", got)
+		}
+		seq, err := sp.AppendLog([]byte("rec301"))
+		if seq != 301 {
+			t.Errorf("AppendLog after trim = %d, want 301", seq)
+		}
+		return err
+	})
+}
+
+// appendLog300 appends records 1..300 to space t's log over several
+// transactions (more than one bbolt page), checking each sequence.
+func appendLog300(t *testing.T, db *DB) {
+	t.Helper()
+	for batch := 0; batch < 3; batch++ {
+		mustUpdate(t, db, func(tx *Tx) error {
+			sp := tx.Space("t")
+			for i := 0; i < 100; i++ {
+				want := sp.LastLogSeq() + 1
+				seq, err := sp.AppendLog([]byte(fmt.Sprintf("rec%d", want)))
+				if err != nil {
+					return err
+				}
+				if seq != want {
+					t.Errorf("AppendLog seq = %d, want %d", seq, want)
+				}
+			}
+			return nil
+		})
+	}
+}
+
+// checkTrims trims space t's log of 300 records step by step, checking
+// what is left after each.
+func checkTrims(t *testing.T, db *DB) {
+	t.Helper()
 	trims := []struct {
 		name string
 		upTo uint64
@@ -94,19 +117,6 @@ func testLog(t *testing.T, openMem func(testing.TB) *DB) {
 			}
 		})
 	}
-
-	// Sequences are never reused after a full trim.
-	mustUpdate(t, db, func(tx *Tx) error {
-		sp := tx.Space("t")
-		if got := sp.LastLogSeq(); got != 300 {
-			t.Errorf("LastLogSeq after trim = %d, want 300", got)
-		}
-		seq, err := sp.AppendLog([]byte("rec301"))
-		if seq != 301 {
-			t.Errorf("AppendLog after trim = %d, want 301", seq)
-		}
-		return err
-	})
 }
 
 func seqRange(from, to uint64) []uint64 {

@@ -40,8 +40,34 @@ func TestStreamShardsTrimmed(t *testing.T) {
 	if m, err := s.catalog.get(db, "r", "A"); err == nil && m != nil {
 		tableID = m.ID
 	}
-	var ids []string // every shard id listed so far, oldest first
 	const hours = 48
+	ids := rollShardsHourly(t, s, clk, arn, hours)
+	var stored int
+	err = db.View(func(tx *store.Tx) error {
+		st, err := streams.Load(tx.Space(tableID))
+		if err == nil && st.Current() != nil {
+			stored = len(st.Current().Shards)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Shards closed within the last 24 h, the one closed exactly then, and the open one.
+	if want := int(streams.Retention/time.Hour) + 2; stored > want || stored == 0 {
+		t.Errorf("stored shards after %d hourly rollovers: got %d, want at most %d", hours, stored, want)
+	}
+	readKeptShards(t, s, arn, ids[0])
+}
+
+// rollShardsHourly writes an item to table A and moves the clock an hour,
+// hours times, checking after each that every listed shard's parent is
+// the shard listed before it; it returns every shard id listed, oldest
+// first.
+func rollShardsHourly(t *testing.T, s *Service, clk *clock.Clock, arn string, hours int) []string {
+	t.Helper()
+	ctx := context.Background()
+	var ids []string
 	for h := range hours {
 		if _, err := s.PutItem(ctx, "r", &ddb.PutItemInput{TableName: "A", Item: attr.Item{"pk": attr.String(fmt.Sprint(h))}}); err != nil {
 			t.Fatal(err)
@@ -68,30 +94,23 @@ func TestStreamShardsTrimmed(t *testing.T) {
 			}
 		}
 	}
-	var stored int
-	err = db.View(func(tx *store.Tx) error {
-		st, err := streams.Load(tx.Space(tableID))
-		if err == nil && st.Current() != nil {
-			stored = len(st.Current().Shards)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Shards closed within the last 24 h, the one closed exactly then, and the open one.
-	if want := int(streams.Retention/time.Hour) + 2; stored > want || stored == 0 {
-		t.Errorf("stored shards after %d hourly rollovers: got %d, want at most %d", hours, stored, want)
-	}
-	// A shard listed mid-way, its record 12 h old, reads through its own id.
+	return ids
+}
+
+// readKeptShards checks that paging on from trimmed shard trimmed starts at
+// the first shard kept, and that a shard listed mid-way, its record 12 h
+// old, reads through its own id.
+func readKeptShards(t *testing.T, s *Service, arn, trimmed string) {
+	t.Helper()
+	ctx := context.Background()
 	d, err := s.DescribeStream(ctx, "r", &streams.DescribeStreamInput{StreamArn: arn})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Paging on from a shard that was trimmed starts at the first kept.
-	after, err := s.DescribeStream(ctx, "r", &streams.DescribeStreamInput{StreamArn: arn, ExclusiveStartShardId: ids[0]})
+	after, err := s.DescribeStream(ctx, "r", &streams.DescribeStreamInput{StreamArn: arn, ExclusiveStartShardId: trimmed})
 	if err != nil || after.StreamDescription.Shards[0].ShardId != d.StreamDescription.Shards[0].ShardId {
-		t.Errorf("DescribeStream after trimmed shard %s: got %v, %v, want the list from %s", ids[0], after, err, d.StreamDescription.Shards[0].ShardId)
+		t.Errorf("DescribeStream after trimmed shard %s: got %v, %v, want the list from %s", trimmed, after, err, d.StreamDescription.Shards[0].ShardId)
 	}
 	first := d.StreamDescription.Shards[len(d.StreamDescription.Shards)/2]
 	it, err := s.GetShardIterator(ctx, "r", &streams.GetShardIteratorInput{StreamArn: arn, ShardId: first.ShardId, ShardIteratorType: "TRIM_HORIZON"})
