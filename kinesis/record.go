@@ -1,7 +1,6 @@
 package kinesis
 
 import (
-	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -67,30 +66,12 @@ func Render(t Table, tableID string, seq uint64, raw []byte, precision string) (
 	if err != nil {
 		return Entry{}, false, fmt.Errorf("kinesis: log record %d: %w", seq, err)
 	}
-	if rec.Old != nil && rec.New != nil && bytes.Equal(rec.Old, rec.New) {
-		return Entry{}, false, nil
-	}
-	old, err := decodeImage(rec.Old)
-	if err != nil {
+	c, changed, err := attr.DecodeChange(rec.Old, rec.New)
+	if err != nil || !changed {
 		return Entry{}, false, err
 	}
-	new, err := decodeImage(rec.New)
-	if err != nil {
-		return Entry{}, false, err
-	}
-	if old != nil && new != nil && attr.Equal(attr.Value{T: attr.TypeM, M: old}, attr.Value{T: attr.TypeM, M: new}) {
-		return Entry{}, false, nil
-	}
-	r := Record{AwsRegion: t.Region, EventID: eventID(tableID, seq), RecordFormat: "application/json",
+	r := Record{AwsRegion: t.Region, EventID: eventID(tableID, seq), EventName: c.EventName(), RecordFormat: "application/json",
 		TableName: t.Name, EventSource: "aws:dynamodb"}
-	switch {
-	case old == nil:
-		r.EventName = "INSERT"
-	case new == nil:
-		r.EventName = "REMOVE"
-	default:
-		r.EventName = "MODIFY"
-	}
 	if rec.Expired {
 		r.UserIdentity = &UserIdentity{Type: "Service", PrincipalID: "dynamodb.amazonaws.com"}
 	}
@@ -100,36 +81,14 @@ func Render(t Table, tableID string, seq uint64, raw []byte, precision string) (
 	if precision == Microsecond {
 		d.ApproximateCreationDateTime = rec.Time / int64(time.Microsecond)
 	}
-	d.Keys = keysOf(new, old, t.KeyNames)
-	d.NewImage, d.OldImage = new, old
-	d.SizeBytes = int64(d.Keys.Size() + new.Size() + old.Size())
+	d.Keys = c.Keys(t.KeyNames)
+	d.NewImage, d.OldImage = c.New, c.Old
+	d.SizeBytes = int64(d.Keys.Size() + c.New.Size() + c.Old.Size())
 	data, err := json.Marshal(r)
 	if err != nil {
 		return Entry{}, false, err
 	}
 	return Entry{Seq: seq, Time: rec.Time, PartitionKey: partitionKey(rec.Key), Data: data}, true, nil
-}
-
-func decodeImage(b []byte) (attr.Item, error) {
-	if b == nil {
-		return nil, nil
-	}
-	return attr.DecodeBinary(b)
-}
-
-// keysOf returns the key attributes of the item (new, or old when deleted).
-func keysOf(new, old attr.Item, names []string) attr.Item {
-	src := new
-	if src == nil {
-		src = old
-	}
-	keys := make(attr.Item, len(names))
-	for _, n := range names {
-		if v, ok := src[n]; ok {
-			keys[n] = v
-		}
-	}
-	return keys
 }
 
 // eventID is a record's id, in a UUID's shape, the same each time the

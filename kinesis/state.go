@@ -1,7 +1,6 @@
 package kinesis
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -80,23 +79,13 @@ type State struct {
 // Load returns the destinations kept in table space sp (empty when none).
 func Load(sp *store.Space) (*State, error) {
 	st := &State{}
-	b := sp.GetMeta(metaName)
-	if len(b) == 0 {
-		return st, nil
-	}
-	if err := json.Unmarshal(b, st); err != nil {
+	if err := sp.GetMetaJSON(metaName, st); err != nil {
 		return nil, fmt.Errorf("kinesis: corrupt state: %w", err)
 	}
 	return st, nil
 }
 
-func (st *State) save(sp *store.Space) error {
-	b, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	return sp.PutMeta(metaName, b)
-}
+func (st *State) save(sp *store.Space) error { return sp.PutMetaJSON(metaName, st) }
 
 // Find returns the destination for stream arn, or nil.
 func (st *State) Find(arn string) *Destination {

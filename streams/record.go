@@ -1,7 +1,6 @@
 package streams
 
 import (
-	"bytes"
 	"fmt"
 	"hash/fnv"
 	"time"
@@ -56,29 +55,11 @@ func (s *Stream) Render(seq uint64, raw []byte, region string, keyNames []string
 	if err != nil {
 		return Record{}, false, fmt.Errorf("streams: log record %d: %w", seq, err)
 	}
-	if rec.Old != nil && rec.New != nil && bytes.Equal(rec.Old, rec.New) {
-		return Record{}, false, nil
-	}
-	old, err := decodeImage(rec.Old)
-	if err != nil {
+	c, changed, err := attr.DecodeChange(rec.Old, rec.New)
+	if err != nil || !changed {
 		return Record{}, false, err
 	}
-	new, err := decodeImage(rec.New)
-	if err != nil {
-		return Record{}, false, err
-	}
-	if old != nil && new != nil && itemsEqual(old, new) {
-		return Record{}, false, nil
-	}
-	r := Record{EventID: eventID(s.Label, seq), EventVersion: eventVersion, EventSource: eventSource, AwsRegion: region}
-	switch {
-	case old == nil:
-		r.EventName = "INSERT"
-	case new == nil:
-		r.EventName = "REMOVE"
-	default:
-		r.EventName = "MODIFY"
-	}
+	r := Record{EventID: eventID(s.Label, seq), EventName: c.EventName(), EventVersion: eventVersion, EventSource: eventSource, AwsRegion: region}
 	if rec.Expired {
 		id := ttlIdentity
 		r.UserIdentity = &id
@@ -86,46 +67,18 @@ func (s *Stream) Render(seq uint64, raw []byte, region string, keyNames []string
 	d := &r.Dynamodb
 	d.ApproximateCreationDateTime = rec.Time / int64(time.Second)
 	d.SequenceNumber, d.StreamViewType = SequenceNumber(seq), s.ViewType
-	d.Keys = keysOf(new, old, keyNames)
+	d.Keys = c.Keys(keyNames)
 	size := d.Keys.Size()
 	if s.ViewType == "NEW_IMAGE" || s.ViewType == "NEW_AND_OLD_IMAGES" {
-		d.NewImage = new
-		size += new.Size()
+		d.NewImage = c.New
+		size += c.New.Size()
 	}
 	if s.ViewType == "OLD_IMAGE" || s.ViewType == "NEW_AND_OLD_IMAGES" {
-		d.OldImage = old
-		size += old.Size()
+		d.OldImage = c.Old
+		size += c.Old.Size()
 	}
 	d.SizeBytes = int64(size)
 	return r, true, nil
-}
-
-func decodeImage(b []byte) (attr.Item, error) {
-	if b == nil {
-		return nil, nil
-	}
-	return attr.DecodeBinary(b)
-}
-
-// keysOf returns the key attributes of the item (new, or old when deleted).
-func keysOf(new, old attr.Item, names []string) attr.Item {
-	src := new
-	if src == nil {
-		src = old
-	}
-	keys := make(attr.Item, len(names))
-	for _, n := range names {
-		if v, ok := src[n]; ok {
-			keys[n] = v
-		}
-	}
-	return keys
-}
-
-// itemsEqual reports whether a and b hold the same attributes and values,
-// as DynamoDB compares maps.
-func itemsEqual(a, b attr.Item) bool {
-	return attr.Equal(attr.Value{T: attr.TypeM, M: a}, attr.Value{T: attr.TypeM, M: b})
 }
 
 // eventID is a record's stable 32-hex-digit id.

@@ -1,7 +1,6 @@
 package streams
 
 import (
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"strings"
@@ -74,23 +73,13 @@ type Shard struct {
 // Load returns the streams kept in table space sp (empty State when none).
 func Load(sp *store.Space) (*State, error) {
 	st := &State{}
-	b := sp.GetMeta(metaName)
-	if len(b) == 0 {
-		return st, nil
-	}
-	if err := json.Unmarshal(b, st); err != nil {
+	if err := sp.GetMetaJSON(metaName, st); err != nil {
 		return nil, fmt.Errorf("streams: corrupt state: %w", err)
 	}
 	return st, nil
 }
 
-func (st *State) save(sp *store.Space) error {
-	b, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	return sp.PutMeta(metaName, b)
-}
+func (st *State) save(sp *store.Space) error { return sp.PutMetaJSON(metaName, st) }
 
 // Current returns the enabled stream, or nil.
 func (st *State) Current() *Stream {
