@@ -264,15 +264,19 @@ func (a *Applier) caughtUp(seq uint64) (bool, error) {
 
 // Watermark returns index name's watermark: the sequence number of the last
 // change-log record applied to it. It returns 0, false if the index has none
-// yet (it is being backfilled, or does not exist) or the store cannot be read.
-func (a *Applier) Watermark(name string) (uint64, bool) {
+// yet (it is being backfilled, or does not exist), and the store's error
+// when it cannot be read (then the index may well have one).
+func (a *Applier) Watermark(name string) (uint64, bool, error) {
 	var wm uint64
 	var ok bool
-	_ = a.opts.DB.View(func(tx *store.Tx) error {
+	err := a.opts.DB.View(func(tx *store.Tx) error {
 		wm, ok = Watermark(tx, a.opts.TableID, name)
 		return nil
 	})
-	return wm, ok
+	if err != nil {
+		return 0, false, err
+	}
+	return wm, ok, nil
 }
 
 // Watermark returns global index name's watermark in table tableID as the

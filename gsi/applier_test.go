@@ -154,8 +154,8 @@ func checkApplierCase(t *testing.T, tc applierCase) {
 	h.checkIndex(g)
 	h.checkIndex(hh)
 	for _, d := range []string{"byG", "byH"} {
-		if wm, ok := a.Watermark(d); !ok || wm != seq {
-			t.Errorf("Watermark(%s): got %d, %v, want %d, true", d, wm, ok, seq)
+		if wm, ok, err := a.Watermark(d); err != nil || !ok || wm != seq {
+			t.Errorf("Watermark(%s): got %d, %v, %v, want %d, true", d, wm, ok, err, seq)
 		}
 	}
 }
@@ -172,8 +172,8 @@ func TestWaitFor(t *testing.T) {
 		a.Notify()
 		waitFor(t, a, seq)
 		for _, d := range h.indexes() {
-			if wm, _ := a.Watermark(d.Name); wm < seq {
-				t.Errorf("Watermark(%s) after WaitFor(%d): got %d", d.Name, seq, wm)
+			if wm, _, err := a.Watermark(d.Name); err != nil || wm < seq {
+				t.Errorf("Watermark(%s) after WaitFor(%d): got %d, %v", d.Name, seq, wm, err)
 			}
 			h.checkIndex(d)
 		}
@@ -187,8 +187,8 @@ func TestWaitFor(t *testing.T) {
 		h := newHarness(t, byG()) // no watermark
 		a := h.start(h.options())
 		waitFor(t, a, h.write("a", item("g", "x", "s", 1)))
-		if _, ok := a.Watermark("byG"); ok {
-			t.Errorf("Watermark(byG): got one, want none")
+		if _, ok, err := a.Watermark("byG"); ok || err != nil {
+			t.Errorf("Watermark(byG): got one (%v) or %v, want none", ok, err)
 		}
 	})
 	t.Run("context ends", func(t *testing.T) {

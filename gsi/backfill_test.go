@@ -45,8 +45,8 @@ func TestBackfill(t *testing.T) {
 			}
 			h.checkIndex(g)
 			a := newApplier(h.options())
-			if wm, ok := a.Watermark(g.Name); !ok || wm != uint64(tc.items) {
-				t.Errorf("Watermark: got %d %v, want %d true", wm, ok, tc.items)
+			if wm, ok, err := a.Watermark(g.Name); err != nil || !ok || wm != uint64(tc.items) {
+				t.Errorf("Watermark: got %d %v %v, want %d true", wm, ok, err, tc.items)
 			}
 			var left []backfill
 			h.view(func(tx *store.Tx) error { left = readBackfills(tx.Space(tableID)); return nil })
@@ -93,8 +93,8 @@ func TestBackfillResume(t *testing.T) {
 	a := h.start(h.options())
 	waitFor(t, a, h.lastSeq())
 	h.checkIndex(g)
-	if wm, _ := a.Watermark(g.Name); wm != h.lastSeq() {
-		t.Errorf("Watermark: got %d, want %d", wm, h.lastSeq())
+	if wm, _, err := a.Watermark(g.Name); err != nil || wm != h.lastSeq() {
+		t.Errorf("Watermark: got %d, %v, want %d", wm, err, h.lastSeq())
 	}
 }
 
@@ -115,8 +115,8 @@ func TestBackfillDropped(t *testing.T) {
 	if !errors.Is(err, ErrIndexNotFound) {
 		t.Errorf("Backfill of a dropped index: got %v, want %v", err, ErrIndexNotFound)
 	}
-	if _, ok := newApplier(h.options()).Watermark(g.Name); ok {
-		t.Errorf("dropped index got a watermark")
+	if _, ok, err := newApplier(h.options()).Watermark(g.Name); ok || err != nil {
+		t.Errorf("dropped index got a watermark (%v) or %v", ok, err)
 	}
 }
 
@@ -129,11 +129,11 @@ func TestDropWatermark(t *testing.T) {
 	})
 	h.update(func(tx *store.Tx) error { return DropWatermark(tx, tableID, g.Name) })
 	a := newApplier(h.options())
-	if _, ok := a.Watermark(g.Name); ok {
-		t.Errorf("Watermark(%s) after DropWatermark: got one, want none", g.Name)
+	if _, ok, err := a.Watermark(g.Name); ok || err != nil {
+		t.Errorf("Watermark(%s) after DropWatermark: got one (%v) or %v, want none", g.Name, ok, err)
 	}
-	if _, ok := a.Watermark(hh.Name); !ok {
-		t.Errorf("Watermark(%s) of the other index: got none, want one", hh.Name)
+	if _, ok, err := a.Watermark(hh.Name); !ok || err != nil {
+		t.Errorf("Watermark(%s) of the other index: got none, %v, want one", hh.Name, err)
 	}
 	var got []backfill
 	h.view(func(tx *store.Tx) error { got = readBackfills(tx.Space(tableID)); return nil })

@@ -51,8 +51,8 @@ func TestCorruptRecord(t *testing.T) {
 	if want := "log record 2"; !strings.Contains(msg, want) {
 		t.Errorf("log: got %q, want it to mention %q", msg, want)
 	}
-	if wm, _ := a.Watermark(g.Name); wm != good {
-		t.Errorf("Watermark stuck before a corrupt record: got %d, want %d", wm, good)
+	if wm, _, err := a.Watermark(g.Name); err != nil || wm != good {
+		t.Errorf("Watermark stuck before a corrupt record: got %d, %v, want %d", wm, err, good)
 	}
 	h.checkIndex(g)
 	if got := h.logSeqs(); len(got) != 1 || got[0] != good+1 {

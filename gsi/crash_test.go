@@ -55,8 +55,8 @@ func TestCrashMidway(t *testing.T) {
 				t.Errorf("first batch: got applied %d more %v, want %d true", res.applied, res.more, maxApply)
 			}
 			for _, d := range []string{g.Name, hh.Name} {
-				if wm, ok := a.Watermark(d); wm != maxApply || !ok {
-					t.Errorf("Watermark(%s) after one batch: got %d %v, want %d true", d, wm, ok, maxApply)
+				if wm, ok, err := a.Watermark(d); err != nil || wm != maxApply || !ok {
+					t.Errorf("Watermark(%s) after one batch: got %d %v %v, want %d true", d, wm, ok, err, maxApply)
 				}
 			}
 			if reopen {

@@ -125,8 +125,8 @@ func TestTrimWaitsForSlowestIndex(t *testing.T) {
 	if got := h.logSeqs(); len(got) != 0 {
 		t.Errorf("log with a dropped index space: got %v, want []", got)
 	}
-	if wm, _ := a.Watermark(hh.Name); wm != 6 {
-		t.Errorf("Watermark of the dropped index: got %d, want 6 (untouched)", wm)
+	if wm, _, err := a.Watermark(hh.Name); err != nil || wm != 6 {
+		t.Errorf("Watermark of the dropped index: got %d, %v, want 6 (untouched)", wm, err)
 	}
 }
 

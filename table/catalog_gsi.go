@@ -25,10 +25,14 @@ type appliers struct {
 	// applier and the Time to Live sweep), by table ID: in cluster mode one
 	// front-end per table does it; alone, this process always owns it.
 	owners map[string]*store.Ownership
+	// unresumed are the tables, by ID, whose interrupted backfills could
+	// not be looked for (the store failed): applier looks again.
+	unresumed map[string]bool
 }
 
 func newAppliers() *appliers {
-	return &appliers{m: map[string]*gsi.Applier{}, backfilling: map[string]bool{}, owners: map[string]*store.Ownership{}}
+	return &appliers{m: map[string]*gsi.Applier{}, backfilling: map[string]bool{}, owners: map[string]*store.Ownership{},
+		unresumed: map[string]bool{}}
 }
 
 // ownerLocked returns this process's claim on table id's one-owner work,
@@ -58,15 +62,35 @@ func (s *Service) applier(m *tableMeta) *gsi.Applier {
 	if !ok {
 		a = s.startApplier(m)
 	}
+	resume := !ok || s.appliers.unresumed[m.ID]
+	delete(s.appliers.unresumed, m.ID)
 	s.appliers.mu.Unlock()
-	if !ok {
-		for _, d := range m.gsis {
-			if _, done := a.Watermark(d.Name); !done {
-				s.startBackfill(m, d)
-			}
-		}
+	if resume {
+		s.resumeBackfills(m, a)
 	}
 	return a
+}
+
+// resumeBackfills starts the backfill of each of m's global indexes that
+// has none finished. When the store cannot say (its read failed), the
+// table is asked again on its applier's next use instead: a finished
+// index taken for an unfinished one would be built again for nothing.
+func (s *Service) resumeBackfills(m *tableMeta, a *gsi.Applier) {
+	for _, d := range m.gsis {
+		_, done, err := a.Watermark(d.Name)
+		if err != nil {
+			s.appliers.mu.Lock()
+			s.appliers.unresumed[m.ID] = true
+			s.appliers.mu.Unlock()
+			if s.opts.Logger != nil {
+				s.opts.Logger.Warn("gsi: cannot tell whether a backfill was interrupted; asking again on next use", "table", m.Name, "index", d.Name, "err", err)
+			}
+			return
+		}
+		if !done {
+			s.startBackfill(m, d)
+		}
+	}
 }
 
 // startApplier starts m's applier; s.appliers.mu is held.
@@ -109,6 +133,7 @@ func (s *Service) stopApplier(tableID string) {
 	delete(s.appliers.m, tableID)
 	o := s.appliers.owners[tableID]
 	delete(s.appliers.owners, tableID)
+	delete(s.appliers.unresumed, tableID)
 	s.appliers.mu.Unlock()
 	if ok {
 		a.Close()
