@@ -40,11 +40,14 @@ func (s *Service) copied(m *tableMeta, r replicaMeta) bool {
 		return true
 	}
 	done := true
-	_ = s.db.View(func(tx *store.Tx) error {
+	err := s.db.View(func(tx *store.Tx) error {
 		_, copied, ok := replication.Watermark(tx, src.ID, dst.ID)
 		done = copied || !ok
 		return nil
 	})
+	if err != nil {
+		return true // as when the catalog cannot be read: a description never fails on it
+	}
 	return done
 }
 

@@ -146,8 +146,8 @@ func (s *Service) finishStrong(ctx context.Context, sw *strongWrites, err error)
 	}
 	if s.db.Shared() {
 		// A claim left behind (the release failing, this process dying)
-		// lapses with its lease.
-		_ = s.db.Update(context.WithoutCancel(ctx), func(tx *store.Tx) error {
+		// lapses with its lease: a failed release is only logged.
+		rerr := s.db.Update(context.WithoutCancel(ctx), func(tx *store.Tx) error {
 			for _, mu := range sw.muts {
 				if err := s.sharedClaim(tx, mu.meta, mu.key, -1); err != nil {
 					return err
@@ -155,6 +155,9 @@ func (s *Service) finishStrong(ctx context.Context, sw *strongWrites, err error)
 			}
 			return nil
 		})
+		if rerr != nil && s.opts.Logger != nil {
+			s.opts.Logger.Warn("global tables: releasing strongly consistent write claims failed; they lapse with their lease", "err", rerr)
+		}
 	}
 	return err
 }
