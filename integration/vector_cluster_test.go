@@ -228,6 +228,11 @@ func TestClusterVectorIndexSameEverywhere(t *testing.T) {
 	srvB, _ = stoppableFrontEnd(t, c.Endpoints(), "vsame/", opts)
 	b = srvB.client("us-east-1")
 	postSettle(t, srvB.URL)
+	// Before any search, the restarted front-end's DescribeTable counts what
+	// the other's does.
+	if got, want := fmt.Sprint(describeVectorCounts(t, b, "same", "cos")), fmt.Sprint(len(m.of("")), 4*dims*len(m.of(""))); got != want {
+		t.Errorf("restarted b describes cos with %s items and bytes, want %s", got, want)
+	}
 	sameSearches(t, "b restarted", "same", m, r, dims, a, b)
 
 	m["new"] = vectorItem{"t1", randVector(r, dims)}

@@ -224,6 +224,7 @@ func (s *Service) DescribeTable(ctx context.Context, region string, in *ddb.Tabl
 	if err != nil {
 		return nil, err
 	}
+	s.followVectors(m) // the vector indexes' counts, as a search would see them
 	return &ddb.DescribeTableOutput{Table: s.describe(m, stats)}, nil
 }
 

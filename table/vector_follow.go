@@ -47,8 +47,9 @@ func (s *Service) caughtUpVectors(m *tableMeta) (map[string]*vector.Index, error
 
 // followVectors starts keeping m's vector indexes now, when they are
 // created, so that the writes after it reach them through the change log
-// (and its lag) rather than a later snapshot. Its errors are logged: the
-// first search builds the indexes anyway.
+// (and its lag) rather than a later snapshot, and catches them up for
+// DescribeTable's counts. Its errors are logged: the first search builds
+// the indexes anyway.
 func (s *Service) followVectors(m *tableMeta) {
 	if len(m.vectors) == 0 {
 		return
