@@ -10,7 +10,6 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/ddb"
-	"github.com/ddblocal/ddblocal/store"
 )
 
 // benchService returns a Service over a fresh in-memory store with table
@@ -18,14 +17,9 @@ import (
 // one-item partitions; every item has a 200-byte value and f = i % 100.
 func benchService(b *testing.B, others int) *Service {
 	b.Helper()
-	db, err := store.Open(store.Options{InMemory: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := New(db, Options{})
-	b.Cleanup(func() { s.Close(); db.Close() })
+	s := memService(b, Options{})
 	ctx := context.Background()
-	_, err = s.CreateTable(ctx, "r", &ddb.CreateTableInput{TableName: "T", BillingMode: "PAY_PER_REQUEST",
+	_, err := s.CreateTable(ctx, "r", &ddb.CreateTableInput{TableName: "T", BillingMode: "PAY_PER_REQUEST",
 		AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "sk", AttributeType: "S"}},
 		KeySchema:            []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}, {AttributeName: "sk", KeyType: "RANGE"}}})
 	if err != nil {

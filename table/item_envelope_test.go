@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/ddb"
@@ -18,17 +17,7 @@ import (
 // sk S (tags, when not nil, are given to every table).
 func envelopeService(t *testing.T, opts Options, tags []ddb.Tag, names ...string) *Service {
 	t.Helper()
-	db, err := store.Open(store.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	clk := &fakeClock{t: time.Unix(1_700_000_000, 0)}
-	opts.Now = clk.now
-	s := New(db, opts)
-	t.Cleanup(func() {
-		s.Close()
-		db.Close()
-	})
+	s, _ := clockService(t, opts)
 	for _, name := range names {
 		envelopeTable(t, s, name, tags)
 	}

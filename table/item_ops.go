@@ -54,11 +54,7 @@ func (s *Service) PutItem(ctx context.Context, region string, in *ddb.PutItemInp
 	if err := checkReturnValues(in.ReturnValues, "NONE", "ALL_OLD"); err != nil {
 		return nil, err
 	}
-	c, err := s.compileExpr(writeExprInput(&in.WriteParams))
-	if err != nil {
-		return nil, err
-	}
-	m, err := s.table(ctx, region, in.TableName)
+	c, m, err := s.compileFor(ctx, region, in.TableName, writeExprInput(&in.WriteParams))
 	if err != nil {
 		return nil, err
 	}
@@ -82,11 +78,7 @@ func (s *Service) DeleteItem(ctx context.Context, region string, in *ddb.DeleteI
 	if err := checkReturnValues(in.ReturnValues, "NONE", "ALL_OLD"); err != nil {
 		return nil, err
 	}
-	c, err := s.compileExpr(writeExprInput(&in.WriteParams))
-	if err != nil {
-		return nil, err
-	}
-	m, err := s.table(ctx, region, in.TableName)
+	c, m, err := s.compileFor(ctx, region, in.TableName, writeExprInput(&in.WriteParams))
 	if err != nil {
 		return nil, err
 	}
@@ -104,11 +96,7 @@ func (s *Service) DeleteItem(ctx context.Context, region string, in *ddb.DeleteI
 func (s *Service) UpdateItem(ctx context.Context, region string, in *ddb.UpdateItemInput) (*ddb.WriteOutput, error) {
 	ei := writeExprInput(&in.WriteParams)
 	ei.UpdateExpression, ei.AttributeUpdates, ei.Op = in.UpdateExpression, in.AttributeUpdates, expressions.OpUpdate
-	c, err := s.compileExpr(ei)
-	if err != nil {
-		return nil, err
-	}
-	m, err := s.table(ctx, region, in.TableName)
+	c, m, err := s.compileFor(ctx, region, in.TableName, ei)
 	if err != nil {
 		return nil, err
 	}
@@ -143,6 +131,21 @@ func (s *Service) UpdateItem(ctx context.Context, region string, in *ddb.UpdateI
 		}
 		return nil
 	})
+}
+
+// compileFor compiles a single-item request's expressions ei, then looks
+// up its table: a bad request is a ValidationException even for a missing
+// table, as in DynamoDB.
+func (s *Service) compileFor(ctx context.Context, region, table string, ei expressions.Input) (*expressions.Compiled, *tableMeta, error) {
+	c, err := s.compileExpr(ei)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := s.table(ctx, region, table)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, m, nil
 }
 
 // writeOne commits one validated single-item write and renders its response:
@@ -181,14 +184,10 @@ func (s *Service) writeMeter(m *tableMeta, w written) *capacity.Meter {
 
 // GetItem reads one item by key.
 func (s *Service) GetItem(ctx context.Context, region string, in *ddb.GetItemInput) (*ddb.GetItemOutput, error) {
-	c, err := s.compileExpr(expressions.Input{
+	c, m, err := s.compileFor(ctx, region, in.TableName, expressions.Input{
 		ProjectionExpression: in.ProjectionExpression, AttributesToGet: in.AttributesToGet,
 		Names: in.ExpressionAttributeNames,
 	})
-	if err != nil {
-		return nil, err
-	}
-	m, err := s.table(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}

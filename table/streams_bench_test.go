@@ -8,7 +8,6 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/ddb"
-	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/streams"
 )
 
@@ -16,12 +15,7 @@ import (
 // "S" (pk S), whose stream is enabled when stream is true.
 func streamBenchService(b *testing.B, stream bool) *Service {
 	b.Helper()
-	db, err := store.Open(store.Options{InMemory: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := New(db, Options{})
-	b.Cleanup(func() { s.Close(); db.Close() })
+	s := memService(b, Options{})
 	in := &ddb.CreateTableInput{TableName: "S", BillingMode: "PAY_PER_REQUEST",
 		AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}}, KeySchema: []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}}}
 	if stream {

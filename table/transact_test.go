@@ -35,19 +35,7 @@ func (c *fakeClock) advance(d time.Duration) {
 // txService returns a Service with tables A and B (hash key pk S).
 func txService(t *testing.T) (*Service, *fakeClock) {
 	t.Helper()
-	db, err := store.Open(store.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	clk := &fakeClock{t: time.Unix(1_700_000_000, 0)}
-	s := New(db, Options{Now: clk.now})
-	t.Cleanup(func() {
-		// Service.Close arrives with the index appliers; call it when present.
-		if c, ok := any(s).(interface{ Close() }); ok {
-			c.Close()
-		}
-		db.Close()
-	})
+	s, clk := clockService(t, Options{})
 	for _, name := range []string{"A", "B"} {
 		_, err := s.CreateTable(context.Background(), "r", &ddb.CreateTableInput{
 			TableName:            name,
