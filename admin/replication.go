@@ -6,7 +6,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/ddblocal/ddblocal/table"
+	"github.com/ddblocal/ddblocal/replication"
 )
 
 // replicationPath reports and steers global tables' replication (package
@@ -17,7 +17,7 @@ const replicationPath = Prefix + "/replication"
 
 // Replication is what replicationPath uses: *table.Service.
 type Replication interface {
-	Replication() (*table.ReplicationReport, error)
+	Replication() (*replication.Report, error)
 	PauseRegion(region string)
 	ResumeRegion(region string)
 }

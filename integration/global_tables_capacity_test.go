@@ -11,11 +11,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddblocal/ddblocal/replication"
 	"github.com/ddblocal/ddblocal/table"
 )
 
 // link returns rep's link from source to target.
-func link(t testing.TB, rep table.ReplicationReport, source, target string) table.ReplicationLink {
+func link(t testing.TB, rep replication.Report, source, target string) replication.LinkReport {
 	t.Helper()
 	for _, l := range rep.Links {
 		if l.Source == source && l.Target == target {
@@ -23,7 +24,7 @@ func link(t testing.TB, rep table.ReplicationReport, source, target string) tabl
 		}
 	}
 	t.Fatalf("no link %s -> %s in %+v", source, target, rep.Links)
-	return table.ReplicationLink{}
+	return replication.LinkReport{}
 }
 
 // putUnits writes item pk with a value of size bytes through c and returns

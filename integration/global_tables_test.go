@@ -22,6 +22,7 @@ import (
 	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/clock"
 	"github.com/ddblocal/ddblocal/consistency"
+	"github.com/ddblocal/ddblocal/replication"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/table"
 )
@@ -65,7 +66,7 @@ func (g *gtServer) settle(t testing.TB) {
 }
 
 // replication calls /_ddblocal/replication (op "" = GET, "pause", "resume").
-func (g *gtServer) replication(t testing.TB, op, region string) table.ReplicationReport {
+func (g *gtServer) replication(t testing.TB, op, region string) replication.Report {
 	t.Helper()
 	var resp *http.Response
 	var err error
@@ -78,7 +79,7 @@ func (g *gtServer) replication(t testing.TB, op, region string) table.Replicatio
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var rep table.ReplicationReport
+	var rep replication.Report
 	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&rep) != nil {
 		t.Fatalf("replication %s: status %d", op, resp.StatusCode)
 	}

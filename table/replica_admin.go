@@ -10,56 +10,10 @@ import (
 	"github.com/ddblocal/ddblocal/replication"
 )
 
-// ReplicationLink is one link of a global table, as GET
-// /_ddblocal/replication reports it.
-type ReplicationLink struct {
-	Table     string `json:"table"`
-	Account   string `json:"account"`
-	Source    string `json:"sourceRegion"`
-	Target    string `json:"targetRegion"`
-	Watermark uint64 `json:"watermark"`
-	Copying   bool   `json:"copying"`
-	Paused    bool   `json:"paused"`
-	// Backlog is how many of the source's own writes wait for the target,
-	// LagMillis how long the oldest has waited.
-	Backlog   int   `json:"backlog"`
-	LagMillis int64 `json:"lagMillis"`
-	Conflicts int64 `json:"conflicts"`
-	// ReplicatedWriteUnits is the write capacity the link's writes consumed
-	// in the target Region (rWCU/rWRU) since this process started it, and
-	// Throttled how often the target's capacity held the link back.
-	ReplicatedWriteUnits float64 `json:"replicatedWriteUnits"`
-	Throttled            int64   `json:"throttled"`
-}
-
-// ReplicationConflict is a replicated write last-writer-wins discarded.
-type ReplicationConflict struct {
-	Table  string        `json:"table"`
-	Region string        `json:"region"` // where the write was discarded
-	Key    attr.Item     `json:"key"`    // the item's key, as DynamoDB JSON
-	Winner ConflictWrite `json:"winner"`
-	Loser  ConflictWrite `json:"loser"`
-}
-
-// ConflictWrite is one side of a conflict: its Region, commit time and
-// whether it deleted the item.
-type ConflictWrite struct {
-	Region  string    `json:"region"`
-	Time    time.Time `json:"time"`
-	Deleted bool      `json:"deleted,omitempty"`
-}
-
-// ReplicationReport is GET /_ddblocal/replication.
-type ReplicationReport struct {
-	Links         []ReplicationLink     `json:"links"`
-	PausedRegions []string              `json:"pausedRegions"`
-	Conflicts     []ReplicationConflict `json:"conflicts"`
-}
-
 // Replication reports every link of every global table this process runs,
 // sorted by table, source and target, and the recent conflicts of each.
-func (s *Service) Replication() (*ReplicationReport, error) {
-	rep := &ReplicationReport{Links: []ReplicationLink{}, PausedRegions: s.pausedRegions(), Conflicts: []ReplicationConflict{}}
+func (s *Service) Replication() (*replication.Report, error) {
+	rep := &replication.Report{Links: []replication.LinkReport{}, PausedRegions: s.pausedRegions(), Conflicts: []replication.ConflictReport{}}
 	for _, run := range s.links() {
 		st, ok, err := run.r.Status()
 		if err != nil {
@@ -77,7 +31,7 @@ func (s *Service) Replication() (*ReplicationReport, error) {
 				key = append(key, k.AttributeName)
 			}
 		}
-		rep.Links = append(rep.Links, ReplicationLink{Table: run.name, Account: account, Source: st.Source.Region,
+		rep.Links = append(rep.Links, replication.LinkReport{Table: run.name, Account: account, Source: st.Source.Region,
 			Target: st.Target.Region, Watermark: st.Watermark, Copying: st.Copying, Paused: st.Paused,
 			Backlog: st.Backlog, LagMillis: st.Lag.Milliseconds(), Conflicts: st.Conflicts,
 			ReplicatedWriteUnits: st.ReplicatedUnits, Throttled: st.Throttled})
@@ -86,7 +40,7 @@ func (s *Service) Replication() (*ReplicationReport, error) {
 			rep.Conflicts = append(rep.Conflicts, conflictReport(run.name, key, c))
 		}
 	}
-	slices.SortFunc(rep.Links, func(a, b ReplicationLink) int {
+	slices.SortFunc(rep.Links, func(a, b replication.LinkReport) int {
 		return strings.Compare(a.Table+"\x00"+a.Source+"\x00"+a.Target, b.Table+"\x00"+b.Source+"\x00"+b.Target)
 	})
 	return rep, nil
@@ -103,10 +57,10 @@ func (s *Service) sourceOf(run *linkRun) *tableMeta {
 
 // conflictReport renders c, a conflict of table name whose key attributes
 // are key.
-func conflictReport(name string, key []string, c replication.Conflict) ReplicationConflict {
-	out := ReplicationConflict{Table: name, Region: c.Region,
-		Winner: ConflictWrite{Region: c.Winner.Region, Time: time.Unix(0, c.Winner.Time).UTC(), Deleted: c.Winner.Deleted},
-		Loser:  ConflictWrite{Region: c.Loser.Region, Time: time.Unix(0, c.Loser.Time).UTC(), Deleted: c.Loser.Deleted}}
+func conflictReport(name string, key []string, c replication.Conflict) replication.ConflictReport {
+	out := replication.ConflictReport{Table: name, Region: c.Region,
+		Winner: replication.ConflictWrite{Region: c.Winner.Region, Time: time.Unix(0, c.Winner.Time).UTC(), Deleted: c.Winner.Deleted},
+		Loser:  replication.ConflictWrite{Region: c.Loser.Region, Time: time.Unix(0, c.Loser.Time).UTC(), Deleted: c.Loser.Deleted}}
 	if item, err := attr.DecodeBinary(c.Item); err == nil {
 		out.Key = attr.Item{}
 		for _, k := range key {
