@@ -313,6 +313,44 @@ func (c *container) stop(t *testing.T) {
 	t.Logf("%s stopped on SIGTERM in %s", c.name, took.Round(time.Millisecond))
 }
 
+// stopWhileWriting puts items (keys prefix00000, prefix00001, ...) one
+// after another and stops the container (SIGTERM, as stop checks) while
+// they arrive; it returns the keys whose writes were acknowledged, all of
+// which the server must keep.
+func (c *container) stopWhileWriting(t *testing.T, db *dynamodb.Client, prefix string) []string {
+	var acked []string
+	var werr error
+	writing, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			key := fmt.Sprintf("%s%05d", prefix, i)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			_, werr = db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Users"),
+				Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: key}}})
+			cancel()
+			if werr != nil {
+				return
+			}
+			acked = append(acked, key)
+			if i == 9 {
+				close(writing)
+			}
+		}
+	}()
+	select {
+	case <-writing:
+	case <-done:
+		t.Fatalf("writes failed before the stop: %v", werr)
+	}
+	c.stop(t)
+	<-done
+	if len(acked) <= 10 {
+		t.Fatalf("no write was acknowledged between the first ten and the stop (%v): the stop did not meet writes in flight", werr)
+	}
+	return acked
+}
+
 // start starts a stopped container again and waits until it is healthy.
 func (c *container) start(t *testing.T) {
 	c.e.must(t, "start", c.name)
@@ -369,6 +407,27 @@ func countUsers(t *testing.T, db *dynamodb.Client, prefix string) int {
 	return int(out.Count)
 }
 
+// usersWithPrefix returns the keys of table Users that start with prefix
+// (a strongly consistent scan, every page).
+func usersWithPrefix(t *testing.T, db *dynamodb.Client, prefix string) map[string]bool {
+	keys := map[string]bool{}
+	p := dynamodb.NewScanPaginator(db, &dynamodb.ScanInput{TableName: aws.String("Users"), ConsistentRead: aws.Bool(true),
+		FilterExpression:          aws.String("begins_with(pk, :p)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: prefix}}})
+	for p.HasMorePages() {
+		out, err := p.NextPage(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, item := range out.Items {
+			if k, ok := item["pk"].(*types.AttributeValueMemberS); ok {
+				keys[k.Value] = true
+			}
+		}
+	}
+	return keys
+}
+
 func testContainerVolume(t *testing.T, e *engine, img string) {
 	vol := e.name + "-data"
 	e.cleanup(t, "volume", "rm", "-f", vol)
@@ -378,11 +437,19 @@ func testContainerVolume(t *testing.T, e *engine, img string) {
 		t.Errorf("the server runs as uid %s, want 65532 (non-root)", uid)
 	}
 	putUsers(t, c.client(t), true, "u", containerItems)
-	c.stop(t)
+	acked := c.stopWhileWriting(t, c.client(t), "w")
 	c.start(t)
 	if got := countUsers(t, c.client(t), "u"); got != containerItems {
 		t.Fatalf("after stop and start: %d items, want %d", got, containerItems)
 	}
+	kept := usersWithPrefix(t, c.client(t), "w")
+	for _, k := range acked {
+		if !kept[k] {
+			t.Fatalf("item %s, acknowledged before SIGTERM stopped the server, is lost (%d of %d acknowledged writes kept)",
+				k, len(kept), len(acked))
+		}
+	}
+	t.Logf("all %d writes acknowledged while the container stopped were kept", len(acked))
 	putUsers(t, c.client(t), false, "v", containerItems)
 	c.stop(t)
 	c2 := runContainer(t, e, "vol-2", "8000", []string{"-v", vol + ":/data"}, img)
