@@ -25,9 +25,17 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdo
 	fs.SetOutput(stderr)
 	endpoint := fs.String("endpoint", getenv("DDBLOCAL_MCP_ENDPOINT"), "a running ddblocal (or DynamoDB-compatible endpoint) the tools use; empty starts an in-memory one [DDBLOCAL_MCP_ENDPOINT]")
 	region := fs.String("region", orEnv(getenv("AWS_REGION"), "us-east-1"), "region the tools sign requests for; tables are per region [AWS_REGION]")
-	readOnly := fs.Bool("read-only", getenv("DDBLOCAL_MCP_READ_ONLY") == "true", "leave out the tools that write; PartiQL runs SELECT only [DDBLOCAL_MCP_READ_ONLY=true]")
+	env := newEnvVars(getenv)
+	readOnly := env.bool("MCP_READ_ONLY")
+	fs.Var(newBoolValue(&readOnly), "read-only", "leave out the tools that write; PartiQL runs SELECT only [DDBLOCAL_MCP_READ_ONLY]")
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio")
 	if err := parseSubcommand(fs, args); err != nil {
+		return err
+	}
+	if err := env.err(); err != nil {
+		return err
+	}
+	if err := checkMCPEndpoint(fs, *endpoint); err != nil {
 		return err
 	}
 	url := *endpoint
@@ -42,7 +50,7 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	creds := aws.Credentials{AccessKeyID: orEnv(getenv("AWS_ACCESS_KEY_ID"), "ddblocal"), SecretAccessKey: orEnv(getenv("AWS_SECRET_ACCESS_KEY"), "ddblocal"),
 		SessionToken: getenv("AWS_SESSION_TOKEN")}
-	s := mcp.New(mcp.Options{Endpoint: &mcp.Endpoint{URL: url, Region: *region, Credentials: creds}, ReadOnly: *readOnly, Version: versionString()})
+	s := mcp.New(mcp.Options{Endpoint: &mcp.Endpoint{URL: url, Region: *region, Credentials: creds}, ReadOnly: readOnly, Version: versionString()})
 	if *httpAddr != "" {
 		return serveMCPHTTP(ctx, s, *httpAddr, stderr)
 	}
@@ -51,6 +59,25 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdo
 		return nil
 	}
 	return err
+}
+
+// checkMCPEndpoint refuses an endpoint that is no http(s) URL, naming
+// --endpoint, or DDBLOCAL_MCP_ENDPOINT when only the variable gave it.
+func checkMCPEndpoint(fs *flag.FlagSet, endpoint string) error {
+	if endpoint == "" {
+		return nil
+	}
+	err := checkEndpoint(endpoint)
+	if err == nil {
+		return nil
+	}
+	name := "DDBLOCAL_MCP_ENDPOINT"
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "endpoint" {
+			name = "--endpoint"
+		}
+	})
+	return fmt.Errorf("invalid %s %q: %v", name, endpoint, err)
 }
 
 // serveMCPHTTP serves s over streamable HTTP until ctx ends.

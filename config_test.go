@@ -96,6 +96,9 @@ func TestParseConfigBadEnv(t *testing.T) {
 		{"DDBLOCAL_EVENTUAL_LAG", "soon", nil, `DDBLOCAL_EVENTUAL_LAG: invalid lag "soon": want a duration such as 500ms, or random:MIN-MAX`},
 		{"DDBLOCAL_TTL_DELAY", "random:2h-1h", nil, `DDBLOCAL_TTL_DELAY: invalid lag "random:2h-1h": want random:MIN-MAX with 0 <= MIN <= MAX`},
 		{"DDBLOCAL_LOG_LEVEL", "loud", nil, `invalid DDBLOCAL_LOG_LEVEL "loud": want debug, info, warn or error`},
+		{"DDBLOCAL_CORS", "http://a.test, http://b.test", nil, `invalid DDBLOCAL_CORS "http://a.test, http://b.test": " http://b.test" is not an origin: ` +
+			`want *, off, or comma-separated origins such as http://localhost:3000 (scheme://host[:port], nothing after it)`},
+		{"DDBLOCAL_KINESIS_ENDPOINT", "localhost:4567", nil, `invalid DDBLOCAL_KINESIS_ENDPOINT "localhost:4567": want an http:// or https:// URL such as http://localhost:4567`},
 		// A flag given on the command line is named as the flag.
 		{"DDBLOCAL_LOG_LEVEL", "info", []string{"--log-level", "loud"}, `invalid --log-level "loud": want debug, info, warn or error`},
 		{"DDBLOCAL_EVENTUAL_LAG", "1s", []string{"--eventual-lag", "soon"}, `--eventual-lag: invalid lag "soon": want a duration such as 500ms, or random:MIN-MAX`},
@@ -129,6 +132,9 @@ func TestParseConfigBadFlags(t *testing.T) {
 		{[]string{"--stream-shard-duration", "4 h"}, `invalid value "4 h" for flag -stream-shard-duration: want a duration such as 500ms, 2s or 1h`},
 		{[]string{"--capacity-scale", "half"}, `invalid value "half" for flag -capacity-scale: want a number such as 0.01`},
 		{[]string{"--capacity-scale", "0"}, `invalid --capacity-scale 0: want a number greater than 0, such as 0.01`},
+		{[]string{"--cors", "http://app.test/"}, `invalid --cors "http://app.test/": "http://app.test/" is not an origin: ` +
+			`want *, off, or comma-separated origins such as http://localhost:3000 (scheme://host[:port], nothing after it)`},
+		{[]string{"--kinesis-endpoint", "kinesis"}, `invalid --kinesis-endpoint "kinesis": want an http:// or https:// URL such as http://localhost:4567`},
 	}
 	for _, tt := range tests {
 		_, err := parseConfig(tt.args, func(string) string { return "" }, io.Discard)
@@ -170,5 +176,44 @@ func TestHealthcheckBadEnv(t *testing.T) {
 	want := `invalid DDBLOCAL_PORT "80OO": want a whole number from 0 to 65535`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+// TestCheckOrigins: --cors takes what a browser's Origin header can equal,
+// and refuses what could never equal one.
+func TestCheckOrigins(t *testing.T) {
+	for _, tt := range []struct {
+		value string
+		ok    bool
+	}{
+		{"*", true}, {"off", true}, {"http://localhost:3000", true}, {"https://app.test,http://localhost:5173", true},
+		{"null", true}, {"chrome-extension://abcdef", true}, {"http://[::1]:8080", true},
+		{"", false}, {"app.test", false}, {"http://app.test/", false}, {"http://app.test/path", false},
+		{"http://App.test", false}, {"http://a.test, http://b.test", false}, {"http://a.test,", false},
+		{"http://a.test,off", false}, {"http://u@a.test", false}, {"http://a.test?x", false},
+	} {
+		if err := checkOrigins(tt.value); (err == nil) != tt.ok {
+			t.Errorf("checkOrigins(%q) = %v, want ok %v", tt.value, err, tt.ok)
+		}
+	}
+}
+
+// TestMCPBadConfig: the mcp subcommand's variable and endpoint parse as
+// the server's do, or it stops before starting anything, naming them.
+func TestMCPBadConfig(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{nil, map[string]string{"DDBLOCAL_MCP_READ_ONLY": "maybe"}, `invalid DDBLOCAL_MCP_READ_ONLY "maybe": want true or false (also 1/0, yes/no, on/off)`},
+		{[]string{"--read-only=maybe"}, nil, `invalid boolean value "maybe" for -read-only: want true or false (also 1/0, yes/no, on/off)`},
+		{nil, map[string]string{"DDBLOCAL_MCP_ENDPOINT": "localhost:8000"}, `invalid DDBLOCAL_MCP_ENDPOINT "localhost:8000": want an http:// or https:// URL such as http://localhost:4567`},
+		{[]string{"--endpoint", "ftp://x"}, map[string]string{"DDBLOCAL_MCP_ENDPOINT": "http://localhost:8000"}, `invalid --endpoint "ftp://x": want an http:// or https:// URL such as http://localhost:4567`},
+	} {
+		err := runMCP(context.Background(), tt.args, func(k string) string { return tt.env[k] }, io.Discard, io.Discard)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("mcp %q with %v: got %v, want %s", tt.args, tt.env, err, tt.want)
+		}
 	}
 }

@@ -198,6 +198,14 @@ func (c *config) finish(raw rawFlags, source func(flagName, envName string) stri
 	if err := lvl.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return fmt.Errorf("invalid %s %q: want debug, info, warn or error", source("log-level", "LOG_LEVEL"), c.logLevel)
 	}
+	if err := checkOrigins(c.cors); err != nil {
+		return fmt.Errorf("invalid %s %q: %v", source("cors", "CORS"), c.cors, err)
+	}
+	if c.kinesisURL != "" {
+		if err := checkEndpoint(c.kinesisURL); err != nil {
+			return fmt.Errorf("invalid %s %q: %v", source("kinesis-endpoint", "KINESIS_ENDPOINT"), c.kinesisURL, err)
+		}
+	}
 	return nil
 }
 

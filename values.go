@@ -8,6 +8,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,8 @@ const (
 	wantDuration = "a duration such as 500ms, 2s or 1h"
 	wantUint     = "a whole number, 0 or more"
 	wantFloat    = "a number such as 0.01"
+	wantEndpoint = "an http:// or https:// URL such as http://localhost:4567"
+	wantOrigins  = "*, off, or comma-separated origins such as http://localhost:3000 (scheme://host[:port], nothing after it)"
 )
 
 // wantInt says which integers a setting accepts.
@@ -75,6 +78,37 @@ func parseDuration(s string) (time.Duration, error) {
 		return 0, errors.New("want " + wantDuration)
 	}
 	return d, nil
+}
+
+// checkEndpoint accepts an http or https URL that names a host, as the
+// SDK clients that use it need; "localhost:4567" (no scheme) is refused
+// rather than failing on first use.
+func checkEndpoint(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "" {
+		return errors.New("want " + wantEndpoint)
+	}
+	return nil
+}
+
+// checkOrigins accepts --cors's values: *, off, or origins compared with a
+// browser's Origin header byte for byte, so an origin that could never be
+// equal to one (a space after the comma, a trailing slash, a path, upper
+// case) is refused instead of silently allowing nothing.
+func checkOrigins(s string) error {
+	if s == "*" || s == "off" {
+		return nil
+	}
+	for _, o := range strings.Split(s, ",") {
+		if o == "*" || o == "null" {
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || u.Scheme == "" || u.Host == "" || u.Scheme+"://"+u.Host != o || strings.ToLower(o) != o {
+			return fmt.Errorf("%q is not an origin: want %s", o, wantOrigins)
+		}
+	}
+	return nil
 }
 
 // envVars reads the DDBLOCAL_* variables, the defaults of the flags. A
