@@ -321,7 +321,8 @@ type TableSchema struct {
 
 // IndexSchema is one index of a TableSchema.
 type IndexSchema struct {
-	IndexName string
-	KeySchema []KeySchemaElement
-	Global    bool
+	IndexName  string
+	KeySchema  []KeySchemaElement
+	Global     bool
+	Projection Projection
 }

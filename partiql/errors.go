@@ -50,6 +50,10 @@ const (
 	msgParamCount    = "Number of parameters in request and statement don't match."
 	msgIncompleteKey = "Where clause does not contain a mandatory equality on all key attributes"
 	msgDuplicate     = "Duplicate primary key exists in table"
+	// msgEmptyComponent refuses a FROM naming "" as its table or index,
+	// before the table is looked up (nubo-db/dynamodb-conformance,
+	// tests/tier3/error-messages/partiqlIndexQualifier, eu-west-2).
+	msgEmptyComponent = "Path component cannot be an empty string"
 )
 
 // syntaxErr is a parse error: the well-formedness prefix and a detail.

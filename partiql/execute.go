@@ -3,6 +3,7 @@ package partiql
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/ddb"
@@ -24,7 +25,8 @@ func (s *Service) ExecuteStatement(ctx context.Context, region string, in *Execu
 		if err != nil {
 			return nil, p.fail(err)
 		}
-		return s.runSelect(ctx, region, plan, in)
+		out, err := s.runSelect(ctx, region, plan, in)
+		return out, filterErr(err)
 	case *Exists:
 		return nil, validation(semErr(st.At, "EXISTS can only be used in ExecuteTransaction write requests."))
 	}
@@ -141,6 +143,21 @@ func (s *Service) runQueries(ctx context.Context, region string, qs []*ddb.Query
 		}
 	}
 	return out, nil
+}
+
+// filterErr words a refusal of a SELECT's WHERE as PartiQL does: the
+// expression API's message without its "Invalid FilterExpression: "
+// prefix ("Incorrect operand type for operator or function; operator or
+// function: <, operand type: BOOL": nubo-db/dynamodb-conformance,
+// tests/tier3/error-messages/partiqlIndexQualifier, eu-west-2).
+func filterErr(err error) error {
+	var te *ddb.Error
+	if errors.As(err, &te) && te.Code == ddb.ValidationException {
+		if msg, ok := strings.CutPrefix(te.Message, "Invalid FilterExpression: "); ok {
+			return &ddb.Error{Code: te.Code, Message: msg}
+		}
+	}
+	return err
 }
 
 // isCode reports whether err is a DynamoDB error with code c.

@@ -236,6 +236,12 @@ func (p *parser) parseSource() (tableName, index string, err error) {
 		if isPunct(p.peek(), ".") || isPunct(p.peek(), "[") {
 			return "", "", semErr(p.peek().pos, "A path may contain at most 2 components in the FROM clause")
 		}
+		if index == "" {
+			return "", "", semErr(n.pos, msgEmptyComponent)
+		}
+	}
+	if tableName == "" {
+		return "", "", semErr(t.pos, msgEmptyComponent)
 	}
 	if a := p.peek(); isWord(a, "AS") || (a.typ == tIdent && !isKeyword(a)) || a.typ == tQuoted {
 		return "", "", semErr(a.pos, msgAliasing)

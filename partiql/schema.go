@@ -3,6 +3,8 @@ package partiql
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/ddblocal/ddblocal/ddb"
 )
@@ -30,6 +32,11 @@ type indexKeys struct {
 	// multi marks a global index with more than one HASH or more than one
 	// RANGE attribute, which PartiQL refuses to read (msgMultiIndex).
 	multi bool
+	// projected holds the attributes the index projects (its keys, the
+	// table's, an INCLUDE's non-key attributes); every attribute counts as
+	// projected when all is set (ALL) or projected is nil (not known).
+	projected map[string]bool
+	all       bool
 }
 
 // msgMultiIndex is the service's refusal of a PartiQL read of a
@@ -97,7 +104,49 @@ func (s *Service) schema(ctx context.Context, region, name string) (*schema, err
 	}
 	sc := &schema{table: d.TableName, key: keysOf(d.KeySchema), indexes: map[string]indexKeys{}}
 	for _, ix := range d.Indexes {
-		sc.indexes[ix.IndexName] = indexKeys{keysOf(ix.KeySchema), ix.Global, ix.Global && isMulti(ix.KeySchema)}
+		k := indexKeys{keys: keysOf(ix.KeySchema), global: ix.Global, multi: ix.Global && isMulti(ix.KeySchema),
+			all: ix.Projection.ProjectionType == "ALL", projected: map[string]bool{}}
+		for _, ks := range [][]ddb.KeySchemaElement{d.KeySchema, ix.KeySchema} {
+			for _, e := range ks {
+				k.projected[e.AttributeName] = true
+			}
+		}
+		for _, a := range ix.Projection.NonKeyAttributes {
+			k.projected[a] = true
+		}
+		sc.indexes[ix.IndexName] = k
 	}
 	return sc, nil
+}
+
+// checkProjected refuses a SELECT on index ix that reads attributes the
+// index does not project, as DynamoDB's PartiQL does (nubo-db/
+// dynamodb-conformance, tests/tier3/error-messages/partiqlIndexQualifier,
+// eu-west-2): attributes the SELECT list names, on a global index; then
+// attributes its WHERE reads, on either kind ("Secondary index", no kind
+// named). Unlike Query, PartiQL does not fetch them from the table.
+func (ix indexKeys) checkProjected(sel *Select) error {
+	if ix.all || ix.projected == nil {
+		return nil
+	}
+	var listed, filtered []string
+	for _, p := range sel.Projection {
+		if n := p.Steps[0].Name; !ix.projected[n] && !slices.Contains(listed, n) {
+			listed = append(listed, n)
+		}
+	}
+	walk(sel.Where, func(x Expr) {
+		if p, ok := x.(*Path); ok {
+			if n := p.Steps[0].Name; !ix.projected[n] && !slices.Contains(filtered, n) {
+				filtered = append(filtered, n)
+			}
+		}
+	})
+	if len(listed) > 0 && ix.global {
+		return semErr(sel.At, "One or more parameter values were invalid: Global secondary index %s does not project [%s]", sel.Index, strings.Join(listed, ", "))
+	}
+	if len(filtered) > 0 {
+		return semErr(sel.At, "One or more parameter values were invalid: Secondary index %s does not project one or more filter attributes: [%s]", sel.Index, strings.Join(filtered, ", "))
+	}
+	return nil
 }

@@ -86,6 +86,9 @@ func planSelect(sel *Select, sc *schema, bind *binder, consistent *bool, rcc str
 		if global && consistent != nil && *consistent {
 			return nil, semErr(sel.At, "Strongly consistent read is not supported on Global Secondary Indexes")
 		}
+		if err := ix.checkProjected(sel); err != nil {
+			return nil, err
+		}
 	}
 	if len(sel.Projection) > 0 && sel.Star {
 		return nil, semErr(sel.At, "Other attributes should not be present in the projection when '*' is used.")

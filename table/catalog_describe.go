@@ -203,10 +203,10 @@ func (s *Service) Schema(ctx context.Context, region, name string) (*ddb.TableSc
 	}
 	sc := &ddb.TableSchema{TableName: m.Name, KeySchema: m.KeySchema}
 	for _, ix := range m.LocalSecondaryIndexes {
-		sc.Indexes = append(sc.Indexes, ddb.IndexSchema{IndexName: ix.Name, KeySchema: ix.KeySchema})
+		sc.Indexes = append(sc.Indexes, ddb.IndexSchema{IndexName: ix.Name, KeySchema: ix.KeySchema, Projection: ix.Projection})
 	}
 	for _, ix := range m.GlobalSecondaryIndexes {
-		sc.Indexes = append(sc.Indexes, ddb.IndexSchema{IndexName: ix.Name, KeySchema: ix.KeySchema, Global: true})
+		sc.Indexes = append(sc.Indexes, ddb.IndexSchema{IndexName: ix.Name, KeySchema: ix.KeySchema, Global: true, Projection: ix.Projection})
 	}
 	return sc, nil
 }
