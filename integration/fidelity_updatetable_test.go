@@ -67,6 +67,9 @@ func TestUpdateTableOneChangePerCall(t *testing.T) {
 		}
 		wantAPIError(t, err, "ValidationException", tc.want)
 	}
+	// A request with only MultiRegionConsistency: the list leaves it out.
+	_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("Combo"), MultiRegionConsistency: types.MultiRegionConsistencyStrong})
+	wantAPIError(t, err, "ValidationException", "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
 	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Combo")})
 	if err != nil {
 		t.Fatal(err)

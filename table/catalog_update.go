@@ -30,8 +30,14 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *ddb.Update
 	if in.BillingMode == "" && in.ProvisionedThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 && in.StreamSpecification == nil &&
 		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil &&
 		in.WarmThroughput == nil && len(in.VectorIndexUpdates) == 0 {
-		// DynamoDB's current wording (it lists members ddblocal does not take).
-		return nil, ddb.Errorf(ddb.ValidationException, "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
+		// DynamoDB's current wording (it lists members ddblocal does not
+		// take), without MultiRegionConsistency when the request has it
+		// (ack-api-quirks DDB-TABLE-442/449, live in us-east-1 and us-west-2).
+		mrc := " MultiRegionConsistency,"
+		if in.MultiRegionConsistency != "" {
+			mrc = ""
+		}
+		return nil, ddb.Errorf(ddb.ValidationException, "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn,%s DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required", mrc)
 	}
 	if err := checkUpdateComposition(in); err != nil {
 		return nil, err
