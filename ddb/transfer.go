@@ -167,13 +167,9 @@ type ImportTableDescription struct {
 	FailureMessage          string `json:",omitempty"`
 }
 
-// ImportTableOutput is ImportTable's response.
+// ImportTableOutput is the response of ImportTable and DescribeImport
+// (the same one member in both).
 type ImportTableOutput struct {
-	ImportTableDescription ImportTableDescription
-}
-
-// DescribeImportOutput is DescribeImport's response.
-type DescribeImportOutput struct {
 	ImportTableDescription ImportTableDescription
 }
 

@@ -152,7 +152,7 @@ func (s *Service) loadImport(o *store.Ownership, region, id string, job *importJ
 		o3.CSV = s3import.CSVOptions{Delimiter: f.Csv.Delimiter, Header: f.Csv.HeaderList}
 	}
 	return s.readChunks(d.S3BucketSource.S3Bucket, d.S3BucketSource.S3KeyPrefix, o3, job.Progress.Pos, func(c chunk) error {
-		_, err := s.writeImported(m, c.items, func(tx *store.Tx) error {
+		return s.writeImported(m, c.items, func(tx *store.Tx) error {
 			if err := o.Fence(tx); err != nil {
 				return err
 			}
@@ -160,7 +160,6 @@ func (s *Service) loadImport(o *store.Ownership, region, id string, job *importJ
 			d.ProcessedItemCount, d.ErrorCount, d.ImportedItemCount = c.pos.Stats.Processed, c.pos.Stats.Errors, job.Progress.Written
 			return writeJob(tx, region, kindImport, id, job)
 		})
-		return err
 	})
 }
 
@@ -245,34 +244,31 @@ func keyTypes(m *tableMeta) map[string]attr.Type {
 }
 
 // writeImported puts items (already checked) in one store transaction, as
-// BatchWriteItem puts would, so indexes and streams follow them; check
-// (when not nil) runs first in that transaction and may refuse it.
-func (s *Service) writeImported(m *tableMeta, items []attr.Item, check func(*store.Tx) error) (int64, error) {
+// BatchWriteItem puts would, so indexes and streams follow them (applyAll's
+// finishWrite tells the table's applier, once); check (when not nil) runs
+// first in that transaction and may refuse it.
+func (s *Service) writeImported(m *tableMeta, items []attr.Item, check func(*store.Tx) error) error {
 	if len(items) == 0 {
 		if check == nil {
-			return 0, nil
+			return nil
 		}
-		return 0, s.db.Update(s.bg, check)
+		return s.db.Update(s.bg, check)
 	}
 	muts := make([]mutation, len(items))
 	for i, it := range items {
 		key, err := m.itemKey(it)
 		if err != nil {
-			return 0, err
+			return err
 		}
 		muts[i] = mutation{meta: m, key: key, blind: true, keepLog: s.keepsLog(m),
 			next: func(attr.Item) (attr.Item, error) { return it, nil }}
 	}
-	results, err := s.applyAll(s.bg, muts, check, nil)
-	if err != nil {
-		return 0, err
-	}
-	s.notifyWrite(m, results[len(results)-1])
-	return int64(len(items)), nil
+	_, err := s.applyAll(s.bg, muts, check, nil)
+	return err
 }
 
 // DescribeImport describes one import of the request's region.
-func (s *Service) DescribeImport(ctx context.Context, region string, in *ddb.DescribeImportInput) (*ddb.DescribeImportOutput, error) {
+func (s *Service) DescribeImport(ctx context.Context, region string, in *ddb.DescribeImportInput) (*ddb.ImportTableOutput, error) {
 	id, ok := jobIDFromARN(in.ImportArn, kindImport)
 	notFound := ddb.Errorf(ddb.ImportNotFoundException, "Import not found: %s", in.ImportArn)
 	if !ok {
@@ -291,7 +287,7 @@ func (s *Service) DescribeImport(ctx context.Context, region string, in *ddb.Des
 	if !found || j.Desc.ImportArn != in.ImportArn {
 		return nil, notFound
 	}
-	return &ddb.DescribeImportOutput{ImportTableDescription: j.Desc}, nil
+	return &ddb.ImportTableOutput{ImportTableDescription: j.Desc}, nil
 }
 
 // ListImports lists the region's imports (into one table, with TableArn)
