@@ -65,8 +65,10 @@ func TestBulkPutItems(t *testing.T) {
 		"pk": &types.AttributeValueMemberS{Value: "a"}, "sk": &types.AttributeValueMemberS{Value: "1"}, "old": &types.AttributeValueMemberBOOL{Value: true}}}); err != nil {
 		t.Fatal(err)
 	}
-	put("in/1.json", `{"Item":{"pk":{"S":"a"},"sk":{"S":"1"},"n":{"N":"1"}}}`+"\nnot json\n"+`{"Item":{"pk":{"N":"5"},"sk":{"S":"1"}}}`+"\n")
-	put("in/2.json", `{"Item":{"pk":{"S":"b"},"sk":{"S":"2"}}}`+"\n")
+	in1, in2 := `{"Item":{"pk":{"S":"a"},"sk":{"S":"1"},"n":{"N":"1"}}}`+"\nnot json\n"+`{"Item":{"pk":{"N":"5"},"sk":{"S":"1"}}}`+"\n",
+		`{"Item":{"pk":{"S":"b"},"sk":{"S":"2"}}}`+"\n"
+	put("in/1.json", in1)
+	put("in/2.json", in2)
 	start, err := c.StartBulkPutItems(ctx, bulkInput("Bulk", "in/", "tok-1"))
 	if err != nil {
 		t.Fatal(err)
@@ -76,6 +78,9 @@ func TestBulkPutItems(t *testing.T) {
 	if d.BulkOperationStatus != types.BulkOperationStatusCompletedWithErrors || d.ProcessedItemCount != 4 || d.FailedItemCount != 2 ||
 		d.EndTime == nil || d.PerformanceTier != types.BulkOperationPerformanceTierStandard || len(d.TableDetails) != 1 {
 		t.Errorf("load: %+v", d)
+	}
+	if size := int64(len(in1) + len(in2)); aws.ToInt64(d.TotalInputBytes) != size || aws.ToInt64(d.ProcessedInputBytes) != size {
+		t.Errorf("TotalInputBytes %d, ProcessedInputBytes %d; want both %d", aws.ToInt64(d.TotalInputBytes), aws.ToInt64(d.ProcessedInputBytes), size)
 	}
 	if got := scanLines(t, c, "Bulk"); len(got) != 2 || !strings.Contains(got[0], `"n":{"N":"1"}`) || strings.Contains(got[0], "old") {
 		t.Errorf("table after the load: %q", got)

@@ -10,6 +10,7 @@ import (
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/transfer/bucket"
 	"github.com/ddblocal/ddblocal/transfer/s3import"
 )
 
@@ -127,7 +128,7 @@ func (s *Service) runBulk(o *store.Ownership, region, id string, job *bulkJob) {
 		return
 	}
 	end := epochSeconds(s.now().UnixNano())
-	d.EndTime, d.TotalInputBytes, d.ProcessedInputBytes = &end, &st.Bytes, &st.Bytes
+	d.EndTime, d.ProcessedInputBytes = &end, &st.Bytes
 	d.ProcessedItemCount, d.FailedItemCount = st.Processed, st.Errors
 	l.usage()
 	switch {
@@ -170,8 +171,28 @@ func (l *bulkLoad) run() (s3import.Stats, error) {
 		return from.Stats, err
 	}
 	in := d.InputS3Configuration
+	if d.TotalInputBytes == nil {
+		total, err := l.inputBytes()
+		if err != nil {
+			return from.Stats, err
+		}
+		d.TotalInputBytes = &total
+	}
 	o := s3import.Options{Format: in.InputFormat, Compression: in.InputCompressionType, Check: itemCheck(l.m)}
 	return l.s.readChunks(in.S3Bucket, in.S3KeyPrefix, o, from, l.write)
+}
+
+// inputBytes is the size of the load's input objects, as stored: the
+// description's TotalInputBytes, which the service reports once it has
+// sized the input (it is kept with the first checkpoint).
+func (l *bulkLoad) inputBytes() (int64, error) {
+	in := l.job.Desc.InputS3Configuration
+	var total int64
+	err := l.s.opts.S3.List(l.s.bg, in.S3Bucket, in.S3KeyPrefix, func(o bucket.Object) error {
+		total += o.Size
+		return nil
+	})
+	return total, err
 }
 
 // usage sets the description's BulkOperationUsage from the progress: the
@@ -266,12 +287,12 @@ func (l *bulkLoad) write(c chunk) error {
 		p.Pos, p.Written, p.Bytes, p.Reports = c.pos, j.Progress.Written+int64(len(c.items)), j.Progress.Bytes+size, reports
 		p.GSI, p.LSI = addBytes(j.Progress.GSI, gsi), addBytes(j.Progress.LSI, lsi)
 		d := &l.job.Desc
-		d.ProcessedItemCount, d.FailedItemCount = c.pos.Stats.Processed, c.pos.Stats.Errors
+		read := c.pos.Stats.Bytes
+		d.ProcessedItemCount, d.FailedItemCount, d.ProcessedInputBytes = c.pos.Stats.Processed, c.pos.Stats.Errors, &read
 		l.usage()
 		return writeJob(tx, l.region, kindBulk, l.id, l.job)
 	}
-	_, err = l.s.writeImported(l.m, c.items, check)
-	return err
+	return l.s.writeImported(l.m, c.items, check)
 }
 
 // report writes a chunk's bad records to the output location as one
