@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -225,4 +226,73 @@ func TestTransferClusterHandover(t *testing.T) {
 	p1.kill()
 	checkResumed(t, c2, p2.URL, arn, "Handover", streamARN)
 	p2.stopOK()
+}
+
+// TestExportResumeAfterKill: a server killed with SIGKILL while it writes
+// an export writes it again from the start when it starts again on the
+// same files: the export completes with every item exactly once, and the
+// killed attempt leaves no object a reader of the layout would see.
+func TestExportResumeAfterKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	dir := t.TempDir()
+	s3dir := filepath.Join(dir, "s3")
+	st := bucket.Dir{Root: s3dir}
+	args := []string{"--host", "127.0.0.1", "--port", "0", "--db-path", filepath.Join(dir, "db"), "--s3-dir", s3dir}
+	p := startBinary(t, dir, nil, args...)
+	c := p.client()
+	waitImport(t, c, startBigImport(t, c, st))
+	enablePITR(t, c, "Imported", 0)
+	arn := exportAndKill(t, p, c, s3dir)
+
+	p = startBinary(t, dir, nil, args...)
+	c = p.client()
+	d := waitExport(t, c, arn)
+	if d.ExportStatus != types.ExportStatusCompleted || aws.ToInt64(d.ItemCount) != bigImport {
+		t.Fatalf("resumed export: status %s, items %d; want COMPLETED, %d", d.ExportStatus, aws.ToInt64(d.ItemCount), bigImport)
+	}
+	lines, sum := readExportLines(t, st, "out", aws.ToString(d.ExportManifest))
+	if sum["itemCount"] != float64(bigImport) || len(lines) != bigImport {
+		t.Errorf("resumed export: summary itemCount %v, %d data lines; want %d", sum["itemCount"], len(lines), bigImport)
+	}
+	for i := 1; i < len(lines); i++ {
+		if lines[i] == lines[i-1] {
+			t.Fatalf("resumed export: %s written twice", strings.TrimSpace(lines[i]))
+		}
+	}
+	p.stopOK()
+}
+
+// exportAndKill starts an export of Imported to bucket out, kills the
+// server with SIGKILL as soon as the export's _started object shows, and
+// returns the export's ARN; it fails if the export had already finished.
+func exportAndKill(t *testing.T, p *proc, c *dynamodb.Client, s3dir string) string {
+	t.Helper()
+	ctx := context.Background()
+	desc, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Imported")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.ExportTableToPointInTime(ctx, &dynamodb.ExportTableToPointInTimeInput{TableArn: desc.Table.TableArn, S3Bucket: aws.String("out")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := aws.ToString(out.ExportDescription.ExportArn)
+	folder := filepath.Join(s3dir, "out", "AWSDynamoDB", arn[strings.LastIndex(arn, "/")+1:])
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, err := os.Stat(filepath.Join(folder, "_started")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the export did not start within a minute")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	p.kill()
+	if _, err := os.Stat(filepath.Join(folder, "manifest-summary.json")); err == nil {
+		t.Fatal("the export finished before the kill; raise bigImport")
+	}
+	return arn
 }
