@@ -37,14 +37,21 @@ type BulkOperationBytes struct {
 	BulkPutBytes int64
 }
 
+// BulkOperationVectorBytes counts the vector bytes a bulk operation wrote
+// to one vector index.
+type BulkOperationVectorBytes struct {
+	BulkPutVectorBytes int64
+}
+
 // BulkOperationUsage is what a bulk operation wrote to a table and its
-// indexes.
+// indexes; BulkPutBytes leaves out the vector indexes' bytes.
 type BulkOperationUsage struct {
 	TableName              string
 	BulkPutBytes           int64
-	Table                  *BulkOperationBytes           `json:",omitempty"`
-	GlobalSecondaryIndexes map[string]BulkOperationBytes `json:",omitempty"`
-	LocalSecondaryIndexes  map[string]BulkOperationBytes `json:",omitempty"`
+	Table                  *BulkOperationBytes                 `json:",omitempty"`
+	GlobalSecondaryIndexes map[string]BulkOperationBytes       `json:",omitempty"`
+	LocalSecondaryIndexes  map[string]BulkOperationBytes       `json:",omitempty"`
+	VectorIndexes          map[string]BulkOperationVectorBytes `json:",omitempty"`
 }
 
 // BulkOperationTableDetail names the table of a bulk operation.

@@ -211,3 +211,38 @@ func bytesByIndex(m map[string]types.BulkOperationBytes) map[string]int64 {
 	}
 	return out
 }
+
+// TestBulkUsageVectorIndex: BulkOperationUsage reports under VectorIndexes
+// the bytes each vector index stores for the loaded items (the vector as
+// float32s, 4 bytes a dimension, and the other projected attributes, as
+// vector write capacity counts them: {pk a, note hi} with three dimensions
+// is 12 + 3 + 6 = 21; {pk b} has no vector and is not in the index), and
+// leaves them out of BulkPutBytes.
+func TestBulkUsageVectorIndex(t *testing.T) {
+	st := bucket.Dir{Root: t.TempDir()}
+	c := transferServer(t, st)
+	ctx := context.Background()
+	createVectorTable(t, c, "VecUsage", nil, vecIndex("byEmb", 3, types.VectorDistanceFunctionCosine))
+	w, _ := st.Create(ctx, "src", "vec/1.json")
+	io.WriteString(w, `{"Item":{"pk":{"S":"a"},"emb":{"L":[{"N":"1"},{"N":"2"},{"N":"3"}]},"note":{"S":"hi"}}}`+"\n"+`{"Item":{"pk":{"S":"b"}}}`+"\n")
+	if _, err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	start, err := c.StartBulkPutItems(ctx, bulkInput("VecUsage", "vec/", "vec"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := waitBulk(t, c, start.BulkOperationDescription.BulkOperationArn)
+	if d.BulkOperationStatus != types.BulkOperationStatusCompleted || len(d.BulkOperationUsage) != 1 {
+		t.Fatalf("load: %+v", d)
+	}
+	u := d.BulkOperationUsage[0]
+	vec := map[string]int64{}
+	for k, v := range u.VectorIndexes {
+		vec[k] = aws.ToInt64(v.BulkPutVectorBytes)
+	}
+	got := fmt.Sprintf("total %d vector %v", aws.ToInt64(u.BulkPutBytes)-aws.ToInt64(u.Table.BulkPutBytes), vec)
+	if want := "total 0 vector map[byEmb:21]"; got != want {
+		t.Errorf("usage:\n got %s\nwant %s", got, want)
+	}
+}

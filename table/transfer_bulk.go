@@ -202,6 +202,12 @@ func (l *bulkLoad) usage() {
 	u := ddb.BulkOperationUsage{TableName: d.TableDetails[0].TableName, BulkPutBytes: p.Bytes, Table: &ddb.BulkOperationBytes{BulkPutBytes: p.Bytes}}
 	u.GlobalSecondaryIndexes, u.BulkPutBytes = indexUsage(p.GSI, u.BulkPutBytes)
 	u.LocalSecondaryIndexes, u.BulkPutBytes = indexUsage(p.LSI, u.BulkPutBytes)
+	for name, n := range p.Vector { // not in BulkPutBytes, which "excludes bulk put vector bytes"
+		if u.VectorIndexes == nil {
+			u.VectorIndexes = map[string]ddb.BulkOperationVectorBytes{}
+		}
+		u.VectorIndexes[name] = ddb.BulkOperationVectorBytes{BulkPutVectorBytes: n}
+	}
 	d.BulkOperationUsage = []ddb.BulkOperationUsage{u}
 }
 
@@ -219,21 +225,30 @@ func indexUsage(bytes map[string]int64, total int64) (map[string]ddb.BulkOperati
 	return out, total
 }
 
-// indexBytes adds to gsi and lsi the size of the entry each of the table's
-// indexes stores for it (none where it lacks the index's key).
-func (l *bulkLoad) indexBytes(it attr.Item, gsi, lsi map[string]int64) {
+// indexSizes are the bytes a chunk adds to each index, by name.
+type indexSizes struct{ gsi, lsi, vector map[string]int64 }
+
+// indexBytes adds to ix the size of the entry each of the table's indexes
+// stores for it (none where it lacks the index's key or vector): a vector
+// index's entry as vector write capacity counts it (vector_capacity.go).
+func (l *bulkLoad) indexBytes(it attr.Item, ix indexSizes) {
 	tkey, err := l.m.itemKey(it)
 	if err != nil {
 		return
 	}
 	for _, d := range l.m.gsis {
 		if c := d.Diff(tkey, nil, it); c.NewKey != nil {
-			gsi[d.Name] += int64(c.NewSize)
+			ix.gsi[d.Name] += int64(c.NewSize)
 		}
 	}
 	for _, d := range l.m.lsis {
 		if c := d.Diff(tkey, nil, it); c.NewKey != nil {
-			lsi[d.Name] += int64(c.NewSize)
+			ix.lsi[d.Name] += int64(c.NewSize)
+		}
+	}
+	for i, d := range l.m.vectors {
+		if inVectorIndex(d, it) {
+			ix.vector[d.Name] += int64(l.m.vectorEntrySize(l.m.VectorIndexes[i], it))
 		}
 	}
 }
@@ -262,12 +277,12 @@ func (l *bulkLoad) write(c chunk) error {
 		return err
 	}
 	var units, size int64
-	gsi, lsi := map[string]int64{}, map[string]int64{}
+	ix := indexSizes{gsi: map[string]int64{}, lsi: map[string]int64{}, vector: map[string]int64{}}
 	for _, it := range c.items {
 		n := int64(it.Size())
 		size += n
 		units += (n + 1023) / 1024
-		l.indexBytes(it, gsi, lsi)
+		l.indexBytes(it, ix)
 	}
 	if err := l.pace.wait(l.s.bg, units); err != nil {
 		return err
@@ -285,7 +300,7 @@ func (l *bulkLoad) write(c chunk) error {
 		}
 		p := &l.job.Progress
 		p.Pos, p.Written, p.Bytes, p.Reports = c.pos, j.Progress.Written+int64(len(c.items)), j.Progress.Bytes+size, reports
-		p.GSI, p.LSI = addBytes(j.Progress.GSI, gsi), addBytes(j.Progress.LSI, lsi)
+		p.GSI, p.LSI, p.Vector = addBytes(j.Progress.GSI, ix.gsi), addBytes(j.Progress.LSI, ix.lsi), addBytes(j.Progress.Vector, ix.vector)
 		d := &l.job.Desc
 		read := c.pos.Stats.Bytes
 		d.ProcessedItemCount, d.FailedItemCount, d.ProcessedInputBytes = c.pos.Stats.Processed, c.pos.Stats.Errors, &read

@@ -56,9 +56,10 @@ type jobProgress struct {
 	Written int64 // items written
 	Bytes   int64 // their size (bulk loads' BulkPutBytes)
 	Reports int   // error report objects written (bulk loads)
-	// GSI and LSI are the bytes of the entries the table's global and local
-	// indexes store for the items written, by index name (bulk loads).
-	GSI, LSI map[string]int64 `json:",omitempty"`
+	// GSI, LSI and Vector are the bytes of the entries the table's global,
+	// local and vector indexes store for the items written, by index name
+	// (bulk loads).
+	GSI, LSI, Vector map[string]int64 `json:",omitempty"`
 }
 
 func (j *exportJob) token() (string, int64) { return j.Desc.ClientToken, j.Created }
