@@ -25,6 +25,9 @@ import (
 // own growth (the store keeps every item in memory, as the durable store
 // does too) is told apart from the transfer's working memory: the peak
 // RSS growth minus the live heap's growth. It asserts nothing about time.
+// DDBLOCAL_TRANSFER_CPUPROFILE=FILE saves the server's CPU profile of the
+// import's first ten seconds; DDBLOCAL_TRANSFER_IN_MEMORY=1 runs the same on
+// the in-memory store.
 func TestTransferScaleDurable(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("DDBLOCAL_TRANSFER_SCALE"))
 	if n == 0 {
@@ -33,8 +36,11 @@ func TestTransferScaleDurable(t *testing.T) {
 	dir := t.TempDir()
 	st := bucket.Dir{Root: filepath.Join(dir, "s3")}
 	writeScaleSource(t, st, n)
-	p := startBinary(t, dir, nil, "--host", "127.0.0.1", "--port", "0", "--db-path", filepath.Join(dir, "db"),
-		"--s3-dir", st.Root, "--pprof")
+	args := []string{"--host", "127.0.0.1", "--port", "0", "--db-path", filepath.Join(dir, "db"), "--s3-dir", st.Root, "--pprof"}
+	if os.Getenv("DDBLOCAL_TRANSFER_IN_MEMORY") != "" {
+		args = append(args, "--in-memory") // to compare: no write-ahead log, no bbolt checkpoints
+	}
+	p := startBinary(t, dir, nil, args...)
 	c := p.client()
 	ctx := context.Background()
 	m := procMeter{t: t, p: p}
@@ -46,6 +52,9 @@ func TestTransferScaleDurable(t *testing.T) {
 			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}}}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if path := os.Getenv("DDBLOCAL_TRANSFER_CPUPROFILE"); path != "" {
+		go m.profile(path, 10)
 	}
 	d := m.until(func() bool {
 		out, err := c.DescribeImport(ctx, &dynamodb.DescribeImportInput{ImportArn: imp.ImportTableDescription.ImportArn})
@@ -156,4 +165,18 @@ func (m *procMeter) liveHeap() int64 {
 	}
 	v, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
 	return v
+}
+
+// profile saves the server's CPU profile of the next seconds to path.
+func (m *procMeter) profile(path string, seconds int) {
+	resp, err := http.Get(m.p.URL + "/_ddblocal/debug/pprof/profile?seconds=" + strconv.Itoa(seconds))
+	if err != nil {
+		m.t.Log(err)
+		return
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		m.t.Log(err)
+	}
 }
