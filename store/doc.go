@@ -10,6 +10,20 @@
 // transaction and one fsync (group commit) without any timer-based delay.
 // Reads go through DB.View, which sees a consistent snapshot.
 //
+// Over a synced log the commit is pipelined (wal_pipeline.go): the
+// committer applies a batch, writes its log record and makes the new root
+// the base of the next batch at once, while the record's fdatasync runs on
+// one of pipelineDepth syncer goroutines; a publisher takes the commits in
+// the order they were written, waits for each one's sync, and only then
+// makes its root visible and answers its callers. Nothing is visible or
+// acknowledged before it is durable, a commit is answered only after every
+// earlier one, and a failed sync fails its commit and every later one in
+// flight. Several syncs overlap, so writers do not queue behind one.
+//
+// A caller that keeps something derived from a space (insights' sizes)
+// can follow it (follow.go): one walk of a snapshot, then each later
+// commit's changes of the space's data, as sizes, in commit order.
+//
 // Reads and writes are served by a memory engine: each keyspace is a
 // copy-on-write B-tree, a commit publishes a new root, and a View keeps the
 // root it started with. An InMemory DB is just that. A file-backed DB adds

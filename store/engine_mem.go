@@ -46,6 +46,10 @@ type memEngine struct {
 	rec recorder
 
 	probes probes // search keys of every keyspace's searches
+
+	// following are the spaces followed (follow.go), nil when none: a
+	// write transaction notes their changes.
+	following atomic.Pointer[followers]
 }
 
 func newMemEngine() *memEngine {
@@ -67,6 +71,9 @@ func (e *memEngine) begin(writable bool) (txn, error) {
 		}
 	}
 	t := &memTxn{e: e, rw: writable, catalogMap: root.catalog, spaces: root.spaces}
+	if writable {
+		t.follows = e.following.Load()
+	}
 	if writable && e.wal != nil {
 		e.rec.reset()
 		t.rec = &e.rec
@@ -96,6 +103,12 @@ type memTxn struct {
 	owned                 map[string]*ownedSpace // spaces copied by this transaction
 
 	rec *recorder // the write-ahead record being built; nil if not logged
+
+	// follows are the followed spaces when the transaction began (nil:
+	// none); changes and dropped are what it did to them (follow.go).
+	follows *followers
+	changes map[*Following][]Change
+	dropped []*Following
 }
 
 // ownedSpace is a space this transaction has copied, and which of its
@@ -124,6 +137,7 @@ func (t *memTxn) commit() error {
 		t.compact()
 		t.e.cur.Store(&memRoot{catalog: t.catalogMap, spaces: t.spaces})
 	}
+	t.deliverChanges()
 	if t.rw {
 		t.e.writer.Unlock()
 	}
@@ -148,6 +162,15 @@ func (t *memTxn) commitAsync(done func(error)) {
 	t.finished = true
 	e := t.e
 	defer e.writer.Unlock()
+	if t.changes != nil || t.dropped != nil {
+		answer := done
+		done = func(err error) {
+			if err == nil {
+				t.deliverChanges()
+			}
+			answer(err)
+		}
+	}
 	w := e.wal
 	fl := &flight{done: done}
 	if !t.rec.empty() {
@@ -270,6 +293,9 @@ func (t *memTxn) dropSpace(id string) error {
 	t.ownSpacesMap()
 	t.spaces.Delete(id)
 	delete(t.owned, id)
+	if t.follows != nil {
+		t.noteDrop(id)
+	}
 	if t.rec != nil {
 		t.rec.dropSpace(id)
 	}
@@ -422,11 +448,15 @@ func (b *memBucket) swap(key, val []byte) ([]byte, error) {
 		id, sub := b.target()
 		r.put(id, sub, key, val)
 	}
-	if !replaced {
-		return nil, nil
+	var old []byte
+	if replaced {
+		m.a.forget(prev)
+		old = m.a.val(prev)
 	}
-	m.a.forget(prev)
-	return m.a.val(prev), nil
+	if b.t.follows != nil && b.which == subData && !b.catalog {
+		b.t.noteChange(b.id, key, old, val)
+	}
+	return old, nil
 }
 
 func (b *memBucket) delete(key []byte) error {
@@ -439,6 +469,9 @@ func (b *memBucket) delete(key []byte) error {
 	slot.release()
 	if deleted {
 		m.a.forget(prev)
+		if b.t.follows != nil && b.which == subData && !b.catalog {
+			b.t.noteChange(b.id, key, m.a.val(prev), nil)
+		}
 	}
 	if r := b.t.rec; r != nil {
 		id, sub := b.target()

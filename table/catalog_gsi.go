@@ -151,6 +151,7 @@ func (s *Service) Close() {
 	s.background.Wait()
 	s.closeLinks()
 	s.closeDeliveries()
+	s.stopSizes()
 	s.appliers.mu.Lock()
 	all, owners := s.appliers.m, s.appliers.owners
 	s.appliers.m, s.appliers.owners = map[string]*gsi.Applier{}, map[string]*store.Ownership{}

@@ -71,39 +71,39 @@ func (s *Service) observeRead(m *tableMeta, key []byte, size int, consistent, tr
 }
 
 // Insights returns the insights report of a table, found as DescribeTable
-// finds it.
+// finds it. Its sizes come from the sizes this process maintains
+// (insights_sizes.go), followed from the store's commits after one walk
+// of each space; over a store that cannot be followed (etcd), from a walk
+// of the table and its indexes.
 func (s *Service) Insights(ctx context.Context, region, name string) (*insights.Report, error) {
+	return s.insightsReport(ctx, region, name, false)
+}
+
+// insightsReport is Insights, measuring sizes by walking the table and its
+// indexes when walk is set (the maintained sizes' plain twin).
+func (s *Service) insightsReport(ctx context.Context, region, name string, walk bool) (*insights.Report, error) {
 	m, err := s.tableForControl(ctx, region, name)
 	if err != nil {
 		return nil, err
 	}
 	t := insights.Table{Name: m.Name, Throttling: s.throttling(m)}
-	t.Indexes = append(t.Indexes, insights.Index{Name: "", Sizer: s.insights.Sizer(m.ID, ""),
-		Decode: m.decodeKey, HasSort: m.schema.SK != ""})
-	for _, d := range indexDefs(m) {
-		t.Indexes = append(t.Indexes, insights.Index{Name: d.Name, Sizer: s.insights.Sizer(m.ID, d.Name),
-			Decode: indexKeyDecoder(d), HasSort: len(d.Sort) > 0})
+	spaces := insightsSpaces(m)
+	sizers, err := s.sizers(m, spaces, walk)
+	if err != nil {
+		return nil, err
+	}
+	for i, sp := range spaces {
+		t.Indexes = append(t.Indexes, insights.Index{Name: sp.index, Sizer: sizers[i], Decode: sp.decode, HasSort: sp.hasSort})
 	}
 	if len(m.lsis) > 0 {
 		t.CollectionLimit = m.collectionLimit
-	}
-	err = s.db.View(func(tx *store.Tx) error {
-		if err := measure(tx.Space(m.ID), t.Indexes[0].Sizer, m.partitionPrefixLen); err != nil {
-			return err
+		err = s.db.View(func(tx *store.Tx) error {
+			t.CollectionSize = storedCollectionSizes(tx, m, sizers[0])
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
-		for i, ix := range t.Indexes[1:] {
-			d := indexDefs(m)[i]
-			if err := measure(tx.Space(indexSpaceID(m, ix.Name)), ix.Sizer, indexPrefixLen(d)); err != nil {
-				return err
-			}
-		}
-		if len(m.lsis) > 0 {
-			t.CollectionSize = storedCollectionSizes(tx, m, t.Indexes[0].Sizer)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	vix, vectors, err := s.vectorInsights(m)
 	if err != nil {
@@ -113,6 +113,40 @@ func (s *Service) Insights(ctx context.Context, region, name string) (*insights.
 	rep := s.insights.Report(m.ID, t)
 	rep.VectorIndexes = vectors
 	return &rep, nil
+}
+
+// insightsSpace is one space an insights report measures: the table ("")
+// or one of its indexes.
+type insightsSpace struct {
+	index, id string
+	decode    func(key []byte) (pk, sk *attr.Value)
+	hasSort   bool
+	prefixLen func(key []byte) int
+}
+
+// insightsSpaces are m's table then its local and global indexes.
+func insightsSpaces(m *tableMeta) []insightsSpace {
+	out := []insightsSpace{{index: "", id: m.ID, decode: m.decodeKey, hasSort: m.schema.SK != "", prefixLen: m.partitionPrefixLen}}
+	for _, d := range indexDefs(m) {
+		out = append(out, insightsSpace{index: d.Name, id: indexSpaceID(m, d.Name), decode: indexKeyDecoder(d),
+			hasSort: len(d.Sort) > 0, prefixLen: indexPrefixLen(d)})
+	}
+	return out
+}
+
+// walkedSizers measures each of m's spaces by walking it, in one snapshot.
+func (s *Service) walkedSizers(m *tableMeta, spaces []insightsSpace) ([]*insights.Sizer, error) {
+	out := make([]*insights.Sizer, len(spaces))
+	err := s.db.View(func(tx *store.Tx) error {
+		for i, sp := range spaces {
+			out[i] = s.insights.Sizer(m.ID, sp.index)
+			if err := measure(tx.Space(sp.id), out[i], sp.prefixLen); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
 }
 
 // indexDefs are m's local then global indexes, the order of Insights.
@@ -126,13 +160,18 @@ func measure(sp *store.Space, z *insights.Sizer, prefixLen func([]byte) int) err
 		return nil
 	}
 	return sp.Ascend(nil, nil, func(k, v []byte) bool {
-		size := len(v)
-		if n, err := attr.BinarySize(v); err == nil {
-			size = n
-		}
-		z.Entry(k, prefixLen(k), size)
+		z.Entry(k, prefixLen(k), int(entrySize(v)))
 		return true
 	})
+}
+
+// entrySize is the size insights count for a stored entry: the item's
+// size recorded in its encoding, or its length when it has none.
+func entrySize(v []byte) int64 {
+	if n, err := attr.BinarySize(v); err == nil {
+		return int64(n)
+	}
+	return int64(len(v))
 }
 
 // storedCollectionSizes returns the item collection sizes m keeps for its

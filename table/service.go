@@ -119,6 +119,7 @@ type Service struct {
 	// (insights_*).
 	limiter  *throttle.Limiter
 	insights *insights.Recorder
+	sizes    insightsSizes // maintained sizes of the reports (insights_sizes.go)
 
 	// Background work (maintenance.go): bg is the context of work that
 	// lives as long as the Service rather than any request (appliers,
