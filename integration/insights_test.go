@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,7 +19,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddblocal/ddblocal/admin"
+	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/insights"
+	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/table"
 )
 
@@ -144,8 +150,11 @@ func TestInsightsUnknownTableAndList(t *testing.T) {
 
 // TestInsightsAmplificationAndScans: a filter that keeps one item in ten
 // and a Scan beside Queries show in the amplification numbers and warnings.
+// The numbers expected are those of the Queries and Scans the server
+// received: a request the SDK sent again (after a connection closed under
+// it, which the harness client retries) was read twice.
 func TestInsightsAmplificationAndScans(t *testing.T) {
-	srv := startServer(t, table.Options{})
+	srv, received := startCountingServer(t)
 	c := srv.client("us-east-1")
 	ctx := context.Background()
 	createTable(t, c, "Events", true)
@@ -178,15 +187,21 @@ func TestInsightsAmplificationAndScans(t *testing.T) {
 	if err := json.Unmarshal(body, &rep); err != nil {
 		t.Fatal(err)
 	}
+	queries, scans := received.of("Query"), received.of("Scan")
+	if queries < 3 || scans < 1 {
+		t.Fatalf("the server received %d Queries and %d Scans, want at least 3 and 1", queries, scans)
+	}
+	read, returned := int64(50*queries+150*scans), int64(5*queries+150*scans)
 	a := rep.Amplification
-	if a.ItemsRead != 300 || a.ItemsReturned != 165 || a.ScanReadShare <= 0 || a.ScanReadShare >= 1 {
-		t.Errorf("amplification = %+v, want 300 read, 165 returned, a Scan share between 0 and 1", a)
+	if a.ItemsRead != read || a.ItemsReturned != returned || a.ScanReadShare <= 0 || a.ScanReadShare >= 1 {
+		t.Errorf("amplification = %+v, want %d read, %d returned (%d Queries, %d Scans), a Scan share between 0 and 1", a, read, returned, queries, scans)
 	}
 	kinds := map[string]string{}
 	for _, w := range rep.Warnings {
 		kinds[w.Kind] = w.Message
 	}
-	if want := "Filters discarded 90% of the items they read (135 of 150): every item read was paid for."; kinds["filter-discards"] != want {
+	want := fmt.Sprintf("Filters discarded 90%% of the items they read (%d of %d): every item read was paid for.", 45*queries, 50*queries)
+	if kinds["filter-discards"] != want {
 		t.Errorf("filter-discards = %q, want %q", kinds["filter-discards"], want)
 	}
 	if kinds["scan-and-query"] == "" || kinds["low-cardinality"] == "" {
@@ -195,4 +210,45 @@ func TestInsightsAmplificationAndScans(t *testing.T) {
 	if len(rep.Collections) != 3 || rep.Collections[0].Items != 50 {
 		t.Errorf("collections = %+v, want 3 of 50 items", rep.Collections)
 	}
+}
+
+// opCounts counts the DynamoDB requests a server received, by operation.
+type opCounts struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *opCounts) of(op string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[op]
+}
+
+// startCountingServer is startServer (default options) counting each
+// request by operation as it arrives, before it is served.
+func startCountingServer(t *testing.T) (*server, *opCounts) {
+	t.Helper()
+	db, err := store.Open(testStoreOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := table.New(db, table.Options{})
+	v := testVerifier()
+	cfg := api.Config{Addr: "localhost:8000", Verifier: v,
+		Admin: admin.Handler(admin.Config{Settle: svc.Settle, Insights: svc, Verifier: v})}
+	h := api.NewHandler(cfg, api.Operations(svc))
+	counts := &opCounts{n: map[string]int{}}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		target := r.Header.Get("X-Amz-Target")
+		counts.mu.Lock()
+		counts.n[target[strings.LastIndex(target, ".")+1:]]++
+		counts.mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		ts.Close()
+		svc.Close()
+		db.Close()
+	})
+	return &server{URL: ts.URL, svc: svc}, counts
 }
