@@ -74,7 +74,7 @@ func (b *bench) sampleServer(ctx context.Context, spec serverSpec) (sample, erro
 		workloads = []string{"ceiling"}
 	}
 	for _, name := range workloads {
-		m, err := b.measureWorkload(ctx, name, srv.url, srv.pid, io.Discard)
+		m, err := b.measureWorkload(ctx, name, srv.url, srv.pid, b.cfg.tableFor(spec.name), io.Discard)
 		if err != nil {
 			return s, fmt.Errorf("%s %s: %w", spec.name, name, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -22,7 +23,9 @@ type config struct {
 	pid           int
 	ceiling       bool
 	cpuProfile    string
-	stream        string // setup's table gets a stream of this view type ("" = none)
+	stream        string               // setup's table gets a stream of this view type ("" = none)
+	gsi           bool                 // setup's table gets a global secondary index
+	serverTables  map[string]tableSpec // comparison mode: a server's own table features
 	workloads     []string
 	servers       serverFlags   // comparison mode: servers started and measured in turn
 	rounds        int           // comparison mode: rounds over all servers
@@ -47,6 +50,8 @@ over the rounds and each round's ratio to the first server, paired by round:
     -server 'after=./ddblocal -in-memory' setup get put query scan
 {port} and {dir} in a -server command line become the port and the directory;
 "-port {port}" is appended when {port} is absent.
+-server-table NAME=stream:NEW_AND_OLD_IMAGES,gsi gives server NAME's table a stream
+and a global index (the same binary twice measures what a feature costs when on).
 flags:
 `
 
@@ -70,6 +75,13 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.pid, "pid", 0, "server process ID: report its CPU time per op (utime+stime from /proc/PID/stat, USER_HZ=100) and VmRSS")
 	fs.BoolVar(&c.ceiling, "ceiling", false, "after the workloads, run the ceiling workload (GetItem against a trivial handler answering {}, in a child process)")
 	fs.StringVar(&c.stream, "stream", "", "setup enables a stream of this view type (KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES) on the table")
+	fs.BoolVar(&c.gsi, "gsi", false, "setup creates the table with one global secondary index (gsi1: sk HASH, pk RANGE, projection ALL)")
+	c.serverTables = map[string]tableSpec{}
+	fs.Func("server-table", "comparison mode: `NAME=FEATURES` the table of server NAME gets instead of -stream and -gsi: a comma list of stream:VIEW and gsi, or none (repeat)", func(v string) error {
+		name, spec, err := parseTableSpec(v)
+		c.serverTables[name] = spec
+		return err
+	})
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write the load generator's own CPU profile to this file")
 	fs.Var(&c.servers, "server", "comparison mode: `NAME=COMMAND [ARG...]` of a server to start and measure (repeat; the first is the reference)")
 	fs.IntVar(&c.rounds, "rounds", 5, "comparison mode: rounds over all servers")
@@ -115,5 +127,47 @@ func (c config) validate() error {
 	case len(c.servers) > 0 && slices.Contains(c.workloads, "ceiling"):
 		return errors.New("in a comparison, -ceiling adds the ceiling server; it is not a workload")
 	}
+	for name := range c.serverTables {
+		if !slices.ContainsFunc(c.servers, func(s serverSpec) bool { return s.name == name }) {
+			return fmt.Errorf("-server-table %s: no -server of that name", name)
+		}
+	}
 	return nil
+}
+
+// tableSpec is what setup's table has besides its key: a stream of view
+// type stream ("" none) and one global secondary index.
+type tableSpec struct {
+	stream string
+	gsi    bool
+}
+
+// tableFor returns the table features of server name: its -server-table,
+// else -stream and -gsi.
+func (c config) tableFor(name string) tableSpec {
+	if spec, ok := c.serverTables[name]; ok {
+		return spec
+	}
+	return tableSpec{stream: c.stream, gsi: c.gsi}
+}
+
+// parseTableSpec reads a -server-table value: NAME=FEATURES.
+func parseTableSpec(v string) (string, tableSpec, error) {
+	name, features, ok := strings.Cut(v, "=")
+	var spec tableSpec
+	if !ok || name == "" {
+		return name, spec, fmt.Errorf("-server-table %q: want NAME=FEATURES", v)
+	}
+	for _, f := range strings.Split(features, ",") {
+		switch view, isStream := strings.CutPrefix(f, "stream:"); {
+		case f == "gsi":
+			spec.gsi = true
+		case f == "none":
+		case isStream && view != "":
+			spec.stream = view
+		default:
+			return name, spec, fmt.Errorf("-server-table %q: unknown feature %q (want stream:VIEW, gsi or none)", v, f)
+		}
+	}
+	return name, spec, nil
 }

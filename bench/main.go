@@ -119,7 +119,7 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 		// those of the server given by -pid.
 		endpoint, pid = b.ceilingURL, strconv.Itoa(b.ceilingPID)
 	}
-	m, err := b.measureWorkload(ctx, name, endpoint, pid, b.out)
+	m, err := b.measureWorkload(ctx, name, endpoint, pid, b.cfg.tableFor(""), b.out)
 	if m.endpoint != "" { // measured, even if it failed
 		report(b.out, m)
 	}
@@ -127,15 +127,16 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 }
 
 // measureWorkload runs workload name against endpoint (server process pid,
-// "" for none) and returns its figures; setup writes its table line to out.
-func (b *bench) measureWorkload(ctx context.Context, name, endpoint, pid string, out io.Writer) (measurement, error) {
+// "" for none) and returns its figures; setup creates the table as tbl says
+// and writes its table line to out.
+func (b *bench) measureWorkload(ctx context.Context, name, endpoint, pid string, tbl tableSpec, out io.Writer) (measurement, error) {
 	w := b.workersFor(endpoint)
 	defer w.client.close()
 	if name != "setup" {
 		return measure(ctx, name, endpoint, b.cfg.concurrency, pid, time.Now().Add(b.cfg.duration), w.newOp(name)), nil
 	}
 	t0 := time.Now()
-	if err := recreateTable(ctx, newClient(endpoint, b.cfg.region), b.cfg.table, b.cfg.stream); err != nil {
+	if err := recreateTable(ctx, newClient(endpoint, b.cfg.region), b.cfg.table, tbl); err != nil {
 		return measurement{name: name, serverCPU: -1, serverRSS: -1, clientCPU: -1}, err
 	}
 	fmt.Fprintf(out, "== setup: table %s recreated in %s\n", b.cfg.table, time.Since(t0).Round(time.Millisecond))

@@ -26,8 +26,9 @@ const (
 
 // recreateTable deletes table if it exists and creates it again as
 // pk S HASH + sk S RANGE, PAY_PER_REQUEST, with a stream of view type
-// stream unless it is "", waiting until it is ACTIVE.
-func recreateTable(ctx context.Context, c *dynamodb.Client, table, stream string) error {
+// tbl.stream unless it is "" and a global index gsi1 (sk HASH, pk RANGE,
+// all attributes) when tbl.gsi, waiting until it is ACTIVE.
+func recreateTable(ctx context.Context, c *dynamodb.Client, table string, tbl tableSpec) error {
 	_, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(table)})
 	if err != nil && !isNotFound(err) {
 		return fmt.Errorf("DeleteTable: %w", err)
@@ -39,13 +40,19 @@ func recreateTable(ctx context.Context, c *dynamodb.Client, table, stream string
 	}
 	s := types.ScalarAttributeTypeS
 	var spec *types.StreamSpecification
-	if stream != "" {
-		spec = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewType(stream)}
+	if tbl.stream != "" {
+		spec = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewType(tbl.stream)}
+	}
+	var gsis []types.GlobalSecondaryIndex
+	if tbl.gsi {
+		gsis = []types.GlobalSecondaryIndex{{IndexName: aws.String("gsi1"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("sk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("pk"), KeyType: types.KeyTypeRange}}}}
 	}
 	_, err = c.CreateTable(ctx, &dynamodb.CreateTableInput{
-		StreamSpecification: spec,
-		TableName:           aws.String(table),
-		BillingMode:         types.BillingModePayPerRequest,
+		StreamSpecification:    spec,
+		GlobalSecondaryIndexes: gsis,
+		TableName:              aws.String(table),
+		BillingMode:            types.BillingModePayPerRequest,
 		AttributeDefinitions: []types.AttributeDefinition{
 			{AttributeName: aws.String("pk"), AttributeType: s},
 			{AttributeName: aws.String("sk"), AttributeType: s},
