@@ -1,6 +1,7 @@
 package insights
 
 import (
+	"bytes"
 	"sync"
 
 	"github.com/ddblocal/ddblocal/partition"
@@ -81,6 +82,48 @@ func (s *Sizes) Change(key []byte, old, new int64) {
 	if c.items <= 0 {
 		s.colls.Delete(prefix)
 		return
+	}
+	s.colls.Set(prefix, c)
+	s.bySize.Set(sizeKey{c.bytes, prefix})
+}
+
+// Load adds the entries walk feeds to entry, in storage-key order (a
+// walk of the space), as Change(key, -1, size) would, but one item
+// collection at a time: a collection's entries arrive together, and each
+// touches the ordered records once instead of once per entry.
+func (s *Sizes) Load(walk func(entry func(key []byte, size int64)) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var cur []byte
+	var c collSize
+	flush := func() {
+		if c.items > 0 {
+			s.addCollection(string(cur), c)
+		}
+	}
+	err := walk(func(key []byte, size int64) {
+		prefix := key[:s.prefixLen(key)]
+		if cur == nil || !bytes.Equal(prefix, cur) {
+			flush()
+			cur, c = append(cur[:0:0], prefix...), collSize{}
+		}
+		c.items++
+		c.bytes += size
+		p := s.parts.Of(hashOf(key))
+		s.items[p]++
+		s.bytes[p] += size
+	})
+	flush()
+	return err
+}
+
+// addCollection adds c's items and bytes to the collection under prefix.
+func (s *Sizes) addCollection(prefix string, c collSize) {
+	old, ok := s.colls.Get(prefix)
+	if ok {
+		s.bySize.Delete(sizeKey{old.bytes, prefix})
+		c.items += old.items
+		c.bytes += old.bytes
 	}
 	s.colls.Set(prefix, c)
 	s.bySize.Set(sizeKey{c.bytes, prefix})

@@ -13,7 +13,8 @@ import (
 // TestSizesMatchSizer: Sizes kept from random additions, changes and
 // deletions give the Sizer a walk of the final entries gives (items and
 // bytes per partition, distinct keys, sample, largest collections with
-// their ties in key order), also after the partitioning has split.
+// their ties in key order), also after the partitioning has split; so do
+// Sizes loaded from a walk of the final entries.
 func TestSizesMatchSizer(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -67,6 +68,16 @@ func TestSizesMatchSizer(t *testing.T) {
 				got := r.SizerOf("t", "", kept)
 				if !reflect.DeepEqual(got, walked) {
 					t.Fatalf("after split %d: kept %+v\nwalked %+v", split, got, walked)
+				}
+				loaded := r.NewSizes("t", "", func([]byte) int { return prefixLen })
+				err := loaded.Load(func(entry func([]byte, int64)) error {
+					for _, k := range keys {
+						entry([]byte(k), state[k])
+					}
+					return nil
+				})
+				if got := r.SizerOf("t", "", loaded); err != nil || !reflect.DeepEqual(got, walked) {
+					t.Fatalf("after split %d: loaded %+v (%v)\nwalked %+v", split, got, err, walked)
 				}
 			}
 		})

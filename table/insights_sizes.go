@@ -72,13 +72,16 @@ func (s *Service) maintainedSizes(m *tableMeta, sp insightsSpace) (*insights.Siz
 	}
 	z := s.insights.NewSizes(m.ID, sp.index, sp.prefixLen)
 	walk := func(tx *store.Tx) error {
-		if space := tx.Space(sp.id); space != nil {
+		space := tx.Space(sp.id)
+		if space == nil {
+			return nil
+		}
+		return z.Load(func(entry func(key []byte, size int64)) error {
 			return space.Ascend(nil, nil, func(k, v []byte) bool {
-				z.Change(k, -1, entrySize(v))
+				entry(k, entrySize(v))
 				return true
 			})
-		}
-		return nil
+		})
 	}
 	apply := func(changes []store.Change) {
 		for _, c := range changes {
