@@ -588,6 +588,9 @@ func TestStrongGlobalTableWitness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The replica stays CREATING until its initial copy is in, and a replica
+	// change meanwhile is ResourceInUse (as in DynamoDB): wait for it.
+	srv.settle(t)
 	d := describe(t, srv.client("eu-west-1"), "glob")
 	if len(d.GlobalTableWitnesses) != 1 || aws.ToString(d.GlobalTableWitnesses[0].RegionName) != "us-east-2" || d.GlobalTableWitnesses[0].WitnessStatus != types.WitnessStatusActive {
 		t.Errorf("witnesses in eu-west-1: got %+v, want us-east-2 ACTIVE", d.GlobalTableWitnesses)
