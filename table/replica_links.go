@@ -190,6 +190,10 @@ func (s *Service) replicaApply(scope, name string, forced *atomic.Int64) func(tx
 			if m, err = decodeMeta(raw); err != nil {
 				return 0, err
 			}
+			// As the catalog gives it (catalog.get): without it, every
+			// write to a table with local indexes exceeds a 0-byte item
+			// collection limit, and the link stalls.
+			m.collectionLimit = s.catalog.collectionLimit
 			last = bytes.Clone(raw)
 		}
 		item := c.Item
