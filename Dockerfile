@@ -28,8 +28,10 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 # /out is what the final stage takes: root/ as root's, owned/ as the server's.
+# grpcnotrace leaves out gRPC's request tracing (golang.org/x/net/trace and
+# html/template, 0.6 MB), which ddblocal never enables: the image stays under 30 MB.
 RUN --mount=type=cache,target=/root/.cache/go-build \
-    CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH go build -trimpath -ldflags "-s -w" -o /out/root/ddblocal . \
+    CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH go build -tags grpcnotrace -trimpath -ldflags "-s -w" -o /out/root/ddblocal . \
  && mkdir -p /out/root/etc/ssl/certs /out/owned/data /out/owned/tmp \
  && cp container/passwd container/group /out/root/etc/ \
  && cp /etc/ssl/certs/ca-certificates.crt /out/root/etc/ssl/certs/
