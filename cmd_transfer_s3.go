@@ -53,6 +53,9 @@ func (f *s3Flags) store(ctx context.Context, getenv func(string) string) (bucket
 	if f.endpoint == "" {
 		return bucket.Dir{Root: f.dir}, nil
 	}
+	if err := checkEndpoint(f.endpoint); err != nil { // the subcommands' --s3-endpoint
+		return nil, fmt.Errorf("invalid --s3-endpoint %q: %v", f.endpoint, err)
+	}
 	var creds aws.CredentialsProvider = credentials.NewStaticCredentialsProvider("local", "local", "")
 	if !isLoopback(f.endpoint) || getenv("AWS_ACCESS_KEY_ID") != "" || getenv("AWS_PROFILE") != "" {
 		cfg, err := awsconfig.LoadDefaultConfig(ctx)

@@ -99,6 +99,7 @@ func TestParseConfigBadEnv(t *testing.T) {
 		{"DDBLOCAL_CORS", "http://a.test, http://b.test", nil, `invalid DDBLOCAL_CORS "http://a.test, http://b.test": " http://b.test" is not an origin: ` +
 			`want *, off, or comma-separated origins such as http://localhost:3000 (scheme://host[:port], nothing after it)`},
 		{"DDBLOCAL_KINESIS_ENDPOINT", "localhost:4567", nil, `invalid DDBLOCAL_KINESIS_ENDPOINT "localhost:4567": want an http:// or https:// URL such as http://localhost:4567`},
+		{"DDBLOCAL_S3_ENDPOINT", "minio:9000", nil, `invalid DDBLOCAL_S3_ENDPOINT "minio:9000": want an http:// or https:// URL such as http://localhost:4567`},
 		// A flag given on the command line is named as the flag.
 		{"DDBLOCAL_LOG_LEVEL", "info", []string{"--log-level", "loud"}, `invalid --log-level "loud": want debug, info, warn or error`},
 		{"DDBLOCAL_EVENTUAL_LAG", "1s", []string{"--eventual-lag", "soon"}, `--eventual-lag: invalid lag "soon": want a duration such as 500ms, or random:MIN-MAX`},
@@ -135,6 +136,7 @@ func TestParseConfigBadFlags(t *testing.T) {
 		{[]string{"--cors", "http://app.test/"}, `invalid --cors "http://app.test/": "http://app.test/" is not an origin: ` +
 			`want *, off, or comma-separated origins such as http://localhost:3000 (scheme://host[:port], nothing after it)`},
 		{[]string{"--kinesis-endpoint", "kinesis"}, `invalid --kinesis-endpoint "kinesis": want an http:// or https:// URL such as http://localhost:4567`},
+		{[]string{"--s3-endpoint", "localhost:9000"}, `invalid --s3-endpoint "localhost:9000": want an http:// or https:// URL such as http://localhost:4567`},
 	}
 	for _, tt := range tests {
 		_, err := parseConfig(tt.args, func(string) string { return "" }, io.Discard)

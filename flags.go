@@ -206,6 +206,11 @@ func (c *config) finish(raw rawFlags, source func(flagName, envName string) stri
 			return fmt.Errorf("invalid %s %q: %v", source("kinesis-endpoint", "KINESIS_ENDPOINT"), c.kinesisURL, err)
 		}
 	}
+	if c.s3.endpoint != "" {
+		if err := checkEndpoint(c.s3.endpoint); err != nil {
+			return fmt.Errorf("invalid %s %q: %v", source("s3-endpoint", "S3_ENDPOINT"), c.s3.endpoint, err)
+		}
+	}
 	return nil
 }
 
