@@ -3,6 +3,7 @@ module github.com/ddblocal/ddblocal
 go 1.26.0
 
 require (
+	github.com/amazon-ion/ion-go v1.5.0
 	github.com/anishathalye/porcupine v1.3.1
 	github.com/aws/aws-sdk-go-v2 v1.48.0
 	github.com/aws/aws-sdk-go-v2/config v1.33.18

@@ -1,21 +1,22 @@
-// Package iontext writes and reads the subset of Amazon Ion's text format
-// that DynamoDB's exports and imports use (developer guide, "DynamoDB table
-// export output format", Amazon Ion): S is an Ion string, N a decimal, B a
-// blob, BOOL a bool, NULL null, M a struct, L a list, and SS, NS and BS
-// lists annotated $dynamodb_SS, $dynamodb_NS and $dynamodb_BS.
+// Package iontext writes and reads DynamoDB items in Amazon Ion text, as
+// the service's exports and imports hold them (developer guide, "DynamoDB
+// table export output format", Amazon Ion): S is an Ion string, N a
+// decimal, B a blob, BOOL a bool, NULL null, M a struct, L a list, and SS,
+// NS and BS lists annotated $dynamodb_SS, $dynamodb_NS and $dynamodb_BS.
 //
-// It exists because the Amazon Ion library for Go could not be fetched in
-// this project's build environment; it covers Ion text as the service
-// writes it and as people write it by hand (comments, quoted symbols,
-// long strings, ints in hex or binary, underscores in numbers), and
-// refuses every Ion type DynamoDB has no counterpart for.
+// The Ion itself is the Amazon Ion library for Go's (github.com/amazon-ion/
+// ion-go): its text Writer writes and its Reader reads. This package only
+// maps DynamoDB's ten types onto Ion's and back, refusing every Ion value
+// DynamoDB has no counterpart for. Only the library's Reader and Writer are
+// used (not its reflection-based Marshal), so the linker keeps little of it.
 package iontext
 
 import (
-	"encoding/base64"
+	"math/big"
 	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/amazon-ion/ion-go/ion"
 
 	"github.com/ddblocal/ddblocal/attr"
 )
@@ -27,164 +28,165 @@ const (
 	annBS = "$dynamodb_BS"
 )
 
-// AppendItem appends it as an Ion struct, members in name order.
-func AppendItem(dst []byte, it attr.Item) []byte {
-	return appendStruct(dst, it)
+// appender is an io.Writer that appends to a byte slice.
+type appender struct{ b []byte }
+
+func (a *appender) Write(p []byte) (int, error) {
+	a.b = append(a.b, p...)
+	return len(p), nil
 }
 
-func appendStruct(dst []byte, m map[string]attr.Value) []byte {
+// Encoder writes Ion text records; it reuses its writer, so one Encoder
+// per goroutine writes a stream of records without allocating a writer
+// for each.
+type Encoder struct {
+	out appender
+	w   ion.Writer
+}
+
+// NewEncoder returns an Encoder.
+func NewEncoder() *Encoder {
+	e := &Encoder{}
+	e.w = ion.NewTextWriter(&e.out)
+	return e
+}
+
+// Field is one top-level member of a record: a name and a struct of
+// attributes.
+type Field struct {
+	Name string
+	Item attr.Item
+}
+
+// AppendRecord appends "$ion_1_0 ", the struct of fields, in order, and
+// a newline: one line of an export data file.
+func (e *Encoder) AppendRecord(dst []byte, fields ...Field) ([]byte, error) {
+	e.out.b = append(dst, "$ion_1_0 "...)
+	err := e.w.BeginStruct()
+	for _, f := range fields {
+		if err == nil {
+			err = e.w.FieldName(ion.NewSymbolTokenFromString(f.Name))
+		}
+		if err == nil {
+			err = e.writeStruct(f.Item)
+		}
+	}
+	if err == nil {
+		err = e.w.EndStruct()
+	}
+	if err == nil {
+		err = e.w.Finish()
+	}
+	dst, e.out.b = e.out.b, nil
+	if err != nil {
+		e.w = ion.NewTextWriter(&e.out) // a failed writer keeps its error
+	}
+	return dst, err
+}
+
+// AppendItem appends it as an Ion struct, members in name order, and a
+// newline.
+func AppendItem(dst []byte, it attr.Item) ([]byte, error) {
+	e := NewEncoder()
+	e.out.b = dst
+	err := e.writeStruct(it)
+	if err == nil {
+		err = e.w.Finish()
+	}
+	return e.out.b, err
+}
+
+func (e *Encoder) writeStruct(m map[string]attr.Value) error {
 	names := make([]string, 0, len(m))
 	for k := range m {
 		names = append(names, k)
 	}
 	slices.Sort(names)
-	dst = append(dst, '{')
-	for i, k := range names {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = AppendSymbol(dst, k)
-		dst = append(dst, ':')
-		dst = AppendValue(dst, m[k])
+	if err := e.w.BeginStruct(); err != nil {
+		return err
 	}
-	return append(dst, '}')
+	for _, k := range names {
+		if err := e.w.FieldName(ion.NewSymbolTokenFromString(k)); err != nil {
+			return err
+		}
+		if err := e.writeValue(m[k]); err != nil {
+			return err
+		}
+	}
+	return e.w.EndStruct()
 }
 
-// AppendValue appends v in Ion text; it is one type switch over the ten
-// DynamoDB types.
-func AppendValue(dst []byte, v attr.Value) []byte {
+// writeValue writes v; it is one type switch over the ten DynamoDB types.
+func (e *Encoder) writeValue(v attr.Value) error {
 	switch v.T {
 	case attr.TypeS:
-		return appendString(dst, v.S, '"')
+		return e.w.WriteString(v.S)
 	case attr.TypeN:
-		return AppendDecimal(dst, v.S)
+		return e.writeDecimal(v.S)
 	case attr.TypeB:
-		return appendBlob(dst, v.B)
+		return e.w.WriteBlob(v.B)
 	case attr.TypeBOOL:
-		if v.Bool {
-			return append(dst, "true"...)
-		}
-		return append(dst, "false"...)
-	case attr.TypeNULL:
-		return append(dst, "null"...)
+		return e.w.WriteBool(v.Bool)
 	case attr.TypeM:
-		return appendStruct(dst, v.M)
+		return e.writeStruct(v.M)
 	case attr.TypeL:
-		dst = append(dst, '[')
-		for i, e := range v.L {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendValue(dst, e)
+		if err := e.w.BeginList(); err != nil {
+			return err
 		}
-		return append(dst, ']')
+		for _, x := range v.L {
+			if err := e.writeValue(x); err != nil {
+				return err
+			}
+		}
+		return e.w.EndList()
 	case attr.TypeSS:
-		return appendSet(dst, annSS, v.SS, func(d []byte, s string) []byte { return appendString(d, s, '"') })
+		return writeSet(e, annSS, v.SS, e.w.WriteString)
 	case attr.TypeNS:
-		return appendSet(dst, annNS, v.SS, AppendDecimal)
+		return writeSet(e, annNS, v.SS, e.writeDecimal)
 	case attr.TypeBS:
-		return appendSet(dst, annBS, v.BS, appendBlob)
+		return writeSet(e, annBS, v.BS, e.w.WriteBlob)
 	}
-	return append(dst, "null"...)
+	return e.w.WriteNull()
 }
 
-func appendSet[T any](dst []byte, ann string, xs []T, elem func([]byte, T) []byte) []byte {
-	dst = append(dst, ann...)
-	dst = append(dst, "::["...)
-	for i, x := range xs {
-		if i > 0 {
-			dst = append(dst, ',')
+func writeSet[T any](e *Encoder, ann string, xs []T, elem func(T) error) error {
+	if err := e.w.Annotation(ion.NewSymbolTokenFromString(ann)); err != nil {
+		return err
+	}
+	if err := e.w.BeginList(); err != nil {
+		return err
+	}
+	for _, x := range xs {
+		if err := elem(x); err != nil {
+			return err
 		}
-		dst = elem(dst, x)
 	}
-	return append(dst, ']')
+	return e.w.EndList()
 }
 
-func appendBlob(dst []byte, b []byte) []byte {
-	dst = append(dst, "{{"...)
-	dst = base64.StdEncoding.AppendEncode(dst, b)
-	return append(dst, "}}"...)
+func (e *Encoder) writeDecimal(n string) error {
+	d, err := Decimal(n)
+	if err != nil {
+		return err
+	}
+	return e.w.WriteDecimal(d)
 }
 
-// AppendDecimal appends a DynamoDB number (canonical: plain notation, no
+// Decimal returns a DynamoDB number (canonical: plain notation, no
 // trailing fractional zeros) as an Ion decimal the way the service writes
-// one: a fraction as it is ("1.5"), an integer with its trailing zeros
-// moved into the exponent ("600" → "6d2") or with a point when it has none
-// ("103" → "103."), so that it reads back as a decimal, not an Ion int.
-func AppendDecimal(dst []byte, n string) []byte {
-	if strings.ContainsAny(n, ".eE") {
-		return append(dst, n...)
+// one: an integer's trailing zeros move into the exponent, so that the
+// library writes 600 as 6d2 and 103 as 103. (a decimal, not an Ion int),
+// and a fraction keeps its digits (1.5).
+func Decimal(n string) (*ion.Decimal, error) {
+	coef, exp := n, int32(0)
+	if i := strings.IndexByte(n, '.'); i >= 0 {
+		coef, exp = n[:i]+n[i+1:], -int32(len(n)-i-1)
+	} else if trimmed := strings.TrimRight(n, "0"); trimmed != "" && trimmed != "-" {
+		coef, exp = trimmed, int32(len(n)-len(trimmed))
 	}
-	digits := strings.TrimLeft(n, "-")
-	zeros := len(digits) - len(strings.TrimRight(digits, "0"))
-	if zeros == 0 || zeros == len(digits) {
-		return append(append(dst, n...), '.')
+	c, ok := new(big.Int).SetString(coef, 10)
+	if !ok {
+		return nil, &ion.UsageError{API: "iontext.Decimal", Msg: "not a number: " + n}
 	}
-	dst = append(dst, n[:len(n)-zeros]...)
-	dst = append(dst, 'd')
-	return appendInt(dst, zeros)
-}
-
-func appendInt(dst []byte, n int) []byte {
-	if n >= 10 {
-		dst = appendInt(dst, n/10)
-	}
-	return append(dst, byte('0'+n%10))
-}
-
-// AppendSymbol appends a struct field name: bare when it is an Ion
-// identifier that is no keyword, else quoted in single quotes.
-func AppendSymbol(dst []byte, s string) []byte {
-	if isIdentifier(s) {
-		return append(dst, s...)
-	}
-	return appendString(dst, s, '\'')
-}
-
-// isIdentifier reports whether s can be written as a bare symbol. Names
-// starting with '$' are quoted: $ion_1_0 and $10 mean something to Ion.
-func isIdentifier(s string) bool {
-	switch s {
-	case "", "true", "false", "null", "nan":
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		letter := c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-		if !letter && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// appendString appends s quoted with q (" or '), escaping q, backslash and
-// control characters; other UTF-8 passes as it is.
-func appendString(dst []byte, s string, q byte) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, q)
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == q || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\n':
-			dst = append(dst, '\\', 'n')
-		case c < 0x20 || c == 0x7f:
-			dst = append(dst, '\\', 'x', hex[c>>4], hex[c&15])
-		case c < utf8.RuneSelf:
-			dst = append(dst, c)
-		default:
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				dst = append(dst, `\ufffd`...)
-			} else {
-				dst = append(dst, s[i:i+n]...)
-			}
-			i += n
-			continue
-		}
-		i++
-	}
-	return append(dst, q)
+	return ion.NewDecimal(c, exp, false), nil
 }

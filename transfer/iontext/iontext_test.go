@@ -28,14 +28,16 @@ func everyType(t testing.TB) attr.Item {
 		"l":  attr.List([]attr.Value{attr.String("x"), num(t, "1.5"), attr.List(nil)}),
 		"ss": attr.StringSet("a", "b"), "ns": ns, "bs": attr.BinarySet([]byte("x"), []byte{}),
 		"with space": attr.String("q"), "true": attr.Bool(true), "$ion_1_0": attr.String("sym"), "it's": attr.Null(),
-		"9lives": attr.String("digit first"),
+		"9lives": attr.String("digit first"), "$10": attr.String("a symbol id's text"), "null": attr.Null(),
 	}
 }
 
 func TestRoundTrip(t *testing.T) {
 	it := everyType(t)
-	line := append([]byte("$ion_1_0 {Item:"), AppendItem(nil, it)...)
-	line = append(line, '}')
+	line, err := NewEncoder().AppendRecord(nil, Field{Name: "Item", Item: it})
+	if err != nil {
+		t.Fatal(err)
+	}
 	got, err := DecodeLine(line)
 	if err != nil {
 		t.Fatalf("DecodeLine(%s): %v", line, err)
@@ -51,13 +53,25 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-func TestAppendDecimal(t *testing.T) {
+// TestDecimal: integers are written as the service writes them (the
+// guide's Id:103., PageCount:6d2), fractions keep their digits, and each
+// reads back as the same DynamoDB number.
+func TestDecimal(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"103", "103."}, {"600", "6d2"}, {"2000", "2d3"}, {"0", "0."}, {"-600", "-6d2"}, {"1.5", "1.5"},
-		{"-0.001", "-0.001"}, {"10", "1d1"},
+		{"-0.001", "-1d-3"}, {"10", "1d1"}, {"-12345678901234567890123456789012345678", "-12345678901234567890123456789012345678."},
+		{"0.0000000000000000000000000000000000000001", "1d-40"},
 	} {
-		if got := string(AppendDecimal(nil, c.in)); got != c.want {
-			t.Errorf("AppendDecimal(%s) = %s, want %s", c.in, got, c.want)
+		d, err := Decimal(c.in)
+		if err != nil {
+			t.Fatalf("Decimal(%s): %v", c.in, err)
+		}
+		if got := d.String(); got != c.want {
+			t.Errorf("Decimal(%s) = %s, want %s", c.in, got, c.want)
+		}
+		m, err := DecodeLine([]byte("{a:" + d.String() + "}"))
+		if err != nil || m["a"].T != attr.TypeN || m["a"].S != c.in {
+			t.Errorf("%s read back as %#v, %v", d, m["a"], err)
 		}
 	}
 }
@@ -100,7 +114,8 @@ func TestDecodeForms(t *testing.T) {
 		{`{a:0x1F}`, "a", "31"}, {`{a:-0b101}`, "a", "-5"}, {`{a:1_000}`, "a", "1000"}, {`{a:1.5e3}`, "a", "1500"},
 		{`{a:1.5d-3}`, "a", "0.0015"}, {`{'a b':"x"}`, "a b", "x"}, {`{"q":'''ab''' '''cd'''}`, "q", "abcd"},
 		{`/* c */ {a: // c` + "\n" + `"\x41\u00e9\U0001F600"}`, "a", "Aé😀"}, {`{a:"\uD83D\uDE00"}`, "a", "😀"},
-		{`{a:[1,2,],}`, "a", ""}, {`{a:null.string}`, "a", ""},
+		{`{a:[1,2,],}`, "a", ""}, {`{a:null.string}`, "a", ""}, {`{a:"\\uD83D"}`, "a", `\uD83D`},
+		{`$ion_1_0 $ion_1_0 {a:"x"}`, "a", "x"}, {`{a:'''x\uD83D\uDE00'''}`, "a", "x😀"},
 	} {
 		got, err := DecodeLine([]byte(c.in))
 		if err != nil {
@@ -119,6 +134,7 @@ func TestDecodeErrors(t *testing.T) {
 		`{a:foo::[1]}`, `{a:$dynamodb_SS::[1]}`, `{a:$dynamodb_NS::["x"]}`, `{a:$dynamodb_SS::["x","x"]}`,
 		`{a:"unterminated}`, `{a:{{not base64!}}}`, `{a:{{"clob"}}}`, `{a "x"}`, `{a:1 b:2}`, `{a:"\q"}`,
 		`{a:$dynamodb_SS::1}`, `{a:"` + "\n" + `"}`, strings.Repeat("{a:", 100) + "1" + strings.Repeat("}", 100),
+		`{a:"\uD83D"}`, `{a:"\uDE00\uD83D"}`, `{a:"\uD83Dx"}`, `sym {a:1}`, `{a:1} {b:2}`, `{a:(1 2)}`, `ann::{a:1}`,
 	} {
 		if _, err := DecodeLine([]byte(in)); err == nil {
 			t.Errorf("DecodeLine(%q) succeeded, want an error", in)
@@ -129,16 +145,24 @@ func TestDecodeErrors(t *testing.T) {
 func FuzzDecodeLine(f *testing.F) {
 	f.Add([]byte(`$ion_1_0 {Item:{a:"x",n:1.5d3,b:{{AAE=}},s:$dynamodb_SS::["a"]}}`))
 	f.Add([]byte(`{a:'''x''' '''y''', 'q':[null, true, 0x10]}`))
-	f.Add(append([]byte("{Item:"), append(AppendItem(nil, everyType(f)), '}')...))
+	line, err := NewEncoder().AppendRecord(nil, Field{Name: "Item", Item: everyType(f)})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(line)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := DecodeLine(b)
 		if err != nil {
 			return
 		}
 		// What decodes re-encodes and decodes to the same values.
-		again, err := DecodeLine(AppendItem(nil, m))
+		line, err := AppendItem(nil, m)
 		if err != nil {
-			t.Fatalf("re-decoding %s: %v", AppendItem(nil, m), err)
+			t.Fatalf("re-encoding %#v: %v", m, err)
+		}
+		again, err := DecodeLine(line)
+		if err != nil {
+			t.Fatalf("re-decoding %s: %v", line, err)
 		}
 		for k, v := range m {
 			if !attr.Equal(again[k], v) {

@@ -8,27 +8,37 @@ import (
 )
 
 // encoder writes records of one format, each ending in a newline.
-type encoder struct {
-	ext          string
-	appendItem   func(dst []byte, it attr.Item) []byte
-	appendChange func(dst []byte, c Change) []byte
+type encoder interface {
+	ext() string
+	appendItem(dst []byte, it attr.Item) ([]byte, error)
+	appendChange(dst []byte, c Change) ([]byte, error)
 }
 
-var encoders = map[string]encoder{
-	FormatJSON: {ext: ".json.gz", appendItem: appendJSONItem, appendChange: appendJSONChange},
-	FormatIon:  {ext: ".ion.gz", appendItem: appendIonItem, appendChange: appendIonChange},
+// newEncoder returns the encoder of format, for one Writer.
+func newEncoder(format string) (encoder, bool) {
+	switch format {
+	case FormatJSON:
+		return jsonEncoder{}, true
+	case FormatIon:
+		return ionEncoder{iontext.NewEncoder()}, true
+	}
+	return nil, false
 }
 
-// appendJSONItem writes {"Item":{...}}.
-func appendJSONItem(dst []byte, it attr.Item) []byte {
+type jsonEncoder struct{}
+
+func (jsonEncoder) ext() string { return ".json.gz" }
+
+// appendItem writes {"Item":{...}}.
+func (jsonEncoder) appendItem(dst []byte, it attr.Item) ([]byte, error) {
 	dst = append(dst, `{"Item":`...)
 	dst = attr.AppendItemJSON(dst, it)
-	return append(dst, "}\n"...)
+	return append(dst, "}\n"...), nil
 }
 
-// appendJSONChange writes {"Metadata":{"WriteTimestampMicros":{"N":"…"}},
+// appendChange writes {"Metadata":{"WriteTimestampMicros":{"N":"…"}},
 // "Keys":{…},"NewImage":{…},"OldImage":{…}}, images only when present.
-func appendJSONChange(dst []byte, c Change) []byte {
+func (jsonEncoder) appendChange(dst []byte, c Change) ([]byte, error) {
 	dst = append(dst, `{"Metadata":{"WriteTimestampMicros":{"N":"`...)
 	dst = strconv.AppendInt(dst, c.WriteTime.UnixMicro(), 10)
 	dst = append(dst, `"}},"Keys":`...)
@@ -41,30 +51,29 @@ func appendJSONChange(dst []byte, c Change) []byte {
 		dst = append(dst, `,"OldImage":`...)
 		dst = attr.AppendItemJSON(dst, c.OldImage)
 	}
-	return append(dst, "}\n"...)
+	return append(dst, "}\n"...), nil
 }
 
-// appendIonItem writes $ion_1_0 {Item:{...}}.
-func appendIonItem(dst []byte, it attr.Item) []byte {
-	dst = append(dst, "$ion_1_0 {Item:"...)
-	dst = iontext.AppendItem(dst, it)
-	return append(dst, "}\n"...)
+// ionEncoder writes records through the Amazon Ion library's text writer.
+type ionEncoder struct{ e *iontext.Encoder }
+
+func (ionEncoder) ext() string { return ".ion.gz" }
+
+// appendItem writes $ion_1_0 {Item:{...}}.
+func (x ionEncoder) appendItem(dst []byte, it attr.Item) ([]byte, error) {
+	return x.e.AppendRecord(dst, iontext.Field{Name: "Item", Item: it})
 }
 
-// appendIonChange writes the incremental record's structure in Ion, the
+// appendChange writes the incremental record's structure in Ion, the
 // timestamp as a decimal.
-func appendIonChange(dst []byte, c Change) []byte {
-	dst = append(dst, "$ion_1_0 {Metadata:{WriteTimestampMicros:"...)
-	dst = iontext.AppendDecimal(dst, strconv.FormatInt(c.WriteTime.UnixMicro(), 10))
-	dst = append(dst, "},Keys:"...)
-	dst = iontext.AppendItem(dst, c.Keys)
+func (x ionEncoder) appendChange(dst []byte, c Change) ([]byte, error) {
+	meta := attr.Item{"WriteTimestampMicros": attr.Int(c.WriteTime.UnixMicro())}
+	fields := []iontext.Field{{Name: "Metadata", Item: meta}, {Name: "Keys", Item: c.Keys}}
 	if c.NewImage != nil {
-		dst = append(dst, ",NewImage:"...)
-		dst = iontext.AppendItem(dst, c.NewImage)
+		fields = append(fields, iontext.Field{Name: "NewImage", Item: c.NewImage})
 	}
 	if c.OldImage != nil {
-		dst = append(dst, ",OldImage:"...)
-		dst = iontext.AppendItem(dst, c.OldImage)
+		fields = append(fields, iontext.Field{Name: "OldImage", Item: c.OldImage})
 	}
-	return append(dst, "}\n"...)
+	return x.e.AppendRecord(dst, fields...)
 }

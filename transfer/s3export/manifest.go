@@ -93,7 +93,7 @@ func (w *Writer) Finish(s Summary) (Result, error) {
 	}
 	res := Result{ManifestKey: w.base + "/manifest-summary.json", ItemCount: w.items, BilledSizeBytes: w.billed, Files: len(w.files)}
 	w.files = nil
-	w.enc = encoder{}
+	w.enc = nil
 	return res, nil
 }
 

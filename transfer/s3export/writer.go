@@ -78,7 +78,7 @@ type dataFile struct {
 // writable, and returns a Writer. Errors are the store's (a missing bucket
 // is bucket.ErrNoSuchBucket) or an unknown format.
 func Start(ctx context.Context, o Options) (*Writer, error) {
-	enc, ok := encoders[o.Format]
+	enc, ok := newEncoder(o.Format)
 	if !ok {
 		return nil, fmt.Errorf("s3export: unknown format %q", o.Format)
 	}
@@ -94,7 +94,10 @@ func Start(ctx context.Context, o Options) (*Writer, error) {
 
 // Add writes one item of a full export.
 func (w *Writer) Add(it attr.Item) error {
-	w.line = w.enc.appendItem(w.line[:0], it)
+	var err error
+	if w.line, err = w.enc.appendItem(w.line[:0], it); err != nil {
+		return err
+	}
 	w.billed += int64(it.Size())
 	return w.write()
 }
@@ -127,7 +130,10 @@ func (w *Writer) AddStored(b []byte) error {
 
 // AddChange writes one record of an incremental export.
 func (w *Writer) AddChange(c Change) error {
-	w.line = w.enc.appendChange(w.line[:0], c)
+	var err error
+	if w.line, err = w.enc.appendChange(w.line[:0], c); err != nil {
+		return err
+	}
 	w.billed += int64(c.NewImage.Size() + c.OldImage.Size())
 	if c.NewImage == nil && c.OldImage == nil {
 		w.billed += int64(c.Keys.Size())
@@ -166,7 +172,7 @@ func (w *Writer) NextFile() error {
 }
 
 func (w *Writer) open() error {
-	key := w.base + "/data/" + dataName(w.o.ID, len(w.files)) + w.enc.ext
+	key := w.base + "/data/" + dataName(w.o.ID, len(w.files)) + w.enc.ext()
 	obj, err := w.o.Store.Create(w.ctx, w.o.Bucket, key)
 	if err != nil {
 		return err
