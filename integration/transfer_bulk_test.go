@@ -180,15 +180,32 @@ func checkBulkPaceAndCancel(t *testing.T, c *dynamodb.Client, put func(key, body
 func TestBulkUsagePerIndex(t *testing.T) {
 	st := bucket.Dir{Root: t.TempDir()}
 	c := transferServer(t, st)
-	ctx := context.Background()
 	createGSITable(t, c, "Usage")
-	w, _ := st.Create(ctx, "src", "usage/1.json")
-	io.WriteString(w, `{"Item":{"pk":{"S":"a"},"sk":{"S":"1"},"g":{"S":"x"}}}`+"\n"+`{"Item":{"pk":{"S":"b"},"sk":{"S":"2"}}}`+"\n"+
+	u := loadUsage(t, c, st, "Usage", "usage", `{"Item":{"pk":{"S":"a"},"sk":{"S":"1"},"g":{"S":"x"}}}`+"\n"+`{"Item":{"pk":{"S":"b"},"sk":{"S":"2"}}}`+"\n"+
 		`{"Item":{"pk":{"S":"c"},"sk":{"S":"3"},"g":{"S":"y"},"note":{"S":"hello"}}}`+"\n")
+	got := fmt.Sprintf("%s total %d table %d gsi %v lsi %v", aws.ToString(u.TableName), aws.ToInt64(u.BulkPutBytes),
+		aws.ToInt64(u.Table.BulkPutBytes), bytesByIndex(u.GlobalSecondaryIndexes), bytesByIndex(u.LocalSecondaryIndexes))
+	if want := "Usage total 56 table 31 gsi map[byG:25] lsi map[]"; got != want {
+		t.Errorf("usage:\n got %s\nwant %s", got, want)
+	}
+}
+
+// loadUsage bulk-loads lines (JSON-lines items) into table from the object
+// PREFIX/1.json, waits for the load to complete and returns its one usage.
+func loadUsage(t *testing.T, c *dynamodb.Client, st bucket.Dir, table, prefix, lines string) types.BulkOperationUsage {
+	t.Helper()
+	ctx := context.Background()
+	w, err := st.Create(ctx, "src", prefix+"/1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.WriteString(w, lines); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := w.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	start, err := c.StartBulkPutItems(ctx, bulkInput("Usage", "usage/", "usage"))
+	start, err := c.StartBulkPutItems(ctx, bulkInput(table, prefix+"/", prefix))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,12 +213,7 @@ func TestBulkUsagePerIndex(t *testing.T) {
 	if d.BulkOperationStatus != types.BulkOperationStatusCompleted || len(d.BulkOperationUsage) != 1 {
 		t.Fatalf("load: %+v", d)
 	}
-	u := d.BulkOperationUsage[0]
-	got := fmt.Sprintf("%s total %d table %d gsi %v lsi %v", aws.ToString(u.TableName), aws.ToInt64(u.BulkPutBytes),
-		aws.ToInt64(u.Table.BulkPutBytes), bytesByIndex(u.GlobalSecondaryIndexes), bytesByIndex(u.LocalSecondaryIndexes))
-	if want := "Usage total 56 table 31 gsi map[byG:25] lsi map[]"; got != want {
-		t.Errorf("usage:\n got %s\nwant %s", got, want)
-	}
+	return d.BulkOperationUsage[0]
 }
 
 func bytesByIndex(m map[string]types.BulkOperationBytes) map[string]int64 {
@@ -221,22 +233,8 @@ func bytesByIndex(m map[string]types.BulkOperationBytes) map[string]int64 {
 func TestBulkUsageVectorIndex(t *testing.T) {
 	st := bucket.Dir{Root: t.TempDir()}
 	c := transferServer(t, st)
-	ctx := context.Background()
 	createVectorTable(t, c, "VecUsage", nil, vecIndex("byEmb", 3, types.VectorDistanceFunctionCosine))
-	w, _ := st.Create(ctx, "src", "vec/1.json")
-	io.WriteString(w, `{"Item":{"pk":{"S":"a"},"emb":{"L":[{"N":"1"},{"N":"2"},{"N":"3"}]},"note":{"S":"hi"}}}`+"\n"+`{"Item":{"pk":{"S":"b"}}}`+"\n")
-	if _, err := w.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	start, err := c.StartBulkPutItems(ctx, bulkInput("VecUsage", "vec/", "vec"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := waitBulk(t, c, start.BulkOperationDescription.BulkOperationArn)
-	if d.BulkOperationStatus != types.BulkOperationStatusCompleted || len(d.BulkOperationUsage) != 1 {
-		t.Fatalf("load: %+v", d)
-	}
-	u := d.BulkOperationUsage[0]
+	u := loadUsage(t, c, st, "VecUsage", "vec", `{"Item":{"pk":{"S":"a"},"emb":{"L":[{"N":"1"},{"N":"2"},{"N":"3"}]},"note":{"S":"hi"}}}`+"\n"+`{"Item":{"pk":{"S":"b"}}}`+"\n")
 	vec := map[string]int64{}
 	for k, v := range u.VectorIndexes {
 		vec[k] = aws.ToInt64(v.BulkPutVectorBytes)
