@@ -139,7 +139,8 @@ func checkBulkRefusals(t *testing.T, c *dynamodb.Client, arn *string) {
 }
 
 // checkBulkPaceAndCancel: 3,000 one-unit items at 1,024 units a second take
-// at least two seconds; a load cancelled at once ends CANCELLED.
+// at least two seconds; a load cancelled at once ends CANCELLED, with the
+// FailureCode and FailureMessage the API returns for a cancelled load.
 func checkBulkPaceAndCancel(t *testing.T, c *dynamodb.Client, put func(key, body string)) {
 	ctx := context.Background()
 	var b strings.Builder
@@ -167,7 +168,8 @@ func checkBulkPaceAndCancel(t *testing.T, c *dynamodb.Client, put func(key, body
 	if err != nil || cancel.BulkOperationStatus != types.BulkOperationStatusCancelling {
 		t.Fatalf("cancel: %+v, %v", cancel, err)
 	}
-	if d := waitBulk(t, c, start.BulkOperationDescription.BulkOperationArn); d.BulkOperationStatus != types.BulkOperationStatusCancelled || d.ProcessedItemCount == 3000 && d.EndTime == nil {
+	if d := waitBulk(t, c, start.BulkOperationDescription.BulkOperationArn); d.BulkOperationStatus != types.BulkOperationStatusCancelled || d.ProcessedItemCount == 3000 && d.EndTime == nil ||
+		aws.ToString(d.FailureCode) != "BulkOperationCancelled" || aws.ToString(d.FailureMessage) != "The bulk operation was cancelled by a CancelBulkOperation request" {
 		t.Errorf("cancelled load: %+v", d)
 	}
 }

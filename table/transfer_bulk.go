@@ -21,7 +21,8 @@ import (
 // capacity and are never throttled. MaxWriteRequestUnits paces the load
 // (one unit per started KB of each item). Records that do not parse or
 // that the table refuses are counted in FailedItemCount, and with ERROR in
-// OutputType written as JSON lines to the output location. Each chunk's
+// OutputType written as JSON lines to the output location; a record's own
+// condition is evaluated as PutItem's (transfer_bulk_write.go). Each chunk's
 // transaction also writes the load's checkpoint, from which the next owner
 // of the transfers resumes a load a stopped server left (transfer_run.go).
 
@@ -134,6 +135,7 @@ func (s *Service) runBulk(o *store.Ownership, region, id string, job *bulkJob) {
 	switch {
 	case err == errBulkCancelled:
 		d.BulkOperationStatus = "CANCELLED"
+		d.FailureCode, d.FailureMessage = bulkCancelledCode, bulkCancelledMessage
 	case err != nil:
 		d.BulkOperationStatus = "FAILED"
 		d.FailureCode, d.FailureMessage = s3Failure(err)
@@ -178,7 +180,8 @@ func (l *bulkLoad) run() (s3import.Stats, error) {
 		}
 		d.TotalInputBytes = &total
 	}
-	o := s3import.Options{Format: in.InputFormat, Compression: in.InputCompressionType, Check: itemCheck(l.m)}
+	o := s3import.Options{Format: in.InputFormat, Compression: in.InputCompressionType, Check: itemCheck(l.m),
+		Conditions: true, CheckCondition: l.checkCondition}
 	return l.s.readChunks(in.S3Bucket, in.S3KeyPrefix, o, from, l.write)
 }
 
@@ -269,47 +272,6 @@ func addBytes(a, b map[string]int64) map[string]int64 {
 	return out
 }
 
-// write paces, reports and puts one chunk; it stops the load when
-// CancelBulkOperation has marked it CANCELLING.
-func (l *bulkLoad) write(c chunk) error {
-	reports, err := l.report(c.bad)
-	if err != nil {
-		return err
-	}
-	var units, size int64
-	ix := indexSizes{gsi: map[string]int64{}, lsi: map[string]int64{}, vector: map[string]int64{}}
-	for _, it := range c.items {
-		n := int64(it.Size())
-		size += n
-		units += (n + 1023) / 1024
-		l.indexBytes(it, ix)
-	}
-	if err := l.pace.wait(l.s.bg, units); err != nil {
-		return err
-	}
-	check := func(tx *store.Tx) error {
-		if err := l.o.Fence(tx); err != nil {
-			return err
-		}
-		var j bulkJob
-		if _, err := readJob(tx, l.region, kindBulk, l.id, &j); err != nil {
-			return err
-		}
-		if j.Desc.BulkOperationStatus == "CANCELLING" {
-			return errBulkCancelled
-		}
-		p := &l.job.Progress
-		p.Pos, p.Written, p.Bytes, p.Reports = c.pos, j.Progress.Written+int64(len(c.items)), j.Progress.Bytes+size, reports
-		p.GSI, p.LSI, p.Vector = addBytes(j.Progress.GSI, ix.gsi), addBytes(j.Progress.LSI, ix.lsi), addBytes(j.Progress.Vector, ix.vector)
-		d := &l.job.Desc
-		read := c.pos.Stats.Bytes
-		d.ProcessedItemCount, d.FailedItemCount, d.ProcessedInputBytes = c.pos.Stats.Processed, c.pos.Stats.Errors, &read
-		l.usage()
-		return writeJob(tx, l.region, kindBulk, l.id, l.job)
-	}
-	return l.s.writeImported(l.m, c.items, check)
-}
-
 // report writes a chunk's bad records to the output location as one
 // object of JSON lines, when the load asked for ERROR output, and returns
 // how many report objects the load has written then. The object is
@@ -317,24 +279,40 @@ func (l *bulkLoad) write(c chunk) error {
 // writes the same chunk's report under the same name again.
 func (l *bulkLoad) report(bad []*s3import.RecordError) (int, error) {
 	out, n := l.job.Desc.OutputS3Configuration, l.job.Progress.Reports
-	if len(bad) == 0 || !slices.Contains(out.OutputType, "ERROR") || out.S3Bucket == "" {
+	if len(bad) == 0 || !l.wants("ERROR") {
 		return n, nil
 	}
 	n++
-	key := fmt.Sprintf("%s/errors/%05d.json", bulkReportBase(out.S3KeyPrefix, l.id), n)
-	w, err := l.s.opts.S3.Create(l.s.bg, out.S3Bucket, key)
+	lines := make([]any, len(bad))
+	for i, e := range bad {
+		lines[i] = bulkReportRecord{S3Key: e.Key, Line: e.Line, ErrorMessage: e.Err.Error()}
+	}
+	return n, l.writeReport(fmt.Sprintf("%s/errors/%05d.json", bulkReportBase(out.S3KeyPrefix, l.id), n), lines)
+}
+
+// wants reports whether the load asked for output of type t and named a
+// bucket for it.
+func (l *bulkLoad) wants(t string) bool {
+	out := l.job.Desc.OutputS3Configuration
+	return slices.Contains(out.OutputType, t) && out.S3Bucket != ""
+}
+
+// writeReport writes lines as one object of JSON lines under key in the
+// output bucket.
+func (l *bulkLoad) writeReport(key string, lines []any) error {
+	w, err := l.s.opts.S3.Create(l.s.bg, l.job.Desc.OutputS3Configuration.S3Bucket, key)
 	if err != nil {
-		return n, err
+		return err
 	}
 	enc := json.NewEncoder(w)
-	for _, e := range bad {
-		if err := enc.Encode(bulkReportRecord{S3Key: e.Key, Line: e.Line, ErrorMessage: e.Err.Error()}); err != nil {
+	for _, line := range lines {
+		if err := enc.Encode(line); err != nil {
 			w.Abort()
-			return n, err
+			return err
 		}
 	}
 	_, err = w.Commit()
-	return n, err
+	return err
 }
 
 // bulkReportBase is the folder of a load's report: PREFIX/ID.

@@ -152,11 +152,11 @@ func (s *Service) loadImport(o *store.Ownership, region, id string, job *importJ
 		o3.CSV = s3import.CSVOptions{Delimiter: f.Csv.Delimiter, Header: f.Csv.HeaderList}
 	}
 	return s.readChunks(d.S3BucketSource.S3Bucket, d.S3BucketSource.S3KeyPrefix, o3, job.Progress.Pos, func(c chunk) error {
-		return s.writeImported(m, c.items, func(tx *store.Tx) error {
+		return s.writeImported(m, c.recs, func(tx *store.Tx) error {
 			if err := o.Fence(tx); err != nil {
 				return err
 			}
-			job.Progress.Pos, job.Progress.Written = c.pos, job.Progress.Written+int64(len(c.items))
+			job.Progress.Pos, job.Progress.Written = c.pos, job.Progress.Written+int64(len(c.recs))
 			d.ProcessedItemCount, d.ErrorCount, d.ImportedItemCount = c.pos.Stats.Processed, c.pos.Stats.Errors, job.Progress.Written
 			return writeJob(tx, region, kindImport, id, job)
 		})
@@ -173,12 +173,13 @@ func itemCheck(m *tableMeta) func(attr.Item) error {
 	}
 }
 
-// chunk is a run of an S3 source's records: the good items and the bad
-// records, and the read's position after them.
+// chunk is a run of an S3 source's records: the good ones (items, with a
+// bulk load's conditions) and the bad ones, and the read's position after
+// them.
 type chunk struct {
-	items []attr.Item
-	bad   []*s3import.RecordError
-	pos   s3import.Position
+	recs []s3import.Record
+	bad  []*s3import.RecordError
+	pos  s3import.Position
 }
 
 // readChunks reads every object under prefix in chunks of importChunk
@@ -208,26 +209,26 @@ func (s *Service) readChunks(bkt, prefix string, o s3import.Options, from s3impo
 
 // produceChunks parses the source into chunks.
 func (s *Service) produceChunks(ctx context.Context, bkt, prefix string, o s3import.Options, from s3import.Position, chunks chan<- chunk) (s3import.Stats, error) {
-	cur := chunk{items: make([]attr.Item, 0, importChunk)}
+	cur := chunk{recs: make([]s3import.Record, 0, importChunk)}
 	send := func() error {
 		select {
 		case chunks <- cur:
-			cur = chunk{items: make([]attr.Item, 0, importChunk)}
+			cur = chunk{recs: make([]s3import.Record, 0, importChunk)}
 			return nil
 		case <-ctx.Done():
 			return context.Cause(ctx)
 		}
 	}
-	st, err := s3import.ReadFrom(ctx, s.opts.S3, bkt, prefix, o, from, func(it attr.Item, pos s3import.Position) error {
-		cur.items, cur.pos = append(cur.items, it), pos
-		if len(cur.items) == importChunk || len(cur.bad) >= importChunk {
+	st, err := s3import.ReadRecords(ctx, s.opts.S3, bkt, prefix, o, from, func(r s3import.Record, pos s3import.Position) error {
+		cur.recs, cur.pos = append(cur.recs, r), pos
+		if len(cur.recs) == importChunk || len(cur.bad) >= importChunk {
 			return send()
 		}
 		return nil
 	}, func(e *s3import.RecordError, pos s3import.Position) {
 		cur.bad, cur.pos = append(cur.bad, e), pos
 	})
-	if err == nil && (len(cur.items) > 0 || len(cur.bad) > 0) {
+	if err == nil && (len(cur.recs) > 0 || len(cur.bad) > 0) {
 		err = send()
 	}
 	return st, err
@@ -243,19 +244,20 @@ func keyTypes(m *tableMeta) map[string]attr.Type {
 	return out
 }
 
-// writeImported puts items (already checked) in one store transaction, as
-// BatchWriteItem puts would, so indexes and streams follow them (applyAll's
-// finishWrite tells the table's applier, once); check (when not nil) runs
-// first in that transaction and may refuse it.
-func (s *Service) writeImported(m *tableMeta, items []attr.Item, check func(*store.Tx) error) error {
-	if len(items) == 0 {
+// writeImported puts the records' items (already checked) in one store
+// transaction, as BatchWriteItem puts would, so indexes and streams follow
+// them (applyAll's finishWrite tells the table's applier, once); check
+// (when not nil) runs first in that transaction and may refuse it.
+func (s *Service) writeImported(m *tableMeta, recs []s3import.Record, check func(*store.Tx) error) error {
+	if len(recs) == 0 {
 		if check == nil {
 			return nil
 		}
 		return s.db.Update(s.bg, check)
 	}
-	muts := make([]mutation, len(items))
-	for i, it := range items {
+	muts := make([]mutation, len(recs))
+	for i, r := range recs {
+		it := r.Item
 		key, err := m.itemKey(it)
 		if err != nil {
 			return err

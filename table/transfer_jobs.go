@@ -56,6 +56,9 @@ type jobProgress struct {
 	Written int64 // items written
 	Bytes   int64 // their size (bulk loads' BulkPutBytes)
 	Reports int   // error report objects written (bulk loads)
+	// CondReports counts a bulk load's condition-check failure report
+	// objects.
+	CondReports int `json:",omitempty"`
 	// GSI, LSI and Vector are the bytes of the entries the table's global,
 	// local and vector indexes store for the items written, by index name
 	// (bulk loads).

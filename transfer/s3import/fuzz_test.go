@@ -9,20 +9,23 @@ import (
 	"github.com/ddblocal/ddblocal/attr"
 )
 
-// FuzzDecoders feeds arbitrary bytes to each format's decoder: it never
+// FuzzDecoders feeds arbitrary bytes to each format's decoder (and to the
+// bulk loads' record decoders, which read conditions too): it never
 // panics, never loops, and every item it yields is a valid DynamoDB item.
 func FuzzDecoders(f *testing.F) {
 	f.Add([]byte(`{"Item":{"pk":{"S":"a"},"n":{"N":"1"}}}` + "\nnot json\n"))
 	f.Add([]byte(`$ion_1_0 {Item:{pk:"a",n:1.5d2,s:$dynamodb_NS::[1.,2.]}}` + "\n"))
+	f.Add([]byte(`{"Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_not_exists(pk)"}` + "\n"))
 	f.Add([]byte("pk,n\na,1\n\"b\",\"2\"\nbad\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, format := range []string{FormatJSON, FormatIon, FormatCSV} {
-			d := newDecoder(bytes.NewReader(b), "k", Options{Format: format, KeyTypes: map[string]attr.Type{"n": attr.TypeN}})
+		for i, format := range []string{FormatJSON, FormatIon, FormatCSV, FormatJSON, FormatIon} {
+			d := newDecoder(bytes.NewReader(b), "k", Options{Format: format, KeyTypes: map[string]attr.Type{"n": attr.TypeN}, Conditions: i > 2})
 			for i := 0; ; i++ {
 				if i > len(b)+2 {
 					t.Fatalf("%s: more records than bytes", format)
 				}
-				it, err := d.next()
+				rec, err := d.next()
+				it := rec.Item
 				if err == io.EOF {
 					break
 				}

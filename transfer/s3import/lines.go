@@ -25,34 +25,34 @@ type lineDecoder struct {
 	key    string
 	n      int
 	buf    []byte
-	decode func([]byte) (attr.Item, error)
+	decode func([]byte) (Record, error)
 }
 
-func newLineDecoder(r io.Reader, key string, decode func([]byte) (attr.Item, error)) *lineDecoder {
+func newLineDecoder(r io.Reader, key string, decode func([]byte) (Record, error)) *lineDecoder {
 	return &lineDecoder{r: bufio.NewReaderSize(r, 256<<10), key: key, decode: decode}
 }
 
 func (d *lineDecoder) line() int { return d.n }
 
-func (d *lineDecoder) next() (attr.Item, error) {
+func (d *lineDecoder) next() (Record, error) {
 	for {
 		b, tooLong, err := d.readLine()
 		if err != nil {
-			return nil, err
+			return Record{}, err
 		}
 		d.n++
 		if tooLong {
-			return nil, &RecordError{Key: d.key, Line: d.n, Err: fmt.Errorf("line longer than %d bytes", maxLine)}
+			return Record{}, &RecordError{Key: d.key, Line: d.n, Err: fmt.Errorf("line longer than %d bytes", maxLine)}
 		}
 		b = bytes.TrimSpace(b)
 		if len(b) == 0 {
 			continue
 		}
-		it, err := d.decode(b)
+		rec, err := d.decode(b)
 		if err != nil {
-			return nil, &RecordError{Key: d.key, Line: d.n, Err: err}
+			return Record{}, &RecordError{Key: d.key, Line: d.n, Err: err}
 		}
-		return it, nil
+		return rec, nil
 	}
 }
 
@@ -85,14 +85,50 @@ func (d *lineDecoder) readLine() (b []byte, tooLong bool, err error) {
 // other line, or one that fails there, takes the plain twin,
 // decodeJSONLinePlain, whose answer it then is (TestJSONLineFastIsPlain).
 func decodeJSONLine(b []byte) (attr.Item, error) {
+	if it, ok := decodeJSONFast(b); ok {
+		return it, nil
+	}
+	return decodeJSONLinePlain(b)
+}
+
+// decodeJSONFast decodes a line that is exactly {"Item":{...}}, as an
+// export writes it; ok is false for any other line.
+func decodeJSONFast(b []byte) (attr.Item, bool) {
 	const prefix = `{"Item":`
 	if inner, ok := bytes.CutPrefix(b, []byte(prefix)); ok && len(inner) > 1 && inner[len(inner)-1] == '}' {
 		var it attr.Item
 		if it.UnmarshalJSON(inner[:len(inner)-1]) == nil && len(it) > 0 {
-			return it, nil
+			return it, true
 		}
 	}
-	return decodeJSONLinePlain(b)
+	return nil, false
+}
+
+// decodeJSONRecord reads a bulk load's line: {"Item":{...}} with, beside
+// the item, an optional ConditionExpression and its
+// ExpressionAttributeNames and ExpressionAttributeValues. A line of the
+// item alone takes decodeJSONLine's fast path.
+func decodeJSONRecord(b []byte) (Record, error) {
+	if it, ok := decodeJSONFast(b); ok {
+		return Record{Item: it}, nil
+	}
+	var rec struct {
+		Item                      *attr.Item
+		ConditionExpression       *string
+		ExpressionAttributeNames  map[string]string
+		ExpressionAttributeValues map[string]attr.Value
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return Record{}, err
+	}
+	if rec.Item == nil || len(*rec.Item) == 0 {
+		return Record{}, errors.New(`want {"Item":{...}}`)
+	}
+	out := Record{Item: *rec.Item}
+	if rec.ConditionExpression != nil || rec.ExpressionAttributeNames != nil || rec.ExpressionAttributeValues != nil {
+		out.Condition = &Condition{Expression: rec.ConditionExpression, Names: rec.ExpressionAttributeNames, Values: rec.ExpressionAttributeValues}
+	}
+	return out, nil
 }
 
 // decodeJSONLinePlain reads {"Item":{...}} with encoding/json.
@@ -120,6 +156,60 @@ func decodeIonLine(b []byte) (attr.Item, error) {
 		return nil, errors.New("want {Item:{...}}")
 	}
 	return it.M, nil
+}
+
+// decodeIonRecord reads a bulk load's Ion line: {Item:{...}} with an
+// optional ConditionExpression (a string), ExpressionAttributeNames (a
+// struct of strings) and ExpressionAttributeValues (a struct of values,
+// typed as in Item) beside the item.
+func decodeIonRecord(b []byte) (Record, error) {
+	m, err := iontext.DecodeLine(b)
+	if err != nil {
+		return Record{}, err
+	}
+	it, ok := m["Item"]
+	if !ok || it.T != attr.TypeM || len(it.M) == 0 {
+		return Record{}, errors.New("want {Item:{...}}")
+	}
+	c, err := ionCondition(m)
+	return Record{Item: it.M, Condition: c}, err
+}
+
+// ionCondition reads the condition fields of an Ion record (nil when it
+// has none).
+func ionCondition(m map[string]attr.Value) (*Condition, error) {
+	e, hasE := m["ConditionExpression"]
+	n, hasN := m["ExpressionAttributeNames"]
+	v, hasV := m["ExpressionAttributeValues"]
+	if !hasE && !hasN && !hasV {
+		return nil, nil
+	}
+	c := &Condition{}
+	if hasE {
+		if e.T != attr.TypeS {
+			return nil, errors.New("ConditionExpression: want a string")
+		}
+		c.Expression = &e.S
+	}
+	if hasN {
+		if n.T != attr.TypeM {
+			return nil, errors.New("ExpressionAttributeNames: want a struct of strings")
+		}
+		c.Names = make(map[string]string, len(n.M))
+		for k, x := range n.M {
+			if x.T != attr.TypeS {
+				return nil, errors.New("ExpressionAttributeNames: want a struct of strings")
+			}
+			c.Names[k] = x.S
+		}
+	}
+	if hasV {
+		if v.T != attr.TypeM {
+			return nil, errors.New("ExpressionAttributeValues: want a struct")
+		}
+		c.Values = v.M
+	}
+	return c, nil
 }
 
 // csvDecoder reads CSV rows as items.
@@ -159,30 +249,30 @@ func newCSVDecoder(r io.Reader, key string, o Options) *csvDecoder {
 
 func (d *csvDecoder) line() int { return d.n }
 
-func (d *csvDecoder) next() (attr.Item, error) {
+func (d *csvDecoder) next() (Record, error) {
 	if d.err != nil {
 		err := d.err
 		d.err = io.EOF // a bad header makes the whole file one bad record
-		return nil, err
+		return Record{}, err
 	}
 	rec, err := d.r.Read()
 	if err == io.EOF {
-		return nil, io.EOF
+		return Record{}, io.EOF
 	}
 	var perr *csv.ParseError
 	if errors.As(err, &perr) {
 		d.n = perr.StartLine
-		return nil, &RecordError{Key: d.key, Line: d.n, Err: err}
+		return Record{}, &RecordError{Key: d.key, Line: d.n, Err: err}
 	}
 	if err != nil {
-		return nil, err
+		return Record{}, err
 	}
 	d.n, _ = d.r.FieldPos(0)
 	it, err := d.item(rec)
 	if err != nil {
-		return nil, &RecordError{Key: d.key, Line: d.n, Err: err}
+		return Record{}, &RecordError{Key: d.key, Line: d.n, Err: err}
 	}
-	return it, nil
+	return Record{Item: it}, nil
 }
 
 // item types a row: key columns by their attribute type, others as

@@ -54,6 +54,32 @@ type Options struct {
 	// Check validates each parsed item (key schema, size); an error makes
 	// the record bad, counted and reported, not imported.
 	Check func(attr.Item) error
+	// Conditions reads each record's condition, as a bulk load takes it
+	// (DYNAMODB_JSON and ION: ConditionExpression, ExpressionAttributeNames
+	// and ExpressionAttributeValues beside Item); without it, as for
+	// ImportTable, those fields are ignored. CheckCondition (when not nil)
+	// validates a record's condition: an error makes the record bad.
+	Conditions     bool
+	CheckCondition func(*Condition) error
+}
+
+// Condition is a bulk-load record's condition, in PutItem's parameters of
+// the same names: the item is put only if the expression holds for the
+// item the table has under its key.
+type Condition struct {
+	Expression *string
+	Names      map[string]string
+	Values     map[string]attr.Value
+}
+
+// Record is one good record: its item and its condition (nil when it has
+// none, or Options.Conditions is not set), and where it was read: the
+// object's key and the record's line.
+type Record struct {
+	Item      attr.Item
+	Condition *Condition
+	Key       string
+	Line      int
 }
 
 // RecordError is one record that was not imported.
@@ -79,10 +105,11 @@ type Stats struct {
 // ErrNoObjects is returned when nothing lies under the prefix.
 var ErrNoObjects = errors.New("s3import: no objects under the prefix")
 
-// decoder yields one object's records: an item, or a *RecordError for a
-// bad record; io.EOF after the last; any other error is fatal.
+// decoder yields one object's records: an item (and its condition), or a
+// *RecordError for a bad record; io.EOF after the last; any other error is
+// fatal.
 type decoder interface {
-	next() (attr.Item, error)
+	next() (Record, error)
 }
 
 // Position is how far a read has come: the key of the object being
@@ -113,6 +140,12 @@ func Read(ctx context.Context, s bucket.Store, bkt, prefix string, o Options, pu
 // from.Records records of from.Key; counts start at from.Stats. put is
 // given the Position after its item, bad the Position after its record.
 func ReadFrom(ctx context.Context, s bucket.Store, bkt, prefix string, o Options, from Position, put func(attr.Item, Position) error, bad func(*RecordError, Position)) (Stats, error) {
+	return ReadRecords(ctx, s, bkt, prefix, o, from, func(r Record, pos Position) error { return put(r.Item, pos) }, bad)
+}
+
+// ReadRecords is ReadFrom giving put each good record whole: its item, its
+// condition (with Options.Conditions) and where it was read.
+func ReadRecords(ctx context.Context, s bucket.Store, bkt, prefix string, o Options, from Position, put func(Record, Position) error, bad func(*RecordError, Position)) (Stats, error) {
 	if _, ok := map[string]bool{FormatJSON: true, FormatIon: true, FormatCSV: true}[o.Format]; !ok {
 		return from.Stats, fmt.Errorf("s3import: unknown format %q", o.Format)
 	}
@@ -138,7 +171,7 @@ func ReadFrom(ctx context.Context, s bucket.Store, bkt, prefix string, o Options
 
 // readObject reads the object pos names, skipping its first pos.Records
 // records, and advances pos past each record it reads.
-func readObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos *Position, put func(attr.Item, Position) error, bad func(*RecordError, Position)) error {
+func readObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos *Position, put func(Record, Position) error, bad func(*RecordError, Position)) error {
 	key, skip := pos.Key, pos.Records
 	rc, err := s.Open(ctx, bkt, key)
 	if err != nil {
@@ -155,7 +188,7 @@ func readObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		it, err := dec.next()
+		rec, err := dec.next()
 		if err == io.EOF {
 			return nil
 		}
@@ -165,18 +198,18 @@ func readObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos 
 			}
 			continue
 		}
-		if err := record(dec, o, pos, it, err, put, bad); err != nil {
+		if err := record(dec, o, pos, rec, err, put, bad); err != nil {
 			return err
 		}
 	}
 }
 
-// record counts one record the decoder gave (it, or the error err) and
+// record counts one record the decoder gave (rec, or the error err) and
 // hands it to put or bad.
-func record(dec decoder, o Options, pos *Position, it attr.Item, err error, put func(attr.Item, Position) error, bad func(*RecordError, Position)) error {
+func record(dec decoder, o Options, pos *Position, rec Record, err error, put func(Record, Position) error, bad func(*RecordError, Position)) error {
 	var rerr *RecordError
-	if err == nil && o.Check != nil {
-		if cerr := o.Check(it); cerr != nil {
+	if err == nil {
+		if cerr := check(o, rec); cerr != nil {
 			err = &RecordError{Key: pos.Key, Line: lineOf(dec), Err: cerr}
 		}
 	}
@@ -194,17 +227,44 @@ func record(dec decoder, o Options, pos *Position, it attr.Item, err error, put 
 	}
 	pos.Records++
 	pos.Stats.Processed++
-	return put(it, *pos)
+	rec.Key, rec.Line = pos.Key, lineOf(dec)
+	return put(rec, *pos)
+}
+
+// check runs the caller's checks on a parsed record: its item's, then its
+// condition's.
+func check(o Options, rec Record) error {
+	if o.Check != nil {
+		if err := o.Check(rec.Item); err != nil {
+			return err
+		}
+	}
+	if rec.Condition != nil && o.CheckCondition != nil {
+		return o.CheckCondition(rec.Condition)
+	}
+	return nil
 }
 
 func newDecoder(r io.Reader, key string, o Options) decoder {
-	switch o.Format {
-	case FormatCSV:
+	switch {
+	case o.Format == FormatCSV:
 		return newCSVDecoder(r, key, o)
-	case FormatIon:
-		return newLineDecoder(r, key, decodeIonLine)
+	case o.Format == FormatIon && o.Conditions:
+		return newLineDecoder(r, key, decodeIonRecord)
+	case o.Format == FormatIon:
+		return newLineDecoder(r, key, itemOnly(decodeIonLine))
+	case o.Conditions:
+		return newLineDecoder(r, key, decodeJSONRecord)
 	}
-	return newLineDecoder(r, key, decodeJSONLine)
+	return newLineDecoder(r, key, itemOnly(decodeJSONLine))
+}
+
+// itemOnly makes a line's item decoder a record decoder.
+func itemOnly(decode func([]byte) (attr.Item, error)) func([]byte) (Record, error) {
+	return func(b []byte) (Record, error) {
+		it, err := decode(b)
+		return Record{Item: it}, err
+	}
 }
 
 // lineOf is the line of the record the decoder returned last.

@@ -240,3 +240,72 @@ func TestReadFromResumes(t *testing.T) {
 		})
 	}
 }
+
+// TestReadRecordsConditions: with Options.Conditions a bulk load's record
+// carries its condition beside the item, in DYNAMODB_JSON and ION alike;
+// a record without one has none; a condition field of the wrong type, or
+// one CheckCondition refuses, makes the record bad; without
+// Options.Conditions the fields are ignored (ImportTable).
+func TestReadRecordsConditions(t *testing.T) {
+	sources := map[string]string{
+		s3import.FormatJSON: `{"Item":{"pk":{"S":"a"}}}
+{"Item":{"pk":{"S":"b"}},"ConditionExpression":"#v < :v","ExpressionAttributeNames":{"#v":"v"},"ExpressionAttributeValues":{":v":{"N":"2"}}}
+{"Item":{"pk":{"S":"c"}},"ConditionExpression":7}
+{"Item":{"pk":{"S":"d"}},"ConditionExpression":"refused"}
+`,
+		s3import.FormatIon: `$ion_1_0 {Item:{pk:"a"}}
+$ion_1_0 {Item:{pk:"b"},ConditionExpression:"#v < :v",ExpressionAttributeNames:{'#v':"v"},ExpressionAttributeValues:{':v':2.}}
+$ion_1_0 {Item:{pk:"c"},ConditionExpression:7}
+$ion_1_0 {Item:{pk:"d"},ConditionExpression:"refused"}
+`,
+	}
+	for format, src := range sources {
+		t.Run(format, func(t *testing.T) {
+			s := bucket.Dir{Root: t.TempDir()}
+			putObject(t, s, "b", "in/1", []byte(src))
+			o := s3import.Options{Format: format, Conditions: true, CheckCondition: func(c *s3import.Condition) error {
+				if c.Expression != nil && *c.Expression == "refused" {
+					return errors.New("refused")
+				}
+				return nil
+			}}
+			var recs []s3import.Record
+			var bad []int
+			st, err := s3import.ReadRecords(context.Background(), s, "b", "in/", o, s3import.Position{},
+				func(r s3import.Record, _ s3import.Position) error { recs = append(recs, r); return nil },
+				func(e *s3import.RecordError, _ s3import.Position) { bad = append(bad, e.Line) })
+			if err != nil || st.Processed != 4 || st.Errors != 2 || fmt.Sprint(bad) != "[3 4]" || len(recs) != 2 {
+				t.Fatalf("stats %+v, err %v, bad lines %v, records %+v", st, err, bad, recs)
+			}
+			if recs[0].Condition != nil || recs[0].Key != "in/1" || recs[0].Line != 1 {
+				t.Errorf("record without a condition: %+v", recs[0])
+			}
+			c, two := recs[1].Condition, mustNumber(t, "2")
+			if c == nil || *c.Expression != "#v < :v" || c.Names["#v"] != "v" || !attr.Equal(c.Values[":v"], two) || recs[1].Line != 2 {
+				t.Errorf("record with a condition: %+v, condition %+v", recs[1], c)
+			}
+			o.Conditions = false
+			var n int
+			st, err = s3import.ReadRecords(context.Background(), s, "b", "in/", o, s3import.Position{},
+				func(r s3import.Record, _ s3import.Position) error {
+					if r.Condition != nil {
+						t.Errorf("condition read without Options.Conditions: %+v", r)
+					}
+					n++
+					return nil
+				}, nil)
+			if err != nil || n != 4 || st.Errors != 0 {
+				t.Errorf("conditions ignored: %d records, %+v, %v", n, st, err)
+			}
+		})
+	}
+}
+
+func mustNumber(t *testing.T, s string) attr.Value {
+	t.Helper()
+	v, err := attr.Number(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
