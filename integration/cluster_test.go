@@ -362,7 +362,7 @@ func TestCoreSuiteOnEtcd(t *testing.T) {
 		t.Skip("run once, from the unsigned pass")
 	}
 	t.Parallel()
-	cmd := exec.Command(os.Args[0], "-test.count=1", "-test.timeout=10m", "-test.run="+coreSuite)
+	cmd := exec.Command(os.Args[0], "-test.count=1", childTimeout(t), "-test.run="+coreSuite)
 	cmd.Env = append(os.Environ(), clusterPassEnv+"=1")
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
