@@ -62,9 +62,10 @@ func NewVerifier(creds []Credential, now func() time.Time) *Verifier {
 // MissingAuthenticationToken (no Authorization header), IncompleteSignature
 // (malformed header, credential or date), UnrecognizedClient (unknown
 // access key, or a session token other than the key's), or
-// InvalidSignature (wrong scope, a signing time more than MaxSkew away, or
-// a signature that does not match; that message shows the canonical
-// request and string to sign the server computed, as DynamoDB's does).
+// InvalidSignature (a signing time more than MaxSkew away, then a wrong
+// scope, or a signature that does not match; that message shows the
+// canonical request and string to sign the server computed, as DynamoDB's
+// does). An expired signature is reported before the scope and the key.
 //
 // A request without an Authorization header may be presigned instead: its
 // query then carries the signature (X-Amz-Algorithm, X-Amz-Credential,
@@ -122,15 +123,19 @@ func (v *Verifier) check(r *http.Request, body []byte, c claim) (Identity, error
 	if err != nil {
 		return Identity{}, err
 	}
+	// The signing time is judged before the scope and the key: DynamoDB
+	// reports an expired signature ahead of a credential scope that does not
+	// match (issue 32). The open-source validator scratchstack-aws-signature
+	// checks in the same order: expiry, then scope, then the key.
+	if err := checkTime(c, v.now()); err != nil {
+		return Identity{}, err
+	}
 	if err := checkScope(s, c.stamp); err != nil {
 		return Identity{}, err
 	}
 	cred, ok := v.creds[s.AccessKey]
 	if !ok || subtle.ConstantTimeCompare([]byte(cred.Token), []byte(c.token)) != 1 {
 		return Identity{}, errorf(UnrecognizedClient, msgInvalidToken)
-	}
-	if err := checkTime(c, v.now()); err != nil {
-		return Identity{}, err
 	}
 	if !hasHost(c.a.SignedHeaders) {
 		return Identity{}, errorf(InvalidSignature, "'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization.")

@@ -158,6 +158,24 @@ func rejectSignatureCases() []rejectCase {
 		{"expired", func(t *testing.T) *http.Request {
 			return signed(t, "AKIDALPHA", "alpha/secret+x", "", testNow.Add(-16*time.Minute), body, nil)
 		}, body, InvalidSignature, "Signature expired: 20260304T045007Z is now earlier than 20260304T045107Z (20260304T050607Z - 15 min.)"},
+		{"expired beside a wrong scope date", func(t *testing.T) *http.Request {
+			r := signed(t, "AKIDALPHA", "alpha/secret+x", "", testNow.Add(-16*time.Minute), body, nil)
+			replaceAuth(r, "/20260304/", "/20260305/")
+			return r
+		}, body, InvalidSignature, "Signature expired: 20260304T045007Z is now earlier than 20260304T045107Z (20260304T050607Z - 15 min.)"},
+		{"expired beside a wrong scope service", func(t *testing.T) *http.Request {
+			r := signed(t, "AKIDALPHA", "alpha/secret+x", "", testNow.Add(-16*time.Minute), body, nil)
+			replaceAuth(r, "/dynamodb/", "/s3/")
+			return r
+		}, body, InvalidSignature, "Signature expired: 20260304T045007Z is now earlier than 20260304T045107Z (20260304T050607Z - 15 min.)"},
+		{"expired with an unknown key", func(t *testing.T) *http.Request {
+			return signed(t, "AKIDNOBODY", "whatever", "", testNow.Add(-16*time.Minute), body, nil)
+		}, body, InvalidSignature, "Signature expired: 20260304T045007Z is now earlier than 20260304T045107Z (20260304T050607Z - 15 min.)"},
+		{"future beside a wrong scope region", func(t *testing.T) *http.Request {
+			r := signed(t, "AKIDALPHA", "alpha/secret+x", "", testNow.Add(15*time.Minute+time.Second), body, nil)
+			replaceAuth(r, "/eu-west-2/", "//")
+			return r
+		}, body, InvalidSignature, "Signature not yet current: 20260304T052108Z is still later than 20260304T052107Z (20260304T050607Z + 15 min.)"},
 		{"future", func(t *testing.T) *http.Request {
 			return signed(t, "AKIDALPHA", "alpha/secret+x", "", testNow.Add(15*time.Minute+time.Second), body, nil)
 		}, body, InvalidSignature, "Signature not yet current: 20260304T052108Z is still later than 20260304T052107Z (20260304T050607Z + 15 min.)"},
