@@ -1,5 +1,7 @@
 package ddb
 
+import "encoding/json"
+
 // The request and response shapes of DynamoDB's control-plane operations, with
 // JSON names exactly as on the wire and `ddb` tags carrying the API's member
 // constraints (checked by api before a call reaches the service).
@@ -68,10 +70,35 @@ type GlobalSecondaryIndex struct {
 //
 // Its members carry no constraints for the validator: DynamoDB checks
 // tags itself, in its own words (table.checkTags), and a Value of "" is a
-// tag with an empty value.
+// tag with an empty value. A request's Tag remembers which member it left
+// out (or sent as null): DynamoDB refuses that naming it null ("Key: null").
 type Tag struct {
 	Key   string
 	Value string
+
+	noKey, noValue bool
+}
+
+// KeyMissing reports whether the request that sent t left its Key out.
+func (t Tag) KeyMissing() bool { return t.noKey }
+
+// ValueMissing reports whether the request that sent t left its Value out.
+func (t Tag) ValueMissing() bool { return t.noValue }
+
+// UnmarshalJSON decodes a Tag, noting a Key or Value absent or null.
+func (t *Tag) UnmarshalJSON(b []byte) error {
+	var w struct{ Key, Value *string }
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*t = Tag{noKey: w.Key == nil, noValue: w.Value == nil}
+	if w.Key != nil {
+		t.Key = *w.Key
+	}
+	if w.Value != nil {
+		t.Value = *w.Value
+	}
+	return nil
 }
 
 // StreamSpecification turns DynamoDB Streams on or off for a table.

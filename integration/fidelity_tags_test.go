@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/middleware"
 )
 
 // The tag operations' refusals, in DynamoDB's words as recorded from the
@@ -178,4 +179,50 @@ func TestTagResourceARNs(t *testing.T) {
 		_, err = c.UntagResource(ctx, &dynamodb.UntagResourceInput{ResourceArn: aws.String(tc.arn), TagKeys: []string{"a"}})
 		wantAPIError(t, err, tc.code, tc.want)
 	}
+}
+
+// unvalidated turns off the SDK's own check of required members for one
+// call, so that the request reaches the server as a client that does not
+// check (boto3 with parameter_validation off, a hand-written client) sends it.
+func unvalidated(o *dynamodb.Options) {
+	o.APIOptions = append(o.APIOptions, func(st *middleware.Stack) error {
+		_, err := st.Initialize.Remove("OperationInputValidation")
+		return err
+	})
+}
+
+// TestTagMissingMembers: a tag without its Key, or without its Value, is
+// refused naming the member null (ack-api-quirks DDB-TABLE-107 and -457,
+// recorded from the service), before anything is applied; the 128 and 256
+// limits count characters, not bytes (DynamoDB's tagging restrictions).
+func TestTagMissingMembers(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	createTable(t, c, "Nulls", false)
+	arn := "arn:aws:dynamodb:us-east-1:000000000000:table/Nulls"
+	for _, tc := range []struct {
+		tags []types.Tag
+		want string
+	}{
+		{[]types.Tag{{Value: aws.String("v")}}, "The Tag Key provided is invalid, Key: null"},
+		{[]types.Tag{{}}, "The Tag Key provided is invalid, Key: null"},
+		{[]types.Tag{{Key: aws.String("k")}}, "The Tag Value provided is invalid, Value: null"},
+		{append(tagList("ok", "1"), types.Tag{Key: aws.String("k")}), "The Tag Value provided is invalid, Value: null"},
+		{[]types.Tag{{Key: aws.String("bad#"), Value: aws.String("v")}, {Value: aws.String("v")}}, "The Tag Key provided is invalid, Key: bad#"},
+	} {
+		_, err := c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(arn), Tags: tc.tags}, unvalidated)
+		wantAPIError(t, err, "ValidationException", tc.want)
+	}
+	if got := listTags(t, c, arn); len(got) != 0 {
+		t.Errorf("refused requests applied tags: %v", got)
+	}
+	key, value := strings.Repeat("ключ", 32), strings.Repeat("значение", 32) // 128 and 256 characters, twice as many bytes
+	if _, err := c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(arn), Tags: tagList(key, value)}); err != nil {
+		t.Fatalf("a 128-character key with a 256-character value: %v", err)
+	}
+	if got := listTags(t, c, arn); got[key] != value {
+		t.Errorf("got tags %v, want %s=%s", got, key, value)
+	}
+	_, err := c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(arn), Tags: tagList(key+"я", "v")})
+	wantAPIError(t, err, "ValidationException", "The Tag Key provided is invalid, Key: "+key+"я")
 }

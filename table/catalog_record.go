@@ -176,7 +176,7 @@ func encodeMeta(m *tableMeta) ([]byte, error) {
 		DeletingIndexes: convert(m.DeletingIndexes, func(d deletingIndex) recordDeletedIndex {
 			return recordDeletedIndex{recordIndex: indexRecord(d.indexMeta), Until: d.Until}
 		}),
-		Tags:                convert(m.Tags, func(t ddb.Tag) recordTag { return recordTag(t) }),
+		Tags:                convert(m.Tags, func(t ddb.Tag) recordTag { return recordTag{Key: t.Key, Value: t.Value} }),
 		TTLAttribute:        m.TTLAttribute,
 		PITR:                (*recordPITR)(m.PITR),
 		Policies:            convertMap(m.Policies, func(p resourcePolicy) recordPolicy { return recordPolicy(p) }),
@@ -211,7 +211,7 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 		DeletingIndexes: convert(r.DeletingIndexes, func(d recordDeletedIndex) deletingIndex {
 			return deletingIndex{indexMeta: d.recordIndex.meta(), Until: d.Until}
 		}),
-		Tags:                convert(r.Tags, func(t recordTag) ddb.Tag { return ddb.Tag(t) }),
+		Tags:                convert(r.Tags, func(t recordTag) ddb.Tag { return ddb.Tag{Key: t.Key, Value: t.Value} }),
 		TTLAttribute:        r.TTLAttribute,
 		PITR:                (*pitrMeta)(r.PITR),
 		Policies:            convertMap(r.Policies, func(p recordPolicy) resourcePolicy { return resourcePolicy(p) }),

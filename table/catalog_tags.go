@@ -121,8 +121,10 @@ func (s *Service) changeTags(ctx context.Context, scope, arn string, fn func(map
 }
 
 // checkTags validates tags being set, in DynamoDB's words (ack-api-quirks
-// DDB-TABLE-105..110 and DDB-TABLE-372, recorded from the service): each
-// key 1-128 characters and each value at most 256, both of letters,
+// DDB-TABLE-105..110, -372 and -457, recorded from the service): a Key or
+// Value left out is named null ("Key: null"); each key 1-128 characters
+// (Unicode characters, as the tagging restrictions count them, not bytes)
+// and each value at most 256, both of letters,
 // numbers, spaces and + - = . _ : / @ only; no key beginning with aws: (in
 // any case); no key twice. Then ddblocal's own tags: the throttling tag
 // must be on or off, the consistency tags a lag consistency.ParseLag
@@ -130,8 +132,14 @@ func (s *Service) changeTags(ctx context.Context, scope, arn string, fn func(map
 func checkTags(tags []ddb.Tag) error {
 	seen := make(map[string]bool, len(tags))
 	for _, t := range tags {
+		if t.KeyMissing() {
+			return ddb.Errorf(ddb.ValidationException, "The Tag Key provided is invalid, Key: null")
+		}
 		if err := checkTagKey(t.Key); err != nil {
 			return err
+		}
+		if t.ValueMissing() {
+			return ddb.Errorf(ddb.ValidationException, "The Tag Value provided is invalid, Value: null")
 		}
 		if !tagText(t.Value, maxTagValueLength) {
 			return ddb.Errorf(ddb.ValidationException, "The Tag Value provided is invalid, Value: %s", t.Value)
