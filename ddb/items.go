@@ -17,8 +17,8 @@ type ExprParams struct {
 type WriteParams struct {
 	ConditionExpression                 *string `json:",omitempty"`
 	Expected                            map[string]expressions.ExpectedAttributeValue
-	ConditionalOperator                 *string `json:",omitempty" ddb:"enum=AND|OR"`
-	ReturnValues                        string  `json:",omitempty" ddb:"enum=NONE|ALL_OLD|UPDATED_OLD|ALL_NEW|UPDATED_NEW"`
+	ConditionalOperator                 *string `json:",omitempty" ddb:"enum=OR|AND"`
+	ReturnValues                        string  `json:",omitempty" ddb:"enum=ALL_NEW|UPDATED_OLD|ALL_OLD|NONE|UPDATED_NEW"`
 	ReturnConsumedCapacity              string  `json:",omitempty" ddb:"enum=INDEXES|TOTAL|NONE"`
 	ReturnItemCollectionMetrics         string  `json:",omitempty" ddb:"enum=SIZE|NONE"`
 	ReturnValuesOnConditionCheckFailure string  `json:",omitempty" ddb:"enum=ALL_OLD|NONE"`

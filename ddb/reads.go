@@ -15,7 +15,7 @@ type QueryInput struct {
 	ConsistentRead         *bool  `json:",omitempty"`
 	KeyConditions          map[string]expressions.LegacyCondition
 	QueryFilter            map[string]expressions.LegacyCondition
-	ConditionalOperator    *string `json:",omitempty" ddb:"enum=AND|OR"`
+	ConditionalOperator    *string `json:",omitempty" ddb:"enum=OR|AND"`
 	ScanIndexForward       *bool   `json:",omitempty"`
 	ExclusiveStartKey      attr.Item
 	ReturnConsumedCapacity string  `json:",omitempty" ddb:"enum=INDEXES|TOTAL|NONE"`
@@ -33,7 +33,7 @@ type ScanInput struct {
 	Limit                  *int32 `json:",omitempty" ddb:"min=1"`
 	Select                 string `json:",omitempty" ddb:"enum=ALL_ATTRIBUTES|ALL_PROJECTED_ATTRIBUTES|SPECIFIC_ATTRIBUTES|COUNT"`
 	ScanFilter             map[string]expressions.LegacyCondition
-	ConditionalOperator    *string `json:",omitempty" ddb:"enum=AND|OR"`
+	ConditionalOperator    *string `json:",omitempty" ddb:"enum=OR|AND"`
 	ExclusiveStartKey      attr.Item
 	ReturnConsumedCapacity string  `json:",omitempty" ddb:"enum=INDEXES|TOTAL|NONE"`
 	TotalSegments          *int32  `json:",omitempty" ddb:"min=1;max=1000000"`

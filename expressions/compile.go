@@ -277,6 +277,11 @@ func checkSource(k kind, src string) error {
 	if len(src) == 0 {
 		return k.errf(-1, "The expression can not be empty;")
 	}
+	if len(src) > maxExpressionSize && k == kindUpdate {
+		// An UpdateExpression's size is not named (paritysuite/dynamodb-
+		// conformance deepRequests capture, ten Regions, October 2026).
+		return k.errf(-1, "Expression size has exceeded the maximum allowed size;")
+	}
 	if len(src) > maxExpressionSize {
 		return k.errf(-1, "Expression size has exceeded the maximum allowed size; expression size: %d", len(src))
 	}

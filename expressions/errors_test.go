@@ -30,6 +30,7 @@ func invalidSyntaxCases() []invalidCase {
 		{U, "", "Invalid UpdateExpression: The expression can not be empty;"},
 		{P, "", "Invalid ProjectionExpression: The expression can not be empty;"},
 		{C, long, "Invalid ConditionExpression: Expression size has exceeded the maximum allowed size; expression size: 4097"},
+		{U, "SET " + long, "Invalid UpdateExpression: Expression size has exceeded the maximum allowed size;"},
 		// Syntax errors: token, and the text from the token before to the token after.
 		{C, "a-b", `Invalid ConditionExpression: Syntax error; token: "-", near: "a-b"`},
 		{F, "a-b", `Invalid FilterExpression: Syntax error; token: "-", near: "a-b"`},

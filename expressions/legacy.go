@@ -22,7 +22,7 @@ func translateLegacy(in *Input, out *Compiled) error {
 		case "OR":
 			andOr = condOr
 		default:
-			return plainErr("1 validation error detected: Value '%s' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [AND, OR]", *in.ConditionalOperator)
+			return plainErr("1 validation error detected: Value '%s' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [OR, AND]", *in.ConditionalOperator)
 		}
 		// DynamoDB's words (responses of the service recorded by a
 		// dual-target suite, 2026): an operator needs two conditions

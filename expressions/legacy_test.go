@@ -82,7 +82,7 @@ func TestLegacyErrors(t *testing.T) {
 		{"delete of a number", Input{AttributeUpdates: map[string]AttributeValueUpdate{"a": {Action: "DELETE", Value: vp(num("1"))}}},
 			"One or more parameter values were invalid: Action DELETE is not supported for the type N"},
 		{"bad conditional operator", Input{Expected: map[string]ExpectedAttributeValue{}, ConditionalOperator: ptr("XOR")},
-			"1 validation error detected: Value 'XOR' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [AND, OR]"},
+			"1 validation error detected: Value 'XOR' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [OR, AND]"},
 	}
 	for _, tt := range tests {
 		_, err := Compile(tt.in)
