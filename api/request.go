@@ -56,9 +56,20 @@ type Handler func(ctx context.Context, r *Request) (any, error)
 // the request into a new In, calls fn with the request's scope (its
 // account and region, see access.Scope), and returns fn's result.
 func Op[In, Out any](fn func(ctx context.Context, region string, in *In) (*Out, error)) Handler {
+	return opOrdered(fn, nil)
+}
+
+// opOrdered is Op for an operation whose answer to a request holding a
+// value nested past DynamoDB's limit depends on what else is wrong with it
+// (see deepError): order, when not nil, says what the service reports
+// first for such a request.
+func opOrdered[In, Out any](fn func(ctx context.Context, region string, in *In) (*Out, error), order deepOrder[In]) Handler {
 	return func(ctx context.Context, r *Request) (any, error) {
 		in := new(In)
 		if err := r.Decode(in); err != nil {
+			if order != nil {
+				return nil, deepError(r, err, order)
+			}
 			return nil, err
 		}
 		out, err := fn(ctx, access.Scope(r.Account, r.Region), in)

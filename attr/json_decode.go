@@ -64,6 +64,16 @@ type jsonDecoder struct {
 	i int
 	// readNumber reads an N value or NS member as sent; nil is Number.
 	readNumber func(string) (Value, error)
+	// maxDepth is how many containers may nest; 0 is MaxNestingDepth.
+	maxDepth int
+}
+
+// limit is how many containers d lets nest inside one another.
+func (d *jsonDecoder) limit() int {
+	if d.maxDepth > 0 {
+		return d.maxDepth
+	}
+	return MaxNestingDepth
 }
 
 // DecodeValueWith is Value.UnmarshalJSON with number reading each N value
@@ -129,7 +139,7 @@ func (d *jsonDecoder) attributeValue(depth int) (Value, error) {
 		case TypeBOOL, TypeNULL:
 			v.Bool, err = d.expectBool()
 		case TypeM:
-			if depth >= MaxNestingDepth {
+			if depth >= d.limit() {
 				return invalid(ErrNesting, msgNesting)
 			}
 			if d.peek() != '{' {
@@ -137,7 +147,7 @@ func (d *jsonDecoder) attributeValue(depth int) (Value, error) {
 			}
 			v.M, err = d.attributeMap(depth + 1)
 		case TypeL:
-			if depth >= MaxNestingDepth {
+			if depth >= d.limit() {
 				return invalid(ErrNesting, msgNesting)
 			}
 			v.L, err = d.list(depth + 1)

@@ -45,6 +45,13 @@ func checkReturnValues(rv string, allowed ...string) error {
 	return ddb.Errorf(ddb.ValidationException, "ReturnValues can only be ALL_OLD or NONE")
 }
 
+// CheckOldReturnValues refuses a ReturnValues PutItem and DeleteItem do not
+// take (anything but NONE and ALL_OLD) in DynamoDB's words: for api, which
+// reports it ahead of a value nested too deeply, as the service does.
+func CheckOldReturnValues(rv string) error {
+	return checkReturnValues(rv, "NONE", "ALL_OLD")
+}
+
 // PutItem writes a whole item, replacing any item with the same key.
 //
 // As in every item operation, what can be checked without the table (the

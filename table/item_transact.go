@@ -3,6 +3,8 @@ package table
 import (
 	"context"
 	"errors"
+	"maps"
+	"slices"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/capacity"
@@ -78,20 +80,25 @@ func (s *Service) TransactWriteItems(ctx context.Context, region string, in *ddb
 	return out, err
 }
 
-// prepareTransactWrite validates a request completely: each action's shape,
-// table, key, item and expressions, the aggregate size and that no item is
-// named twice. A key that does not fit its table's schema cancels the
-// transaction, with a ValidationError reason for that action (and None for
-// the others, whose conditions are not evaluated), once every other check
-// has passed: DynamoDB validates the request first and the keys as the
-// transaction runs.
+// prepareTransactWrite validates a request completely: first what needs no
+// table, action by action (checkTransactRequest), then each action's table,
+// key and item, the aggregate size and that no item is named twice. A key
+// that does not fit its table's schema cancels the transaction, with a
+// ValidationError reason for that action (and None for the others, whose
+// conditions are not evaluated), once every other check has passed:
+// DynamoDB validates the request first and the keys as the transaction
+// runs.
 func (s *Service) prepareTransactWrite(ctx context.Context, region string, in *ddb.TransactWriteItemsInput) ([]txWrite, error) {
+	compiled, err := s.checkTransactRequest(in)
+	if err != nil {
+		return nil, err
+	}
 	acts := make([]txWrite, 0, len(in.TransactItems))
 	seen := make(map[string]bool, len(in.TransactItems))
 	size := 0
 	var reasons []ddb.CancellationReason // made when a key does not fit its schema
 	for i, ti := range in.TransactItems {
-		a, n, err := s.prepareAction(ctx, region, ti)
+		a, n, err := s.prepareAction(ctx, region, ti, compiled[i])
 		if e, ok := err.(*ddb.Error); ok && e.KeySchema {
 			reasons = schemaReason(reasons, len(in.TransactItems), i, e)
 			continue
@@ -115,6 +122,98 @@ func (s *Service) prepareTransactWrite(ctx context.Context, region string, in *d
 	return acts, nil
 }
 
+// CheckTransactWriteItems makes the checks of a TransactWriteItems request
+// that need no table, as DynamoDB makes them before it looks any table up:
+// action by action in request order, each action's shape, its expressions
+// (syntax, size, unused names and values), its item's attribute names and
+// how deeply its values nest; the first problem of the first action that
+// has one is the answer (paritysuite/dynamodb-conformance's
+// validation-ordering transactions and deepRequests captures, October
+// 2026). api calls it for a request whose values nest too deeply to be
+// read for running; TransactWriteItems makes the same checks first.
+func (s *Service) CheckTransactWriteItems(in *ddb.TransactWriteItemsInput) error {
+	_, err := s.checkTransactRequest(in)
+	return err
+}
+
+// checkTransactRequest is CheckTransactWriteItems, returning each action's
+// compiled expressions.
+func (s *Service) checkTransactRequest(in *ddb.TransactWriteItemsInput) ([]*expressions.Compiled, error) {
+	out := make([]*expressions.Compiled, len(in.TransactItems))
+	for i, ti := range in.TransactItems {
+		c, err := s.checkAction(ti)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// checkAction is checkTransactRequest for one action: its shape, its
+// expressions, a Put item's top-level names ("Empty attribute name", the
+// service's words in the captures above), then the nesting of its item or
+// key and of its values.
+func (s *Service) checkAction(ti ddb.TransactWriteItem) (*expressions.Compiled, error) {
+	n := 0
+	for _, set := range []bool{ti.ConditionCheck != nil, ti.Put != nil, ti.Delete != nil, ti.Update != nil} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return nil, ddb.Errorf(ddb.ValidationException, msgTxOneAction)
+	}
+	var cond, update *string
+	var p ddb.ExprParams
+	var item attr.Item // the Put's item, or the other actions' key
+	switch {
+	case ti.Put != nil:
+		cond, p, item = ti.Put.ConditionExpression, ti.Put.ExprParams, ti.Put.Item
+	case ti.Delete != nil:
+		cond, p, item = ti.Delete.ConditionExpression, ti.Delete.ExprParams, ti.Delete.Key
+	case ti.Update != nil:
+		cond, update, p, item = ti.Update.ConditionExpression, ti.Update.UpdateExpression, ti.Update.ExprParams, ti.Update.Key
+	default:
+		cond, p, item = ti.ConditionCheck.ConditionExpression, ti.ConditionCheck.ExprParams, ti.ConditionCheck.Key
+	}
+	c, err := s.compileTx(cond, update, p)
+	if err != nil {
+		return nil, err
+	}
+	if _, empty := item[""]; empty && ti.Put != nil {
+		return nil, ddb.Errorf(ddb.ValidationException, "Empty attribute name")
+	}
+	if item.Depth() > attr.MaxNestingDepth {
+		return nil, ddb.NestingError()
+	}
+	return c, nestedValue(p.ExpressionAttributeValues)
+}
+
+// nestedValue refuses the first (by name) of a transaction action's values
+// nested past the limit: a value one container past it with the bare
+// refusal, a deeper one naming it (the captures above: most Regions name
+// it from 33 levels, the newest from about 61; the newest refuse 32, most
+// evaluate it).
+func nestedValue(values map[string]attr.Value) error {
+	deep := false
+	for _, v := range values {
+		deep = deep || v.Depth() > attr.MaxNestingDepth
+	}
+	if !deep {
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(values)) {
+		switch d := values[k].Depth(); {
+		case d == attr.MaxNestingDepth+1:
+			return ddb.NestingError()
+		case d > attr.MaxNestingDepth+1:
+			return ddb.NestedValueError(k)
+		}
+	}
+	return nil
+}
+
 // schemaReason records in reasons (made for n actions, all None, on first
 // use) that action i's key does not fit its schema.
 func schemaReason(reasons []ddb.CancellationReason, n, i int, e *ddb.Error) []ddb.CancellationReason {
@@ -128,26 +227,14 @@ func schemaReason(reasons []ddb.CancellationReason, n, i int, e *ddb.Error) []dd
 	return reasons
 }
 
-// prepareAction validates one action as its single-item operation would
-// and returns it with the bytes it counts toward the 4 MB limit.
-func (s *Service) prepareAction(ctx context.Context, region string, ti ddb.TransactWriteItem) (txWrite, int, error) {
-	n := 0
-	for _, set := range []bool{ti.ConditionCheck != nil, ti.Put != nil, ti.Delete != nil, ti.Update != nil} {
-		if set {
-			n++
-		}
-	}
-	if n != 1 {
-		return txWrite{}, 0, ddb.Errorf(ddb.ValidationException, msgTxOneAction)
-	}
+// prepareAction validates one action, whose checks that need no table
+// passed (c holds its compiled expressions), as its single-item operation
+// would, and returns it with the bytes it counts toward the 4 MB limit.
+func (s *Service) prepareAction(ctx context.Context, region string, ti ddb.TransactWriteItem, c *expressions.Compiled) (txWrite, int, error) {
 	switch {
 	case ti.Put != nil:
 		p := ti.Put
 		m, err := s.table(ctx, region, p.TableName)
-		if err != nil {
-			return txWrite{}, 0, err
-		}
-		c, err := s.compileTx(p.ConditionExpression, nil, p.ExprParams)
 		if err != nil {
 			return txWrite{}, 0, err
 		}
@@ -165,27 +252,21 @@ func (s *Service) prepareAction(ctx context.Context, region string, ti ddb.Trans
 		return txWrite{mu: mu}, item.Size(), nil
 	case ti.Delete != nil:
 		d := ti.Delete
-		return s.keyedAction(ctx, region, d.TableName, d.Key, d.ConditionExpression, nil, d.ExprParams,
-			d.ReturnValuesOnConditionCheckFailure, false)
+		return s.keyedAction(ctx, region, d.TableName, d.Key, c, false, d.ReturnValuesOnConditionCheckFailure, false)
 	case ti.Update != nil:
 		u := ti.Update
-		return s.keyedAction(ctx, region, u.TableName, u.Key, u.ConditionExpression, u.UpdateExpression, u.ExprParams,
-			u.ReturnValuesOnConditionCheckFailure, false)
+		return s.keyedAction(ctx, region, u.TableName, u.Key, c, true, u.ReturnValuesOnConditionCheckFailure, false)
 	default:
 		cc := ti.ConditionCheck
-		return s.keyedAction(ctx, region, cc.TableName, cc.Key, cc.ConditionExpression, nil, cc.ExprParams,
-			cc.ReturnValuesOnConditionCheckFailure, true)
+		return s.keyedAction(ctx, region, cc.TableName, cc.Key, c, false, cc.ReturnValuesOnConditionCheckFailure, true)
 	}
 }
 
-// keyedAction validates a Delete, Update (update != nil) or ConditionCheck
-// (check) action, which all name their item by Key.
-func (s *Service) keyedAction(ctx context.Context, region, tableName string, keyItem attr.Item, cond, update *string, p ddb.ExprParams, rv string, check bool) (txWrite, int, error) {
+// keyedAction validates a Delete, Update (update) or ConditionCheck
+// (check) action, which all name their item by Key; c holds its compiled
+// expressions.
+func (s *Service) keyedAction(ctx context.Context, region, tableName string, keyItem attr.Item, c *expressions.Compiled, update bool, rv string, check bool) (txWrite, int, error) {
 	m, err := s.table(ctx, region, tableName)
-	if err != nil {
-		return txWrite{}, 0, err
-	}
-	c, err := s.compileTx(cond, update, p)
 	if err != nil {
 		return txWrite{}, 0, err
 	}
@@ -197,7 +278,7 @@ func (s *Service) keyedAction(ctx context.Context, region, tableName string, key
 	switch {
 	case check:
 		mu.next = func(old attr.Item) (attr.Item, error) { return old, nil }
-	case update != nil:
+	case update:
 		if mu.next, err = m.updateNext(keyItem, c.Update); err != nil {
 			return txWrite{}, 0, err
 		}

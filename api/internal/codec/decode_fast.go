@@ -192,6 +192,9 @@ func (fd *Decoder) value(s *scanner, v reflect.Value) bool {
 // scalar decodes a value of a kind below decodePointer: one the type
 // decodes itself, a string, a bool or a number.
 func (fd *Decoder) scalar(s *scanner, v reflect.Value, p *decodePlan) bool {
+	if s.deeper != 0 && (p.kind == decodePrefix || p.kind == decodeUnmarshaler) {
+		return s.deepValue(v)
+	}
 	switch p.kind {
 	case decodePrefix:
 		if n, ok := v.Addr().Interface().(prefixUnmarshaler).UnmarshalJSONPrefix(s.b[s.i:]); ok {
@@ -315,6 +318,10 @@ func (fd *Decoder) composite(s *scanner, v reflect.Value, p *decodePlan) bool {
 type scanner struct {
 	b []byte
 	i int
+	// deeper, when not 0, is how many JSON levels more than maxSkipDepth
+	// skip allows, and says that values decode by their deepUnmarshaler
+	// (see DecodeDeep).
+	deeper int
 }
 
 func (s *scanner) ws() {
@@ -457,7 +464,7 @@ const maxSkipDepth = 128
 // skip steps over one JSON value, checking its syntax as strictly as
 // encoding/json does.
 func (s *scanner) skip(depth int) bool {
-	if s.i >= len(s.b) || depth > maxSkipDepth {
+	if s.i >= len(s.b) || depth > maxSkipDepth+s.deeper {
 		return false
 	}
 	switch c := s.b[s.i]; {
