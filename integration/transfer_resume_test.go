@@ -153,6 +153,12 @@ const bigImport = 200000
 // waits until its first checkpoint shows, failing if it ends first.
 func startBigImport(t *testing.T, c *dynamodb.Client, st bucket.Store) *string {
 	t.Helper()
+	return startImportOf(t, c, st, bigImport)
+}
+
+// startImportOf is startBigImport of n items.
+func startImportOf(t *testing.T, c *dynamodb.Client, st bucket.Store, n int) *string {
+	t.Helper()
 	ctx := context.Background()
 	for obj := 0; obj < 4; obj++ {
 		w, err := st.Create(ctx, "src", fmt.Sprintf("big/%d.json.gz", obj))
@@ -160,7 +166,7 @@ func startBigImport(t *testing.T, c *dynamodb.Client, st bucket.Store) *string {
 			t.Fatal(err)
 		}
 		gz := gzip.NewWriter(w)
-		for i := obj * bigImport / 4; i < (obj+1)*bigImport/4; i++ {
+		for i := obj * n / 4; i < (obj+1)*n/4; i++ {
 			fmt.Fprintf(gz, `{"Item":{"pk":{"S":"i-%d"},"sk":{"S":"x"}}}`+"\n", i)
 		}
 		gz.Close()
@@ -184,7 +190,7 @@ func startBigImport(t *testing.T, c *dynamodb.Client, st bucket.Store) *string {
 			t.Fatal(err)
 		}
 		if d.ImportTableDescription.ImportStatus != types.ImportStatusInProgress {
-			t.Fatalf("the import ended %s before the kill; raise bigImport", d.ImportTableDescription.ImportStatus)
+			t.Fatalf("the import ended %s before the kill; import more items", d.ImportTableDescription.ImportStatus)
 		}
 		if d.ImportTableDescription.ProcessedItemCount > 0 {
 			return arn
@@ -295,4 +301,48 @@ func exportAndKill(t *testing.T, p *proc, c *dynamodb.Client, s3dir string) stri
 		t.Fatal("the export finished before the kill; raise bigImport")
 	}
 	return arn
+}
+
+// clusterImport is the size of the import TestImportClusterHandover kills
+// mid-way: the etcd store writes far fewer items a second than the
+// durable one, so a smaller import still runs for a while.
+const clusterImport = 20000
+
+// TestImportClusterHandover: two front-ends share an etcd store; an import
+// started through the first (the owner of the transfers) shows IN_PROGRESS
+// through the second, the first is killed with SIGKILL in the middle of
+// it, and the second, once the dead one's lease ends, resumes it from its
+// last checkpoint: it completes with every item imported once, its counts
+// going on from the checkpoint's, and both front-ends' view is the same.
+func TestImportClusterHandover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	if signedPass() {
+		t.Skip("run once, in the unsigned pass: signatures change nothing here")
+	}
+	ec := etcdtest.StartT(t, 1)
+	url := "etcd://" + strings.TrimPrefix(ec.Endpoints()[0], "http://") + "/ximp"
+	dir := t.TempDir()
+	s3dir := filepath.Join(dir, "s3")
+	args := []string{"--port", "0", "--store", url, "--etcd-timeout", etcdDial.String(), "--s3-dir", s3dir}
+	p1 := startBinary(t, dir, nil, args...)
+	c1 := p1.client()
+	arn := startImportOf(t, c1, bucket.Dir{Root: s3dir}, clusterImport)
+	p2 := startBinary(t, dir, nil, args...)
+	c2 := p2.client()
+	d, err := c2.DescribeImport(context.Background(), &dynamodb.DescribeImportInput{ImportArn: arn})
+	if err != nil || d.ImportTableDescription.ImportStatus != types.ImportStatusInProgress {
+		t.Fatalf("the import seen from the second front-end: %+v, %v", d, err)
+	}
+	p1.kill()
+	got := waitImport(t, c2, arn)
+	if got.ImportStatus != types.ImportStatusCompleted || got.ImportedItemCount != clusterImport || got.ProcessedItemCount != clusterImport || got.ErrorCount != 0 {
+		t.Errorf("import taken over: status %s, imported %d, processed %d, errors %d; want COMPLETED, %d, %d, 0", got.ImportStatus,
+			got.ImportedItemCount, got.ProcessedItemCount, got.ErrorCount, clusterImport, clusterImport)
+	}
+	if n := countItems(t, c2, "Imported"); n != clusterImport {
+		t.Errorf("items after the import taken over: %d, want %d", n, clusterImport)
+	}
+	p2.stopOK()
 }
