@@ -167,7 +167,8 @@ func TestUpdateTableReplicaAutoScaling(t *testing.T) {
 // TestGlobalTableReplicaOwnSettings: a replica's own KMS key and table
 // class, given when it is created and changed by an Update action, are
 // kept: the table lists them for the replica, and the replica has the
-// class.
+// class and describes its own key (SSEDescription) in its own Region,
+// while the source keeps describing its key.
 func TestGlobalTableReplicaOwnSettings(t *testing.T) {
 	srv := startGlobalServer(t, table.Options{})
 	us, eu := srv.client("us-east-1"), srv.client("eu-west-1")
@@ -183,6 +184,12 @@ func TestGlobalTableReplicaOwnSettings(t *testing.T) {
 		RegionName: aws.String("eu-west-1"), KMSMasterKeyId: aws.String("alias/eu-key"), TableClassOverride: types.TableClassStandardInfrequentAccess}}}}); err != nil {
 		t.Fatal(err)
 	}
+	key := func(c *dynamodb.Client, want string) {
+		t.Helper()
+		if d := describe(t, c, "glob").SSEDescription; d == nil || aws.ToString(d.KMSMasterKeyArn) != want {
+			t.Errorf("SSEDescription %+v, want KMSMasterKeyArn %s", d, want)
+		}
+	}
 	listed := func(want string) {
 		t.Helper()
 		rep := describe(t, us, "glob").Replicas
@@ -192,6 +199,8 @@ func TestGlobalTableReplicaOwnSettings(t *testing.T) {
 		}
 	}
 	listed("alias/eu-key")
+	key(us, "arn:aws:kms:us-east-1:000000000000:alias/us-key")
+	key(eu, "arn:aws:kms:eu-west-1:000000000000:alias/eu-key")
 	d := describe(t, eu, "glob")
 	if d.TableClassSummary == nil || d.TableClassSummary.TableClass != types.TableClassStandardInfrequentAccess ||
 		d.SSEDescription == nil || d.SSEDescription.SSEType != types.SSETypeKms {
@@ -206,4 +215,6 @@ func TestGlobalTableReplicaOwnSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	listed("alias/eu-key-2")
+	key(eu, "arn:aws:kms:eu-west-1:000000000000:alias/eu-key-2")
+	key(us, "arn:aws:kms:us-east-1:000000000000:alias/us-key")
 }

@@ -336,8 +336,25 @@ func (s *Service) changeTable(ctx context.Context, m *tableMeta, notFound *ddb.E
 	return next, nil
 }
 
-// kmsARN is the ARN of the (pretend) KMS key a KMS-encrypted table names.
+// kmsARN is the ARN of the KMS key a KMS-encrypted table names, in the
+// table's own Region and account (a replica's own key, for a replica): its
+// KMSMasterKeyId when that is an ARN, the alias's ARN for an alias name
+// (ddblocal has no KMS to resolve it to its key's), the key's ARN for a key
+// ID, and a pretend key standing for the AWS managed key when it names none.
 func (m *tableMeta) kmsARN() string {
 	account, region := access.SplitScope(m.Region)
-	return "arn:aws:kms:" + region + ":" + account + ":key/ddblocal"
+	prefix := "arn:aws:kms:" + region + ":" + account + ":"
+	var id string
+	if m.SSE != nil {
+		id = m.SSE.KMSMasterKeyId
+	}
+	switch {
+	case id == "":
+		return prefix + "key/ddblocal"
+	case strings.HasPrefix(id, "arn:"):
+		return id
+	case strings.HasPrefix(id, "alias/"):
+		return prefix + id
+	}
+	return prefix + "key/" + id
 }
