@@ -79,6 +79,10 @@ type Caller struct {
 	Account   string
 	AccessKey string
 	Operation string // "GetItem"; the policy action is "dynamodb:GetItem"
+	// Service is a service principal acting for the resource SourceArn of
+	// Account ("replication.dynamodb.amazonaws.com" replicating a
+	// multi-account global table), "" for a credential.
+	Service, SourceArn string
 }
 
 // Action is the IAM action of c's operation.

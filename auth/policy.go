@@ -2,6 +2,7 @@ package auth
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/ddblocal/ddblocal/access"
@@ -19,10 +20,14 @@ const (
 
 // PolicyRequest is one request judged against a resource-based policy.
 type PolicyRequest struct {
-	Account   string // the caller's account
+	Account   string // the caller's account; a service's: the account it acts for (aws:SourceAccount)
 	AccessKey string // the caller's access key
 	Action    string // "dynamodb:GetItem"
 	Resource  string // the table's ARN
+	// Service is the service principal making the request
+	// ("replication.dynamodb.amazonaws.com"), "" for a credential's;
+	// SourceArn is the resource it acts for (aws:SourceArn).
+	Service, SourceArn string
 }
 
 // Principal returns the IAM principal a credential acts as: its account's
@@ -69,7 +74,9 @@ type parsedStatement struct {
 	statement
 	anyone                    bool       // Principal "*"
 	principals                stringList // Principal {"AWS": …}
-	unknown                   bool       // a Condition, NotPrincipal or NotResource: never allows
+	services                  stringList // Principal {"Service": …}
+	conds                     []condition
+	unknown                   bool // a Condition outside policy_condition.go's, NotPrincipal or NotResource: never allows
 	notPrincipal, notResource bool
 }
 
@@ -100,14 +107,16 @@ func ParsePolicy(doc string) *Policy {
 		}
 		_, st.notPrincipal = m["NotPrincipal"]
 		_, st.notResource = m["NotResource"]
-		st.unknown = len(st.Condition) > 0 || st.notPrincipal || st.notResource
+		conds, known := parseConditions(st.Condition)
+		st.conds = conds
+		st.unknown = !known || st.notPrincipal || st.notResource
 		var star string
 		if json.Unmarshal(st.Principal, &star) == nil {
 			st.anyone = star == "*"
 		} else {
 			var byKind map[string]stringList
 			if json.Unmarshal(st.Principal, &byKind) == nil {
-				st.principals = byKind["AWS"]
+				st.principals, st.services = byKind["AWS"], byKind["Service"]
 			}
 		}
 		for i, a := range st.Action {
@@ -130,11 +139,13 @@ func EvaluatePolicy(doc string, req PolicyRequest) Effect {
 // Evaluate judges req against p, evaluating this subset of IAM: Effect
 // Allow or Deny; Principal "*", {"AWS": …} naming "*", the account ID,
 // the account's root ARN or "arn:aws:iam::ACCOUNT:user/ACCESSKEY"
-// (wildcards allowed); Action or NotAction with * and ? wildcards,
-// case-insensitive; Resource with wildcards. A statement with a
-// Condition, a NotPrincipal or a NotResource is not understood: it never
-// allows, and a Deny of that kind denies whenever its principal and action
-// match. Any matching Deny wins.
+// (wildcards allowed), {"Service": …} naming req's service principal;
+// Action or NotAction with * and ? wildcards, case-insensitive; Resource
+// with wildcards; Condition with the string and ARN operators on the keys
+// policy_condition.go lists. A statement with another Condition, a
+// NotPrincipal or a NotResource is not understood: it never allows, and a
+// Deny of that kind denies whenever its principal and action match. Any
+// matching Deny wins.
 func (p *Policy) Evaluate(req PolicyRequest) Effect {
 	if p.bad {
 		return Denied
@@ -144,7 +155,7 @@ func (p *Policy) Evaluate(req PolicyRequest) Effect {
 	for i := range p.stmts {
 		st := &p.stmts[i]
 		matches := (st.notPrincipal || st.principalMatches(req)) && st.actionMatches(action) &&
-			(st.notResource || anyGlob(st.Resource, req.Resource))
+			(st.notResource || anyGlob(st.Resource, req.Resource)) && (st.unknown || holds(st.conds, req))
 		switch {
 		case !matches:
 		case st.Effect == "Deny":
@@ -156,10 +167,14 @@ func (p *Policy) Evaluate(req PolicyRequest) Effect {
 	return effect
 }
 
-// principalMatches reports whether st's Principal names req's caller.
+// principalMatches reports whether st's Principal names req's caller: a
+// service principal is named by "*" or by its name under "Service".
 func (st *parsedStatement) principalMatches(req PolicyRequest) bool {
 	if st.anyone {
 		return true
+	}
+	if req.Service != "" {
+		return slices.Contains(st.principals, "*") || slices.Contains(st.services, req.Service)
 	}
 	for _, p := range st.principals {
 		if p == "*" || p == req.Account || glob(p, Principal(req.Account)) ||
@@ -219,7 +234,8 @@ func TablePolicy(doc string) access.Policy { return tablePolicy{ParsePolicy(doc)
 type tablePolicy struct{ p *Policy }
 
 func (t tablePolicy) Evaluate(c access.Caller, resource string) access.PolicyEffect {
-	switch t.p.Evaluate(PolicyRequest{Account: c.Account, AccessKey: c.AccessKey, Action: c.Action(), Resource: resource}) {
+	switch t.p.Evaluate(PolicyRequest{Account: c.Account, AccessKey: c.AccessKey, Action: c.Action(), Resource: resource,
+		Service: c.Service, SourceArn: c.SourceArn}) {
 	case Allowed:
 		return access.PolicyAllowed
 	case Denied:

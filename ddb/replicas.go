@@ -73,6 +73,7 @@ type ReplicaDescription struct {
 	RegionName                         string
 	ReplicaArn                         string `json:",omitempty"` // a multi-account replica's
 	ReplicaStatus                      string
+	ReplicaInaccessibleDateTime        *float64                                 `json:",omitempty"`
 	GlobalTableSettingsReplicationMode string                                   `json:",omitempty"`
 	KMSMasterKeyId                     string                                   `json:",omitempty"`
 	ProvisionedThroughputOverride      *ProvisionedThroughputOverride           `json:",omitempty"`

@@ -2,7 +2,6 @@ package integration
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -12,12 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddblocal/ddblocal/admin"
-	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/auth"
-	"github.com/ddblocal/ddblocal/clock"
 	"github.com/ddblocal/ddblocal/consistency"
-	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/table"
 )
 
@@ -160,27 +155,14 @@ func TestStrongGlobalTableRefusesDisassociate(t *testing.T) {
 }
 
 // startAccountsServer is startGlobalServer verifying signatures of two
-// accounts: testKey's (auth.DefaultAccount) and secondKey's (secondAccount).
+// accounts, testKey's (auth.DefaultAccount) and secondKey's
+// (secondAccount), and enforcing resource-based policies, as the command
+// does with --credentials.
 func startAccountsServer(t testing.TB) *gtServer {
 	t.Helper()
-	clk := clock.Manual(streamStart)
-	db, err := store.Open(store.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := table.New(db, table.Options{Now: clk.Now})
-	svc.RunOnMove(clk)
-	v := auth.NewVerifier([]auth.Credential{{AccessKey: testKey, Secret: testSecret, Account: auth.DefaultAccount},
-		{AccessKey: secondKey, Secret: testSecret, Account: secondAccount}}, nil)
-	cfg := api.Config{Addr: "localhost:8000", Verifier: v,
-		Admin: admin.Handler(admin.Config{Settle: svc.Settle, Replication: svc, Clock: clk, Verifier: v})}
-	ts := httptest.NewServer(api.NewHandler(cfg, api.Operations(svc)))
-	t.Cleanup(func() {
-		ts.Close()
-		svc.Close()
-		db.Close()
-	})
-	return &gtServer{server: &server{URL: ts.URL, svc: svc}, clk: clk}
+	return startVerifiedServer(t, table.Options{Policies: auth.TablePolicy},
+		auth.NewVerifier([]auth.Credential{{AccessKey: testKey, Secret: testSecret, Account: auth.DefaultAccount},
+			{AccessKey: secondKey, Secret: testSecret, Account: secondAccount}}, nil))
 }
 
 const (
@@ -196,9 +178,10 @@ func secondClient(srv *gtServer, region string) *dynamodb.Client {
 
 // TestMultiAccountGlobalTable: a regional table with settings replication
 // ENABLED is the source of a replica CreateTable makes in another account
-// and Region with GlobalTableSourceArn; items copy and writes replicate
-// both ways, both describe the multi-account global table, and the
-// service's rules are enforced.
+// and Region with GlobalTableSourceArn (both with the resource-based
+// policies the service asks for: TestMultiAccountGlobalTablePolicies);
+// items copy and writes replicate both ways, both describe the
+// multi-account global table, and the service's rules are enforced.
 func TestMultiAccountGlobalTable(t *testing.T) {
 	srv := startAccountsServer(t)
 	us, eu := srv.client("us-east-1"), secondClient(srv, "eu-west-1")
@@ -206,11 +189,14 @@ func TestMultiAccountGlobalTable(t *testing.T) {
 	createTable(t, us, "glob", false)
 	put(t, us, "glob", "before", "1")
 	arn := aws.ToString(describe(t, us, "glob").TableArn)
+	dst := "arn:aws:dynamodb:eu-west-1:" + secondAccount + ":table/glob"
+	putPolicy(t, us, arn, policyOf(associateStatement(arn, secondAccount), replicationStatement(arn, allReplication(), arn, dst)))
 	create := func(mode types.GlobalTableSettingsReplicationMode, source string) (*dynamodb.CreateTableOutput, error) {
 		return eu.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("glob"), BillingMode: types.BillingModePayPerRequest,
 			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
 			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
-			GlobalTableSourceArn: aws.String(source), GlobalTableSettingsReplicationMode: mode})
+			GlobalTableSourceArn: aws.String(source), GlobalTableSettingsReplicationMode: mode,
+			ResourcePolicy: aws.String(policyOf(replicationStatement(dst, allReplication(), arn, dst)))})
 	}
 	_, err := create("", arn)
 	wantAPIError(t, err, "ValidationException", "GlobalTableSettingsReplicationMode must be ENABLED when GlobalTableSourceArn is specified.")

@@ -20,6 +20,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/admin"
 	"github.com/ddblocal/ddblocal/api"
+	"github.com/ddblocal/ddblocal/auth"
 	"github.com/ddblocal/ddblocal/clock"
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/replication"
@@ -36,6 +37,13 @@ type gtServer struct {
 
 func startGlobalServer(t testing.TB, opts table.Options) *gtServer {
 	t.Helper()
+	return startVerifiedServer(t, opts, testVerifier())
+}
+
+// startVerifiedServer is a gtServer verifying signatures with v (nil: no
+// verification).
+func startVerifiedServer(t testing.TB, opts table.Options, v *auth.Verifier) *gtServer {
+	t.Helper()
 	clk := clock.Manual(streamStart)
 	opts.Now = clk.Now
 	db, err := store.Open(store.Options{InMemory: true})
@@ -44,7 +52,6 @@ func startGlobalServer(t testing.TB, opts table.Options) *gtServer {
 	}
 	svc := table.New(db, opts)
 	svc.RunOnMove(clk)
-	v := testVerifier()
 	cfg := api.Config{Addr: "localhost:8000", Verifier: v,
 		Admin: admin.Handler(admin.Config{Settle: svc.Settle, Replication: svc, Clock: clk, Verifier: v})}
 	ts := httptest.NewServer(api.NewHandler(cfg, api.Operations(svc)))

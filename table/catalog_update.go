@@ -18,6 +18,9 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *ddb.Update
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkReplicateSettings(m); err != nil { // replica_authorize.go
+		return nil, err
+	}
 	if in.DisassociationProtectionEnabled != nil || in.GlobalTableSettingsReplicationMode != "" {
 		return s.updateGlobalSettings(ctx, m, in) // replica_disassociate.go
 	}

@@ -30,8 +30,10 @@ type chore struct {
 
 // maintenance is the one list of time-driven work, in the order it runs:
 // Time to Live deletions, dropping deleted tables' expired streams, stream
-// shard rollover, and settling global indexes without a lag so that they
-// show the deletions just made. Every clock move runs all of it (runDue);
+// shard rollover, settling global indexes without a lag so that they
+// show the deletions just made, resuming Kinesis deliveries, and converting
+// multi-account replicas replication was not authorized for during 20
+// hours to regional tables (replica_authorize.go). Every clock move runs all of it (runDue);
 // the background ticker runs the ticked part every maintenanceTick.
 // (Compaction is the store's own loop, started in New; PITR windows and
 // stream retention are computed from the clock when read.) A new kind of
@@ -45,6 +47,7 @@ func (s *Service) maintenance() []chore {
 		{"streams: rolling shards over", false, s.rollAllStreams},
 		{"gsi: settling indexes without lag", false, s.settleUnlagged},
 		{"kinesis: resuming streaming destinations' deliveries", true, s.resumeDeliveries},
+		{"replication: converting replicas not authorized for 20 hours", true, s.convertUnauthorized},
 	}
 }
 

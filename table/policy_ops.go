@@ -224,10 +224,15 @@ func (s *Service) PutResourcePolicy(ctx context.Context, region string, in *ddb.
 }
 
 // setPolicy runs change, which edits next's policies from cur's, as a
-// read-modify-write of m's definition (changeTable).
+// read-modify-write of m's definition (changeTable). A multi-account
+// global table's replication then follows what its policies allow
+// (replica_authorize.go).
 func (s *Service) setPolicy(ctx context.Context, m *tableMeta, key string, change func(cur, next *tableMeta) error) error {
-	_, err := s.changeTable(ctx, m, ddb.NotFound("Table: %s not found", m.Name),
+	next, err := s.changeTable(ctx, m, ddb.NotFound("Table: %s not found", m.Name),
 		func(_ *store.Tx, cur, next *tableMeta) error { return change(cur, next) })
+	if err == nil && next.multiAccount() {
+		s.reauthorize(next)
+	}
 	return err
 }
 

@@ -18,8 +18,9 @@ import (
 // the source's definition and filled from its items. Settings are the
 // same on every replica (no per-replica overrides); replicas are added
 // only this way and leave it by DeleteTable or Disassociate in their own
-// account. The resource policies the service asks for (AssociateTableReplica
-// and the replication service principal) are not checked.
+// account. The resource-based policies the service asks for
+// (AssociateTableReplica, and the replication service principal's
+// permissions) are checked as replica_authorize.go says.
 //
 // The service documents these rules but not its refusals' texts: the
 // messages are ddblocal's.
@@ -77,12 +78,15 @@ func (s *Service) multiAccountSource(scope string, in *ddb.CreateTableInput) (*t
 }
 
 // createFromSource is CreateTable with GlobalTableSourceArn: the table is
-// created in scope from the source's definition (with the request's tags
-// and deletion protection), then joins the source's global table in one
+// created in scope from the source's definition (with the request's tags,
+// deletion protection and resource-based policy), then joins the source's global table in one
 // transaction; the source's link copies its items to it.
 func (s *Service) createFromSource(ctx context.Context, scope string, in *ddb.CreateTableInput) (*ddb.TableOutput, error) {
 	src, err := s.multiAccountSource(scope, in)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.checkJoin(ctx, scope, src, in.ResourcePolicy); err != nil {
 		return nil, err
 	}
 	if err := s.replicaBusy(src, s.now().UnixNano()); err != nil {
@@ -90,7 +94,7 @@ func (s *Service) createFromSource(ctx context.Context, scope string, in *ddb.Cr
 	}
 	now := s.now().UnixNano()
 	tin := replicaTableInput(src, &ddb.CreateReplicationGroupMemberAction{})
-	tin.Tags, tin.DeletionProtectionEnabled = in.Tags, in.DeletionProtectionEnabled
+	tin.Tags, tin.DeletionProtectionEnabled, tin.ResourcePolicy = in.Tags, in.DeletionProtectionEnabled, in.ResourcePolicy
 	if _, err := s.CreateTable(access.Unpoliced(ctx), scope, tin); err != nil {
 		return nil, err
 	}

@@ -92,14 +92,7 @@ func (s *Service) setPaused(region string, paused bool) {
 	} else {
 		delete(s.replicas.paused, region)
 	}
-	for _, run := range s.replicas.m {
-		switch {
-		case s.replicas.paused[run.source.Region] || s.replicas.paused[run.target.Region]:
-			run.r.Pause()
-		default:
-			run.r.Resume()
-		}
-	}
+	s.replicas.applyHolds()
 }
 
 func (s *Service) pausedRegions() []string {

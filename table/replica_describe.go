@@ -56,12 +56,18 @@ func (s *Service) copied(m *tableMeta, r replicaMeta) bool {
 // overrides; a regional table has none of these members.
 func (s *Service) describeReplicas(d *ddb.TableDescription, m *tableMeta, now int64) {
 	var out []ddb.ReplicaDescription
+	if m.multiAccount() {
+		s.reauthorize(m) // replica_authorize.go: policies may have changed on another front-end
+	}
 	for _, r := range m.Replicas {
 		st := s.replicaStatus(m, r, now)
 		if st == "" {
 			continue
 		}
 		rd := ddb.ReplicaDescription{RegionName: r.Region, ReplicaStatus: st, GlobalTableSettingsReplicationMode: settingsMode(m)}
+		if r.Account != "" && st == replicaActive {
+			s.describeDenied(&rd, m, r)
+		}
 		if r.Account != "" {
 			rd.ReplicaArn = (&tableMeta{Region: access.Scope(r.Account, r.Region), Name: m.Name}).arn()
 		}

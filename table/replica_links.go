@@ -18,6 +18,7 @@ type replicators struct {
 	mu       sync.Mutex
 	m        map[link]*linkRun
 	paused   map[string]bool     // Regions cut off by PauseRegion
+	denied   map[string]denial   // tables the replication service may not replicate, by table space id (replica_authorize.go)
 	inflight map[string]inflight // MRSC writes replicating, by global table and key (replica_strong.go)
 }
 
@@ -39,7 +40,28 @@ type linkRun struct {
 }
 
 func newReplicators() *replicators {
-	return &replicators{m: map[link]*linkRun{}, paused: map[string]bool{}, inflight: map[string]inflight{}}
+	return &replicators{m: map[link]*linkRun{}, paused: map[string]bool{}, denied: map[string]denial{}, inflight: map[string]inflight{}}
+}
+
+// held reports whether link l, running as run, must not apply anything:
+// its source's or target's Region is paused, or the replication service
+// may not replicate to or from one of its tables. rs.mu is held.
+func (rs *replicators) held(l link, run *linkRun) bool {
+	_, src := rs.denied[l.source]
+	_, dst := rs.denied[l.target]
+	return rs.paused[run.source.Region] || rs.paused[run.target.Region] || src || dst
+}
+
+// applyHolds pauses every held link and resumes the others. rs.mu is held.
+func (rs *replicators) applyHolds() {
+	for l, run := range rs.m {
+		switch {
+		case rs.held(l, run) && !run.r.Paused():
+			run.r.Pause()
+		case !rs.held(l, run) && run.r.Paused():
+			run.r.Resume()
+		}
+	}
 }
 
 // startLinks starts every link to and from m's global table's members that
@@ -61,6 +83,7 @@ func (s *Service) startLinks(m *tableMeta) {
 			}
 		}
 	}
+	s.reauthorize(m)
 }
 
 // startLink starts the replicator from table a to table b unless it runs.
@@ -88,7 +111,7 @@ func (s *Service) startLink(a, b *tableMeta) {
 			}
 		},
 	})
-	if s.replicas.paused[run.source.Region] || s.replicas.paused[run.target.Region] {
+	if s.replicas.held(l, run) {
 		run.r.Pause()
 	}
 	s.replicas.m[l] = run
@@ -104,6 +127,7 @@ func (s *Service) stopLinks(id string) {
 			delete(s.replicas.m, l)
 		}
 	}
+	delete(s.replicas.denied, id)
 	s.replicas.mu.Unlock()
 	for _, run := range stop {
 		run.r.Close()
