@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
+
+	"github.com/ddblocal/ddblocal/exemap"
 )
 
 // The garbage collector's headroom (GOGC, 100 % of the live heap by
@@ -56,6 +58,30 @@ func capGCHeadroom(ctx context.Context) {
 		if p := gcPercentFor(sample[0].Value.Uint64()); p != last {
 			debug.SetGCPercent(p)
 			last = p
+		}
+	}
+}
+
+// idleTrimPeriod is how often trimWhenIdle looks at the page faults.
+const idleTrimPeriod = 500 * time.Millisecond
+
+// trimWhenIdle gives the executable's pages back again each time the
+// server falls idle after serving (exemap.IdleTrimmer), until ctx ends.
+func trimWhenIdle(ctx context.Context) {
+	var trimmer exemap.IdleTrimmer
+	if _, _, ok := exemap.Usage(); !ok {
+		return
+	}
+	t := time.NewTicker(idleTrimPeriod)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if n, cpu, _ := exemap.Usage(); trimmer.Check(n, cpu) {
+			exemap.Trim()
 		}
 	}
 }

@@ -85,6 +85,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}
 	log.Info("ddblocal listening", "addr", addr.String(), "store", mode, "tls", opts.TLS != nil, "startup", time.Since(start).Round(time.Microsecond))
 	exemap.Trim()
+	go trimWhenIdle(ctx)
 
 	select {
 	case err := <-srv.Done():

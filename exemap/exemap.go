@@ -12,7 +12,14 @@
 // page cache on first use. Anonymous memory (heap, stacks) is not touched.
 package exemap
 
+import "time"
+
 // Trim drops the executable's read-only pages mapped so far. The command
-// calls it once, when it is serving. Errors are ignored: it only saves
+// calls it when it is serving, and again each time an IdleTrimmer finds
+// it idle after work. Errors are ignored: it only saves
 // memory, and is a no-op off Linux.
 func Trim() { dropReadOnly() }
+
+// Usage returns the process's minor page faults and CPU time so far, what
+// IdleTrimmer takes; ok is false where they are not known (off Linux).
+func Usage() (faults int64, cpu time.Duration, ok bool) { return usage() }

@@ -3,6 +3,7 @@ package exemap
 import (
 	"os"
 	"syscall"
+	"time"
 )
 
 // mapsBufSize bounds the /proc/self/maps text read: a Go server has a few
@@ -43,4 +44,14 @@ func readMaps(buf []byte) int {
 		n += m
 	}
 	return n
+}
+
+// usage returns the process's minor page faults and CPU time so far.
+func usage() (int64, time.Duration, bool) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, 0, false
+	}
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return ru.Minflt, cpu, true
 }
