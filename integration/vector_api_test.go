@@ -200,6 +200,9 @@ func TestVectorIndexDefinitionErrors(t *testing.T) {
 			VectorAttribute: &types.VectorAttributeDefinition{AttributeName: aws.String("emb")}, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}},
 		{Delete: &types.DeleteVectorIndexAction{IndexName: aws.String("bbb")}}}})
 	wantAPIError(t, err, "LimitExceededException", "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), VectorIndexUpdates: []types.VectorIndexUpdate{
+		{Delete: &types.DeleteVectorIndexAction{IndexName: aws.String("bbb")}}}})
+	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: Index bbb for table tbl")
 }
 
 // TestVectorIndexLifecycle: under the movable clock, an index added by

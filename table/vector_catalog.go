@@ -281,8 +281,8 @@ func (m *tableMeta) applyVectorUpdates(in *ddb.UpdateTableInput) error {
 		return invalid("One of VectorIndexUpdate.Create or Delete must be specified") // (ddblocal)
 	case u.Delete != nil:
 		i := m.vectorPosition(u.Delete.IndexName)
-		if i < 0 {
-			return ddb.NotFound("Index: %s not found", u.Delete.IndexName)
+		if i < 0 { // (ddblocal): as the service words an unknown global index's update
+			return ddb.NotFound("Index %s for table %s", u.Delete.IndexName, m.Name)
 		}
 		m.VectorIndexes = append(m.VectorIndexes[:i:i], m.VectorIndexes[i+1:]...)
 		m.pruneAttributeDefinitions()
