@@ -241,3 +241,98 @@ func TestClusterVectorIndexSameEverywhere(t *testing.T) {
 	postSettle(t, srvB.URL)
 	sameSearches(t, "a write through the restarted b", "same", m, r, dims, a, b)
 }
+
+// vectorOwnerOf waits until exactly one of srvs owns table name's vector
+// indexes and returns its position.
+func vectorOwnerOf(t *testing.T, name string, srvs ...*server) int {
+	t.Helper()
+	owner := -1
+	waitFor(t, "one front-end to own the vector indexes of "+name, func() bool {
+		owner = -1
+		for i, srv := range srvs {
+			if srv.svc.OwnsVectorIndexes("us-east-1", name) {
+				if owner >= 0 {
+					t.Fatalf("front-ends %d and %d both own the vector indexes of %s", owner, i, name)
+				}
+				owner = i
+			}
+		}
+		return owner >= 0
+	})
+	return owner
+}
+
+// TestClusterVectorIndexOwner: one front-end owns a table's vector indexes,
+// as one owns its global indexes: it decides which writes they hold (here,
+// under a lag, none until a Settle) and publishes that in the store, and
+// the other front-end's copy holds exactly what it published. A Settle
+// sent only to the front-end that does not own the indexes reaches the
+// owner through the store, and then both answer the brute-force oracle's
+// answer with exactly the same results. When the owner stops, the other
+// takes the indexes over from the published watermark: writes through it
+// (moves, deletes, new items) reach the indexes, none applied twice or
+// skipped (the oracle again, and DescribeTable's counts), and a front-end
+// started afterwards answers the same.
+func TestClusterVectorIndexOwner(t *testing.T) {
+	if signedPass() || clusterPass() {
+		t.Skip("run once, in the unsigned pass: it starts its own etcd")
+	}
+	c := etcdtest.StartT(t, 1)
+	opts := table.Options{EventualLag: lagOf(time.Hour)}
+	var srvs [2]*server
+	var stops [2]func()
+	for i := range srvs {
+		srvs[i], stops[i] = stoppableFrontEnd(t, c.Endpoints(), "vown/", opts)
+	}
+	cl := []*dynamodb.Client{srvs[0].client("us-east-1"), srvs[1].client("us-east-1")}
+	const dims = 8
+	createVectorTable(t, cl[0], "owned", tenantDefs, vecIndex("byTenant", dims, types.VectorDistanceFunctionEuclidean, tenantSchema()...),
+		vecIndex("cos", dims, types.VectorDistanceFunctionCosine))
+	r := rand.New(rand.NewSource(25))
+	q := &dynamodb.SearchVectorsInput{TableName: aws.String("owned"), IndexName: aws.String("cos"), SearchVector: vecValues(randVector(r, dims)), TopK: aws.Int32(5)}
+	for _, x := range cl {
+		search(t, x, q) // both front-ends use the indexes, so both campaign for them
+	}
+	owner := vectorOwnerOf(t, "owned", srvs[:]...)
+	other := 1 - owner
+
+	m := writeVectorModel(t, cl[other], "owned", r, dims)
+	for i, x := range cl {
+		if got := search(t, x, q).SearchResults; len(got) != 0 {
+			t.Fatalf("front-end %d within the lag: %v, want nothing: the owner has applied nothing", i, keysOf(got))
+		}
+	}
+	postSettle(t, srvs[other].URL)
+	sameSearches(t, "settled through the front-end that does not own the indexes", "owned", m, r, dims, cl...)
+	want := fmt.Sprint(len(m.of("")), 4*dims*len(m.of("")))
+	for i, x := range cl {
+		if got := fmt.Sprint(describeVectorCounts(t, x, "owned", "cos")); got != want {
+			t.Errorf("front-end %d describes cos with %s items and bytes, want %s", i, got, want)
+		}
+	}
+
+	stops[owner]()
+	for i := range 10 { // moves, deletes and new items, through the survivor
+		key := fmt.Sprintf("k%02d", 5*i+2)
+		if i%3 == 0 {
+			if _, err := cl[other].DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String("owned"),
+				Key: map[string]types.AttributeValue{"pk": s(key)}}); err != nil {
+				t.Fatal(err)
+			}
+			delete(m, key)
+			key = fmt.Sprintf("n%02d", i)
+		}
+		m[key] = vectorItem{fmt.Sprint("t", r.Intn(3)), randVector(r, dims)}
+		mustPut(t, cl[other], "owned", map[string]types.AttributeValue{"pk": s(key), "tenant": s(m[key].tenant), "label": s("L" + key), "emb": vecList(m[key].vec)})
+	}
+	postSettle(t, srvs[other].URL) // waits for the survivor to take over and publish
+	if !srvs[other].svc.OwnsVectorIndexes("us-east-1", "owned") {
+		t.Fatal("the survivor does not own the vector indexes after the owner stopped")
+	}
+	third, _ := stoppableFrontEnd(t, c.Endpoints(), "vown/", opts)
+	sameSearches(t, "after the owner stopped", "owned", m, r, dims, cl[other], third.client("us-east-1"))
+	want = fmt.Sprint(len(m.of("")), 4*dims*len(m.of("")))
+	if got := fmt.Sprint(describeVectorCounts(t, cl[other], "owned", "cos")); got != want {
+		t.Errorf("the new owner describes cos with %s items and bytes, want %s", got, want)
+	}
+}

@@ -112,7 +112,7 @@ func (s *Service) startApplier(m *tableMeta) *gsi.Applier {
 			if err != nil || cur == nil {
 				return 0
 			}
-			return max(s.logRetention(cur), streamRetain(cur), s.vectorRetain(cur))
+			return max(s.logRetention(cur), streamRetain(cur))
 		},
 		Due:    s.gsiDue(m),
 		Hold:   func(tx *store.Tx) (uint64, bool) { return logHold(tx, id) },
@@ -172,6 +172,7 @@ func (s *Service) Close() {
 func (s *Service) notifyWrite(m *tableMeta, w written) {
 	if w.logged {
 		s.applier(m).Notify()
+		s.notifyVectors(m)
 		s.notifyReplicas(m)
 		s.notifyDelivery(m)
 	}

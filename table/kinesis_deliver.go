@@ -8,6 +8,7 @@ import (
 	"github.com/ddblocal/ddblocal/kinesis"
 	"github.com/ddblocal/ddblocal/replication"
 	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/vector"
 )
 
 // deliverers runs one kinesis.Deliverer per table with Kinesis streaming
@@ -127,15 +128,18 @@ func (s *Service) resumeDeliveries(ctx context.Context) error {
 
 // logHold is the change-log sequence after which table id's records are
 // still needed by consumers other than its global indexes (global-table
-// replication, Kinesis destinations), for the applier's trimming.
+// replication, Kinesis destinations, the vector indexes' published
+// watermark), for the applier's trimming.
 func logHold(tx *store.Tx, id string) (uint64, bool) {
 	floor, held := replication.Floor(tx, id)
 	if sp := tx.Space(id); sp != nil {
-		if f, ok := kinesis.Floor(sp); ok {
-			if !held || f < floor {
-				floor = f
+		for _, floorOf := range []func(*store.Space) (uint64, bool){kinesis.Floor, vector.Floor} {
+			if f, ok := floorOf(sp); ok {
+				if !held || f < floor {
+					floor = f
+				}
+				held = true
 			}
-			held = true
 		}
 	}
 	return floor, held

@@ -91,8 +91,10 @@ func (s *Service) gsiDue(m *tableMeta) func(seq uint64, t int64) bool {
 }
 
 // Settle makes every write acknowledged so far visible to every read: it
-// ends the lag of earlier writes and waits until every global index has
-// applied them. Tests call it (POST /_ddblocal/settle) instead of sleeping.
+// ends the lag of earlier writes and waits until every global and vector
+// index has applied them (a vector index's owner learns of it through the
+// store when it is another front-end). Tests call it (POST
+// /_ddblocal/settle) instead of sleeping.
 func (s *Service) Settle(ctx context.Context) error {
 	s.settled.Store(s.now().UnixNano())
 	// Replicated writes first: the replicas' indexes then settle them too.
@@ -109,6 +111,9 @@ func (s *Service) Settle(ctx context.Context) error {
 		})
 	})
 	if err != nil {
+		return err
+	}
+	if err := s.settleVectors(ctx, metas); err != nil {
 		return err
 	}
 	for _, m := range metas {

@@ -4,6 +4,7 @@ import (
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/index"
+	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/vector"
 )
 
@@ -150,11 +151,16 @@ func searchSchemaAttributes(vis []ddb.VectorIndex) []string {
 	return out
 }
 
-// vectorStatus is a vector index's IndexStatus and Backfilling at now:
-// CREATING for TransientDelay after it was created (Backfilling when
-// UpdateTable added it), then ACTIVE.
-func (s *Service) vectorStatus(v vectorMeta, now int64) (string, *bool) {
-	if delay := s.opts.TransientDelay.Nanoseconds(); delay > 0 && now < v.Created+delay {
+// vectorStatus is a vector index's IndexStatus and Backfilling at now,
+// given the state its owner published: CREATING for TransientDelay after it
+// was created (Backfilling when UpdateTable added it or a restore rebuilds
+// it), and such an index stays CREATING with Backfilling until its owner
+// has built it; then ACTIVE. Without the delay every index is ACTIVE at
+// once, and a search waits for the owner's build (caughtUpVectors).
+func (s *Service) vectorStatus(v vectorMeta, now int64, st vector.State) (string, *bool) {
+	delay := s.opts.TransientDelay.Nanoseconds()
+	_, built := st.Built(v.Name, v.Created)
+	if delay > 0 && (now < v.Created+delay || v.Backfill && !built) {
 		if v.Backfill {
 			t := true
 			return "CREATING", &t
@@ -165,16 +171,27 @@ func (s *Service) vectorStatus(v vectorMeta, now int64) (string, *bool) {
 }
 
 // describeVectorIndexes describes m's vector indexes at now, then those
-// still DELETING (nil if none). ItemCount and IndexSizeBytes are live (the
-// service updates them about every six hours).
+// still DELETING (nil if none). ItemCount and IndexSizeBytes are those the
+// owner published, as of the last write it applied (the service updates
+// them about every six hours).
 func (s *Service) describeVectorIndexes(m *tableMeta, now int64) []ddb.VectorIndexDescription {
+	var st vector.State
+	if len(m.VectorIndexes) > 0 {
+		// Unreadable, the indexes describe as not built yet.
+		_ = s.db.View(func(tx *store.Tx) error {
+			if sp := tx.Space(m.ID); sp != nil {
+				st, _ = vector.ReadState(sp)
+			}
+			return nil
+		})
+	}
 	var out []ddb.VectorIndexDescription
 	for _, v := range m.VectorIndexes {
 		d := vectorDescription(m, v)
-		d.IndexStatus, d.Backfilling = s.vectorStatus(v, now)
-		if x := s.vectorIndexIfBuilt(m, v.Name); x != nil {
-			d.ItemCount = int64(x.Len())
-			d.IndexSizeBytes = d.ItemCount * 4 * v.Dims
+		d.IndexStatus, d.Backfilling = s.vectorStatus(v, now, st)
+		if n, ok := st.Built(v.Name, v.Created); ok {
+			d.ItemCount = n
+			d.IndexSizeBytes = n * 4 * v.Dims
 		}
 		out = append(out, d)
 	}

@@ -5,15 +5,19 @@ import (
 	"github.com/ddblocal/ddblocal/vector"
 )
 
-// vectorInsights reports m's vector indexes for /_ddblocal/insights, caught
-// up as a search would see them (built first if this process has not yet):
+// vectorInsights reports m's vector indexes for /_ddblocal/insights as the
+// owner last published them (built first if this process has not yet):
 // as insights indexes (their searches' heat, sized by search partition) and
 // as vector index reports.
 func (s *Service) vectorInsights(m *tableMeta) ([]insights.Index, []insights.VectorIndexReport, error) {
 	if len(m.vectors) == 0 {
 		return nil, nil, nil
 	}
-	xs, err := s.caughtUpVectors(m)
+	st, has, _, err := s.vectorState(s.bg, m)
+	if err != nil || !has {
+		return nil, nil, err // nothing published yet: nothing to report
+	}
+	xs, err := s.follower(m).Ready(m.vectors, st.Seq)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -36,7 +36,11 @@ func (s *Service) SearchVectors(ctx context.Context, region string, in *ddb.Sear
 	if err != nil {
 		return nil, err
 	}
-	i, err := s.searchable(m, in.IndexName)
+	st, _, _, err := s.vectorState(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	i, err := s.searchable(m, in.IndexName, st)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +52,7 @@ func (s *Service) SearchVectors(ctx context.Context, region string, in *ddb.Sear
 	if err != nil {
 		return nil, err
 	}
-	xs, err := s.caughtUpVectors(m)
+	xs, err := s.caughtUpVectors(ctx, m)
 	if err != nil {
 		return nil, err
 	}
@@ -67,14 +71,15 @@ func (s *Service) SearchVectors(ctx context.Context, region string, in *ddb.Sear
 }
 
 // searchable returns the position of m's vector index name if it can be
-// searched now, or the service's ValidationException: no such index, or
-// one still CREATING (the developer guide lists both texts for that case).
-func (s *Service) searchable(m *tableMeta, name string) (int, error) {
+// searched now (st is what its owner published), or the service's
+// ValidationException: no such index, or one still CREATING (the developer
+// guide lists both texts for that case).
+func (s *Service) searchable(m *tableMeta, name string, st vector.State) (int, error) {
 	i := m.vectorPosition(name)
 	if i < 0 {
 		return 0, ddb.Errorf(ddb.ValidationException, "The table does not have the specified index: %s", name)
 	}
-	if status, backfilling := s.vectorStatus(m.VectorIndexes[i], s.now().UnixNano()); status != "ACTIVE" {
+	if status, backfilling := s.vectorStatus(m.VectorIndexes[i], s.now().UnixNano(), st); status != "ACTIVE" {
 		if backfilling != nil {
 			return 0, ddb.Errorf(ddb.ValidationException, "Cannot search backfilling vector index: %s", name)
 		}

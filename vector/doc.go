@@ -17,7 +17,8 @@
 // Index knows nothing of tables, stores or the change log: the caller
 // derives an Entry from each item (Def.Entry) and applies it (Index.Put,
 // Index.Delete). Follower is that caller for one table: it builds a table's
-// indexes from its store space and keeps them up to date from its change
-// log. An Index is safe for concurrent use; searches share a read lock and
-// writes take the write lock.
+// indexes from its store space and moves them along its change log, to the
+// watermark the table's one owner decided (Decide) and published (State),
+// so that every process's copy holds the same records. An Index is safe for
+// concurrent use; searches share a read lock and writes take the write lock.
 package vector

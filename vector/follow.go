@@ -16,27 +16,24 @@ import (
 // (the table was deleted).
 var ErrNoTable = errors.New("vector: the table's space is gone")
 
-// Follower keeps one table's vector indexes in memory, built from the
-// table's items and then kept up to date from its change log, like a global
-// secondary index's applier but without storing anything: the indexes are
-// derived data, rebuilt from the table when the process starts.
+// Follower keeps one table's vector indexes in memory, each holding the
+// table exactly as of one change-log record, its watermark: built from a
+// snapshot of the table's items and then moved forward record by record,
+// like a global secondary index's applier but without storing anything (the
+// indexes are derived data, rebuilt from the table when a process starts).
 //
-// Each index has a watermark, the last log record applied to it. CatchUp
-// applies the records after it; one that finds records it needed already
-// trimmed from the log rebuilds that index from the table, so a Follower is
-// never wrong, only slow, when the log is trimmed under it (Floor says how
-// far it may be trimmed). A Follower's methods are safe for concurrent use;
-// it starts no goroutines.
+// Which record an index holds is not the Follower's choice: Ready is given
+// it, the watermark the table's owner published (State), so that every
+// process's copy holds the same records. A Follower whose next records were
+// trimmed from the log rebuilds from the table, so it is never wrong, only
+// slow. A Follower's methods are safe for concurrent use; it starts no
+// goroutines.
 type Follower struct {
 	db      *store.DB
 	tableID string
-	due     func(seq uint64, t int64) bool
 
 	mu      sync.RWMutex
 	indexes map[string]*followed
-	// need is the commit time (Unix nanoseconds) from which the log is
-	// still needed: the first record CatchUp held back, or its start.
-	need int64
 }
 
 // followed is one index a Follower keeps.
@@ -47,57 +44,73 @@ type followed struct {
 	wm    uint64
 }
 
-// NewFollower returns a Follower of table tableID's change log. due, when
-// not nil, says whether record seq committed at t (Unix nanoseconds) may be
-// applied yet (an index that lags on purpose); a record not due holds back
-// the ones after it. It must be safe for concurrent use.
-func NewFollower(db *store.DB, tableID string, due func(seq uint64, t int64) bool) *Follower {
-	return &Follower{db: db, tableID: tableID, due: due, indexes: map[string]*followed{}}
+// NewFollower returns a Follower of table tableID.
+func NewFollower(db *store.DB, tableID string) *Follower {
+	return &Follower{db: db, tableID: tableID, indexes: map[string]*followed{}}
 }
 
-// Sync makes the Follower keep exactly the indexes defs: it builds, from a
-// snapshot of the table, each index it does not hold yet or whose Def
-// changed (the same name re-created differently), and drops the others.
-// It returns the first build error (ErrNoTable, or a store error); indexes
-// built before it are kept.
-func (f *Follower) Sync(defs []*Def) error {
+// Ready makes the Follower keep exactly the indexes defs, each holding the
+// table as of change-log record seq, and returns them by name, all under
+// one hold of the Follower (a concurrent Ready with other defs cannot drop
+// an index between this call and its caller's search). An index it does
+// not hold yet, or whose Def changed, is built from a snapshot of the table
+// set back to seq; one below seq applies the records up to seq; one already
+// past seq (an owner that applied what it is about to publish) is left as
+// it is. It returns ErrNoTable, a store or decoding error, or an error when
+// the log after seq is gone (a caller must keep it: Floor). The returned
+// Indexes stay valid after a later Ready drops or rebuilds them; they are
+// then no longer updated.
+func (f *Follower) Ready(defs []*Def, seq uint64) (map[string]*Index, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.sync(defs)
+	if err := f.keep(defs, seq, false); err != nil {
+		return nil, err
+	}
+	if err := f.catchUp(seq); err != nil {
+		return nil, err
+	}
+	return f.all(), nil
 }
 
-// Ready makes the Follower keep exactly defs (Sync), catches them up
-// (CatchUp, starting at now) and returns them by name, all under one hold
-// of the Follower: a concurrent Ready with other defs (a request that read
-// an older or newer table definition) cannot drop an index between this
-// call's Sync and its caller's search. The returned Indexes stay valid
-// after a later Sync drops or rebuilds them; they are then no longer
-// updated.
-func (f *Follower) Ready(defs []*Def, now int64) (map[string]*Index, error) {
+// ReadyLatest is Ready at the last record of the table's change log, which
+// it returns: an owner whose every record is due (no lag) applies them
+// all. A new index is built at its snapshot's last record, so it needs no
+// log record the owner has not published (they may be trimmed already).
+func (f *Follower) ReadyLatest(defs []*Def) (map[string]*Index, uint64, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.sync(defs); err != nil {
-		return nil, err
+	if err := f.keep(defs, 0, true); err != nil {
+		return nil, 0, err
 	}
-	if err := f.catchUp(now); err != nil {
-		return nil, err
+	var seq uint64
+	err := f.db.View(func(tx *store.Tx) error {
+		sp := tx.Space(f.tableID)
+		if sp == nil {
+			return ErrNoTable
+		}
+		seq = sp.LastLogSeq()
+		return nil
+	})
+	if err == nil {
+		err = f.catchUp(seq)
 	}
-	out := make(map[string]*Index, len(f.indexes))
-	for name, fx := range f.indexes {
-		out[name] = fx.x
+	if err != nil {
+		return nil, 0, err
 	}
-	return out, nil
+	return f.all(), seq, nil
 }
 
-// sync is Sync with f.mu held.
-func (f *Follower) sync(defs []*Def) error {
+// keep makes the Follower keep exactly defs, building (at seq, or at the
+// snapshot's last record when latest) each it does not hold yet or whose
+// Def changed; f.mu is held.
+func (f *Follower) keep(defs []*Def, seq uint64, latest bool) error {
 	keep := map[string]bool{}
 	for _, d := range defs {
 		keep[d.Name] = true
 		if cur, ok := f.indexes[d.Name]; ok && sameDef(cur.def, d) {
 			continue
 		}
-		fx, err := f.build(d)
+		fx, err := f.build(d, seq, latest)
 		if err != nil {
 			return err
 		}
@@ -109,6 +122,24 @@ func (f *Follower) sync(defs []*Def) error {
 		}
 	}
 	return nil
+}
+
+// all returns the indexes by name; f.mu is held.
+func (f *Follower) all() map[string]*Index {
+	out := make(map[string]*Index, len(f.indexes))
+	for name, fx := range f.indexes {
+		out[name] = fx.x
+	}
+	return out
+}
+
+// Reset forgets every index: the next Ready builds them again. An owner
+// whose publication failed calls it, so that its copies never hold records
+// the published watermark does not.
+func (f *Follower) Reset() {
+	f.mu.Lock()
+	f.indexes = map[string]*followed{}
+	f.mu.Unlock()
 }
 
 func sameDef(a, b *Def) bool {
@@ -134,17 +165,23 @@ func newFollowed(d *Def) *followed {
 	return &followed{def: d, names: names, x: d.NewIndex()}
 }
 
-// build indexes every item of the table as of one snapshot, whose last log
-// sequence becomes the index's watermark, then holds back the snapshot's
-// writes that are not due yet (holdBack).
-func (f *Follower) build(d *Def) (*followed, error) {
+// build indexes every item of the table as of one snapshot, then sets back
+// the items changed by the snapshot's records after seq (setBack), so that
+// the index holds the table as of seq; when latest, seq is the snapshot's
+// last record.
+func (f *Follower) build(d *Def, seq uint64, latest bool) (*followed, error) {
 	fx := newFollowed(d)
 	err := f.db.View(func(tx *store.Tx) error {
 		sp := tx.Space(f.tableID)
 		if sp == nil {
 			return ErrNoTable
 		}
-		fx.wm = sp.LastLogSeq()
+		if latest {
+			seq = sp.LastLogSeq()
+		}
+		if last := sp.LastLogSeq(); seq > last {
+			return fmt.Errorf("vector: watermark %d is past the log's last record %d", seq, last)
+		}
 		var derr error
 		var buf []float32
 		err := sp.Ascend(nil, nil, func(k, v []byte) bool {
@@ -154,7 +191,8 @@ func (f *Follower) build(d *Def) (*followed, error) {
 		if err = errors.Join(err, derr); err != nil {
 			return err
 		}
-		return f.holdBack(sp, fx)
+		fx.wm = seq
+		return setBack(sp, fx, seq)
 	})
 	if err != nil {
 		return nil, err
@@ -162,33 +200,27 @@ func (f *Follower) build(d *Def) (*followed, error) {
 	return fx, nil
 }
 
-// holdBack takes out of fx, just built from snapshot sp, the writes a
-// Follower kept since they were made would not show yet: from the first
-// log record not due on, each item those records changed is set back to
-// its image before the first of them, and the watermark goes back to just
-// before that record, so CatchUp applies them once they are due. An index
-// built late (a process started, another front-end, a rebuild) so shows
-// what one followed all along shows. Records trimmed from the log were
-// due: the log keeps every record a reader may still hold back.
-func (f *Follower) holdBack(sp *store.Space, fx *followed) error {
-	if f.due == nil {
+// setBack takes out of fx, just built from snapshot sp, the writes of the
+// log records after seq: each item those records changed is set back to
+// its image before the first of them.
+func setBack(sp *store.Space, fx *followed, seq uint64) error {
+	if sp.LastLogSeq() == seq {
 		return nil
 	}
-	var held uint64 // the first record not due; 0 while every one is
 	before := map[string][]byte{}
 	var order []string
 	var err error
-	aerr := sp.AscendLog(0, func(seq uint64, raw []byte) bool {
-		var rec changelog.Record
-		if rec, err = changelog.Decode(raw); err != nil {
-			err = fmt.Errorf("vector: log record %d: %w", seq, err)
+	next := seq + 1
+	aerr := sp.AscendLog(seq, func(s uint64, raw []byte) bool {
+		if s != next {
+			err = fmt.Errorf("vector: log record %d is gone: an index cannot be set back to record %d", next, seq)
 			return false
 		}
-		if held == 0 && f.due(seq, rec.Time) {
-			return true
-		}
-		if held == 0 {
-			held = seq
+		next++
+		var rec changelog.Record
+		if rec, err = changelog.Decode(raw); err != nil {
+			err = fmt.Errorf("vector: log record %d: %w", s, err)
+			return false
 		}
 		if _, ok := before[string(rec.Key)]; !ok {
 			before[string(rec.Key)] = bytes.Clone(rec.Old)
@@ -196,7 +228,7 @@ func (f *Follower) holdBack(sp *store.Space, fx *followed) error {
 		}
 		return true
 	})
-	if err = errors.Join(aerr, err); err != nil || held == 0 {
+	if err = errors.Join(aerr, err); err != nil {
 		return err
 	}
 	var buf []float32
@@ -205,7 +237,6 @@ func (f *Follower) holdBack(sp *store.Space, fx *followed) error {
 			return err
 		}
 	}
-	fx.wm = held - 1
 	return nil
 }
 
@@ -255,25 +286,15 @@ func parseImage(image []byte, d *Def, buf []float32) ([]float32, error) {
 	return out, nil
 }
 
-// CatchUp applies every due change-log record after each index's watermark,
-// and rebuilds any index whose next records were trimmed away; now is the
-// time it starts (Unix nanoseconds), which Need reports until a record is
-// held back. It returns ErrNoTable or a store or decoding error.
-func (f *Follower) CatchUp(now int64) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.catchUp(now)
-}
-
-// catchUp is CatchUp with f.mu held.
-func (f *Follower) catchUp(now int64) error {
-	if len(f.indexes) == 0 {
-		return nil
-	}
-	f.need = now
-	from := ^uint64(0)
+// catchUp moves every index below seq up to it, record by record, and
+// rebuilds, at seq, any whose next records were trimmed away; f.mu is held.
+func (f *Follower) catchUp(seq uint64) error {
+	from := seq
 	for _, fx := range f.indexes {
 		from = min(from, fx.wm)
+	}
+	if from == seq {
+		return nil
 	}
 	var stale []*followed
 	err := f.db.View(func(tx *store.Tx) error {
@@ -281,19 +302,19 @@ func (f *Follower) catchUp(now int64) error {
 		if sp == nil {
 			return ErrNoTable
 		}
-		first := f.firstLog(sp, from)
+		first := firstLog(sp, from)
 		for _, fx := range f.indexes {
-			if fx.wm < sp.LastLogSeq() && first > fx.wm+1 {
+			if fx.wm < seq && first > fx.wm+1 {
 				stale = append(stale, fx)
 			}
 		}
-		return f.applyLog(sp, from)
+		return applyLog(sp, f.indexes, from, seq)
 	})
 	if err != nil {
 		return err
 	}
 	for _, fx := range stale {
-		nx, err := f.build(fx.def)
+		nx, err := f.build(fx.def, seq, false)
 		if err != nil {
 			return err
 		}
@@ -304,7 +325,7 @@ func (f *Follower) catchUp(now int64) error {
 
 // firstLog returns the sequence of the first log record after from, or
 // LastLogSeq()+1 when there is none.
-func (f *Follower) firstLog(sp *store.Space, from uint64) uint64 {
+func firstLog(sp *store.Space, from uint64) uint64 {
 	first := sp.LastLogSeq() + 1
 	sp.AscendLog(from, func(seq uint64, _ []byte) bool {
 		first = seq
@@ -313,67 +334,37 @@ func (f *Follower) firstLog(sp *store.Space, from uint64) uint64 {
 	return first
 }
 
-// applyLog applies the due records after from to the indexes whose
-// watermarks are below them, advancing the watermarks.
-func (f *Follower) applyLog(sp *store.Space, from uint64) error {
+// applyLog applies the records after from, up to seq, to the indexes
+// whose watermarks are just below them, advancing the watermarks.
+func applyLog(sp *store.Space, indexes map[string]*followed, from, seq uint64) error {
 	var err error
 	var buf []float32
-	aerr := sp.AscendLog(from, func(seq uint64, raw []byte) bool {
+	aerr := sp.AscendLog(from, func(s uint64, raw []byte) bool {
+		if s > seq {
+			return false
+		}
 		var rec changelog.Record
 		if rec, err = changelog.Decode(raw); err != nil {
-			err = fmt.Errorf("vector: log record %d: %w", seq, err)
+			err = fmt.Errorf("vector: log record %d: %w", s, err)
 			return false
 		}
-		if f.due != nil && !f.due(seq, rec.Time) {
-			f.need = min(f.need, rec.Time)
-			return false
-		}
-		for _, fx := range f.indexes {
-			if seq != fx.wm+1 {
+		for _, fx := range indexes {
+			if s != fx.wm+1 {
 				continue // applied already, or behind a trimmed gap
 			}
 			if buf, err = fx.apply(string(rec.Key), rec.New, buf); err != nil {
 				return false
 			}
-			fx.wm = seq
+			fx.wm = s
 		}
 		return true
 	})
 	return errors.Join(aerr, err)
 }
 
-// Need returns the commit time (Unix nanoseconds) of the oldest log record
-// the Follower may still have to apply, judged at its last CatchUp: records
-// committed since may be needed, and so may records it held back. Trimming
-// the log before it costs a rebuild, never a wrong answer. It is 0 before
-// the first CatchUp.
-func (f *Follower) Need() int64 {
-	f.mu.RLock()
-	defer f.mu.RUnlock()
-	return f.need
-}
-
-// Floor returns the lowest watermark of the indexes, and false when there
-// are none: the log may be trimmed up to it without forcing a rebuild.
-func (f *Follower) Floor() (uint64, bool) {
-	f.mu.RLock()
-	defer f.mu.RUnlock()
-	floor, any := ^uint64(0), false
-	for _, fx := range f.indexes {
-		floor, any = min(floor, fx.wm), true
-	}
-	return floor, any
-}
-
-// Applied reports whether every index has applied the log up to seq.
-func (f *Follower) Applied(seq uint64) bool {
-	floor, ok := f.Floor()
-	return !ok || floor >= seq
-}
-
 // Index returns the index named name, or nil when the Follower does not
-// keep it. The Index stays valid, and keeps being updated, until Sync drops
-// or rebuilds it.
+// keep it. The Index stays valid, and keeps being updated, until Ready
+// drops or rebuilds it.
 func (f *Follower) Index(name string) *Index {
 	f.mu.RLock()
 	defer f.mu.RUnlock()

@@ -82,16 +82,23 @@ func keys(x *Index, tenant string) []string {
 	return out
 }
 
+// ready is f.Ready(defs, seq), failing the test on an error.
+func ready(t *testing.T, f *Follower, seq uint64, defs ...*Def) map[string]*Index {
+	t.Helper()
+	xs, err := f.Ready(defs, seq)
+	if err != nil {
+		t.Fatalf("Ready(%d): %v", seq, err)
+	}
+	return xs
+}
+
 func TestFollowerBuildsThenFollows(t *testing.T) {
 	lt := newLogTable(t)
 	lt.write("a", vecItem(t, "t1", "1", "0"), 1)
 	lt.write("b", vecItem(t, "t1", "2", "0"), 2)
 	lt.write("c", vecItem(t, "", "3", "0"), 3) // no HASH value: not indexed
-	f := NewFollower(lt.db, "T", nil)
-	if err := f.Sync([]*Def{followDef()}); err != nil {
-		t.Fatal(err)
-	}
-	x := f.Index("emb")
+	f := NewFollower(lt.db, "T")
+	x := ready(t, f, 3, followDef())["emb"]
 	if got := keys(x, "t1"); !reflect.DeepEqual(got, []string{"a", "b"}) {
 		t.Fatalf("after build: %v", got)
 	}
@@ -99,133 +106,114 @@ func TestFollowerBuildsThenFollows(t *testing.T) {
 	lt.write("a", nil, 5)                                    // deleted
 	lt.write("b", attr.Item{"tenant": attr.String("t1")}, 6) // vector removed
 	lt.write("d", vecItem(t, "t2", "1", "1"), 7)
-	if f.Applied(7) {
-		t.Fatal("Applied(7) before CatchUp")
+	if got := keys(x, "t1"); !reflect.DeepEqual(got, []string{"a", "b"}) {
+		t.Fatalf("before Ready moved it: %v", got)
 	}
-	if err := f.CatchUp(100); err != nil {
-		t.Fatal(err)
+	if ready(t, f, 7, followDef())["emb"] != x {
+		t.Fatal("Ready rebuilt an index it could move forward")
 	}
 	if got := keys(x, "t1"); !reflect.DeepEqual(got, []string{"c"}) {
-		t.Fatalf("t1 after catch-up: %v", got)
+		t.Fatalf("t1 at 7: %v", got)
 	}
-	if got := keys(x, "t2"); !reflect.DeepEqual(got, []string{"d"}) || !f.Applied(7) {
-		t.Fatalf("t2 after catch-up: %v (applied %v)", got, f.Applied(7))
+	if got := keys(x, "t2"); !reflect.DeepEqual(got, []string{"d"}) {
+		t.Fatalf("t2 at 7: %v", got)
+	}
+}
+
+// TestFollowerHoldsExactlyTheWatermark: an index holds the records up to
+// the watermark it is given and none after, whether it was kept since the
+// start, moved forward, or built late from a snapshot that has later
+// records (set back); and one given an older watermark than it holds (an
+// owner that applied what it is about to publish) is left as it is.
+func TestFollowerHoldsExactlyTheWatermark(t *testing.T) {
+	lt := newLogTable(t)
+	early := NewFollower(lt.db, "T")
+	ready(t, early, 0, followDef())
+	lt.write("a", vecItem(t, "t", "1", "0"), 5)
+	lt.write("c", vecItem(t, "t", "2", "0"), 6)
+	lt.write("b", vecItem(t, "t", "3", "0"), 11)
+	lt.write("a", vecItem(t, "t", "5", "0"), 12)
+	lt.write("c", nil, 13)
+	lt.write("d", vecItem(t, "t", "4", "0"), 9)
+	for _, step := range []struct {
+		seq  uint64
+		want []string
+	}{{0, nil}, {2, []string{"a", "c"}}, {4, []string{"c", "b", "a"}}, {6, []string{"b", "d", "a"}}} {
+		late := NewFollower(lt.db, "T")
+		for name, f := range map[string]*Follower{"kept since the start": early, "built late": late} {
+			if got := keys(ready(t, f, step.seq, followDef())["emb"], "t"); !reflect.DeepEqual(got, step.want) {
+				t.Errorf("at %d, follower %s: %v, want %v", step.seq, name, got, step.want)
+			}
+		}
+	}
+	if got := keys(ready(t, early, 2, followDef())["emb"], "t"); !reflect.DeepEqual(got, []string{"b", "d", "a"}) {
+		t.Errorf("given an older watermark: %v, want the index left at 6", got)
 	}
 }
 
 func TestFollowerRebuildsAfterTrim(t *testing.T) {
 	lt := newLogTable(t)
-	f := NewFollower(lt.db, "T", nil)
-	if err := f.Sync([]*Def{followDef()}); err != nil {
-		t.Fatal(err)
-	}
+	f := NewFollower(lt.db, "T")
+	ready(t, f, 0, followDef())
 	for i := 0; i < 5; i++ {
 		lt.write(fmt.Sprint(i), vecItem(t, "t", fmt.Sprint(i), "0"), int64(i))
 	}
 	lt.trim(3) // records 1-3 gone before the follower saw them
-	if err := f.CatchUp(100); err != nil {
-		t.Fatal(err)
+	if got := keys(ready(t, f, 4, followDef())["emb"], "t"); !reflect.DeepEqual(got, []string{"0", "1", "2", "3"}) {
+		t.Fatalf("after rebuild at 4: %v", got)
 	}
-	if got := keys(f.Index("emb"), "t"); !reflect.DeepEqual(got, []string{"0", "1", "2", "3", "4"}) {
-		t.Fatalf("after rebuild: %v", got)
+	// Built at a watermark whose next records are gone, an index cannot be
+	// set back: an error, never a wrong index.
+	if _, err := NewFollower(lt.db, "T").Ready([]*Def{followDef()}, 2); err == nil {
+		t.Fatal("built at 2 with records 1-3 trimmed: no error")
 	}
-	if floor, ok := f.Floor(); !ok || floor != 5 {
-		t.Fatalf("Floor = %d, %v", floor, ok)
+	if _, err := NewFollower(lt.db, "T").Ready([]*Def{followDef()}, 6); err == nil {
+		t.Fatal("built at 6, past the log's end: no error")
 	}
 }
 
-func TestFollowerHoldsBackRecordsNotDue(t *testing.T) {
+// TestFollowerReadyLatest: an owner with no lag builds at the log's last
+// record, which it needs no record for, even when the log was trimmed to
+// its end, and then moves to each new last record.
+func TestFollowerReadyLatest(t *testing.T) {
 	lt := newLogTable(t)
-	f := NewFollower(lt.db, "T", func(_ uint64, at int64) bool { return at <= 10 })
-	if err := f.Sync([]*Def{followDef()}); err != nil {
-		t.Fatal(err)
+	for i := 0; i < 3; i++ {
+		lt.write(fmt.Sprint(i), vecItem(t, "t", fmt.Sprint(i), "0"), int64(i))
 	}
-	lt.write("a", vecItem(t, "t", "1", "0"), 10)
-	lt.write("b", vecItem(t, "t", "2", "0"), 11)
-	lt.write("c", vecItem(t, "t", "3", "0"), 9) // behind b: held back with it
-	if err := f.CatchUp(100); err != nil {
-		t.Fatal(err)
+	lt.trim(3)
+	f := NewFollower(lt.db, "T")
+	xs, seq, err := f.ReadyLatest([]*Def{followDef()})
+	if err != nil || seq != 3 || !reflect.DeepEqual(keys(xs["emb"], "t"), []string{"0", "1", "2"}) {
+		t.Fatalf("ReadyLatest = %v at %d (err %v)", keys(xs["emb"], "t"), seq, err)
 	}
-	if got := keys(f.Index("emb"), "t"); !reflect.DeepEqual(got, []string{"a"}) || f.Applied(2) {
-		t.Fatalf("with b not due: %v", got)
-	}
-}
-
-// TestFollowerBuildHoldsBackRecordsNotDue: a Follower built after writes
-// that are not due yet (a process started, or another front-end, within a
-// lag) shows what a Follower kept since before them shows: the items as
-// they were before the first record not due, the later records applied
-// once due.
-func TestFollowerBuildHoldsBackRecordsNotDue(t *testing.T) {
-	lt := newLogTable(t)
-	dueBy := int64(10)
-	due := func(_ uint64, at int64) bool { return at <= dueBy }
-	early := NewFollower(lt.db, "T", due)
-	if err := early.Sync([]*Def{followDef()}); err != nil {
-		t.Fatal(err)
-	}
-	lt.write("a", vecItem(t, "t", "1", "0"), 5)
-	lt.write("c", vecItem(t, "t", "2", "0"), 6)
-	lt.write("b", vecItem(t, "t", "3", "0"), 11) // not due: holds back the rest
-	lt.write("a", vecItem(t, "t", "5", "0"), 12)
-	lt.write("c", nil, 13)
-	lt.write("d", vecItem(t, "t", "4", "0"), 9) // due, but behind b
-	late := NewFollower(lt.db, "T", due)
-	for _, step := range []struct {
-		dueBy int64
-		want  []string
-	}{{10, []string{"a", "c"}}, {100, []string{"b", "d", "a"}}} {
-		dueBy = step.dueBy
-		for name, f := range map[string]*Follower{"kept since the start": early, "built late": late} {
-			xs, err := f.Ready([]*Def{followDef()}, 50)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := keys(xs["emb"], "t"); !reflect.DeepEqual(got, step.want) {
-				t.Errorf("due by %d, follower %s: %v, want %v", step.dueBy, name, got, step.want)
-			}
-		}
+	lt.write("1", nil, 4)
+	xs, seq, err = f.ReadyLatest([]*Def{followDef()})
+	if err != nil || seq != 4 || !reflect.DeepEqual(keys(xs["emb"], "t"), []string{"0", "2"}) {
+		t.Fatalf("after a delete: %v at %d (err %v)", keys(xs["emb"], "t"), seq, err)
 	}
 }
 
-func TestFollowerSyncDropsAndRebuilds(t *testing.T) {
+func TestFollowerReadyDropsRebuildsAndResets(t *testing.T) {
 	lt := newLogTable(t)
 	lt.write("a", vecItem(t, "t", "1", "0"), 1)
-	f := NewFollower(lt.db, "T", nil)
+	f := NewFollower(lt.db, "T")
 	d := followDef()
-	if err := f.Sync([]*Def{d}); err != nil {
-		t.Fatal(err)
-	}
-	first := f.Index("emb")
-	if err := f.Sync([]*Def{d}); err != nil || f.Index("emb") != first {
-		t.Fatalf("Sync with the same Def rebuilt the index (err %v)", err)
+	first := ready(t, f, 1, d)["emb"]
+	if ready(t, f, 1, d)["emb"] != first || f.Index("emb") != first {
+		t.Fatal("Ready with the same Def rebuilt the index")
 	}
 	d2 := *d
 	d2.Hash = index.KeyAttr{}
-	if err := f.Sync([]*Def{&d2}); err != nil || f.Index("emb") == first {
-		t.Fatalf("Sync with a changed Def kept the old index (err %v)", err)
+	if ready(t, f, 1, &d2)["emb"] == first {
+		t.Fatal("Ready with a changed Def kept the old index")
 	}
-	if err := f.Sync(nil); err != nil || f.Index("emb") != nil {
-		t.Fatalf("Sync(nil) kept the index (err %v)", err)
+	if xs := ready(t, f, 1); len(xs) != 0 || f.Index("emb") != nil {
+		t.Fatalf("Ready without defs kept %v", xs)
 	}
-	if _, ok := f.Floor(); ok {
-		t.Fatal("Floor with no indexes")
-	}
-}
-
-func TestFollowerNeed(t *testing.T) {
-	lt := newLogTable(t)
-	f := NewFollower(lt.db, "T", func(_ uint64, at int64) bool { return at <= 10 })
-	if err := f.Sync([]*Def{followDef()}); err != nil {
-		t.Fatal(err)
-	}
-	lt.write("a", vecItem(t, "t", "1", "0"), 10)
-	if err := f.CatchUp(50); err != nil || f.Need() != 50 {
-		t.Fatalf("all applied: Need %d (err %v), want the CatchUp's start", f.Need(), err)
-	}
-	lt.write("b", vecItem(t, "t", "2", "0"), 30)
-	if err := f.CatchUp(60); err != nil || f.Need() != 30 {
-		t.Fatalf("one held back: Need %d (err %v), want its commit time", f.Need(), err)
+	ready(t, f, 1, d)
+	f.Reset()
+	if f.Index("emb") != nil {
+		t.Fatal("Reset kept the index")
 	}
 }
 
@@ -255,7 +243,7 @@ func TestParseImageMatchesParse(t *testing.T) {
 func TestFollowerReadyKeepsItsDefs(t *testing.T) {
 	lt := newLogTable(t)
 	lt.write("a", vecItem(t, "t", "1", "0"), 1)
-	f := NewFollower(lt.db, "T", nil)
+	f := NewFollower(lt.db, "T")
 	with, without := []*Def{followDef()}, []*Def(nil)
 	done := make(chan error)
 	for g := range 4 {
@@ -266,7 +254,7 @@ func TestFollowerReadyKeepsItsDefs(t *testing.T) {
 				if (g+i)%2 == 1 {
 					defs = without
 				}
-				xs, rerr := f.Ready(defs, 100)
+				xs, rerr := f.Ready(defs, 1)
 				switch x := xs["emb"]; {
 				case rerr != nil:
 					err = rerr
