@@ -128,7 +128,7 @@ type CreateTableInput struct {
 	StreamSpecification       *StreamSpecification   `json:",omitempty"`
 	SSESpecification          *SSESpecification      `json:",omitempty"`
 	Tags                      []Tag                  `json:",omitempty"`
-	TableClass                string                 `json:",omitempty" ddb:"enum=STANDARD|STANDARD_INFREQUENT_ACCESS"`
+	TableClass                string                 `json:",omitempty"` // checked by table, in its own words
 	DeletionProtectionEnabled *bool                  `json:",omitempty"`
 	ResourcePolicy            string                 `json:",omitempty"`
 	VectorIndexes             []VectorIndex          `json:",omitempty"`
@@ -289,7 +289,7 @@ type UpdateTableInput struct {
 	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate    `json:",omitempty"`
 	StreamSpecification         *StreamSpecification            `json:",omitempty"`
 	SSESpecification            *SSESpecification               `json:",omitempty"`
-	TableClass                  string                          `json:",omitempty" ddb:"enum=STANDARD|STANDARD_INFREQUENT_ACCESS"`
+	TableClass                  string                          `json:",omitempty"` // checked by table, in its own words
 	DeletionProtectionEnabled   *bool                           `json:",omitempty"`
 	ReplicaUpdates              []ReplicationGroupUpdate        `json:",omitempty" ddb:"len=1.."`
 	MultiRegionConsistency      string                          `json:",omitempty" ddb:"enum=EVENTUAL|STRONG"`

@@ -2,7 +2,6 @@ package table
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/ddblocal/ddblocal/ddb"
@@ -89,57 +88,6 @@ func (s *Service) CreateTable(ctx context.Context, region string, in *ddb.Create
 	return &ddb.TableOutput{TableDescription: d}, nil
 }
 
-// checkAttributeDefinitions checks that a CreateTable request defines each
-// attribute once, has a valid key schema, and defines exactly the
-// attributes its key schemas use.
-func checkAttributeDefinitions(in *ddb.CreateTableInput) error {
-	defined := map[string]string{}
-	for _, d := range in.AttributeDefinitions {
-		if _, dup := defined[d.AttributeName]; dup {
-			return ddb.Errorf(ddb.ValidationException, "Cannot have two attributes with the same name")
-		}
-		defined[d.AttributeName] = d.AttributeType
-	}
-	if err := checkTableKeySchema(in.KeySchema); err != nil {
-		return err
-	}
-	used := map[string]bool{}
-	var missing []string
-	need := func(ks []ddb.KeySchemaElement) {
-		for _, k := range ks {
-			used[k.AttributeName] = true
-			if _, ok := defined[k.AttributeName]; !ok {
-				missing = append(missing, k.AttributeName)
-			}
-		}
-	}
-	need(in.KeySchema)
-	for _, l := range in.LocalSecondaryIndexes {
-		need(l.KeySchema)
-	}
-	for _, g := range in.GlobalSecondaryIndexes {
-		need(g.KeySchema)
-	}
-	for _, a := range searchSchemaAttributes(in.VectorIndexes) {
-		if _, ok := defined[a]; !ok {
-			return invalid("One element in SearchSchema is not defined in attribute definitions")
-		}
-		used[a] = true
-	}
-	if len(missing) > 0 {
-		var defs []string
-		for _, d := range in.AttributeDefinitions {
-			defs = append(defs, d.AttributeName)
-		}
-		return invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
-			strings.Join(missing, ", "), strings.Join(defs, ", "))
-	}
-	if len(used) != len(defined) {
-		return invalid("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
-	}
-	return nil
-}
-
 // addGlobalIndexes validates a CreateTable request's global indexes (count,
 // names unique among all indexes) and adds them to m.
 func (m *tableMeta) addGlobalIndexes(gsis []ddb.GlobalSecondaryIndex) error {
@@ -156,7 +104,7 @@ func (m *tableMeta) addGlobalIndexes(gsis []ddb.GlobalSecondaryIndex) error {
 			return invalid("Duplicate index name: %s", g.IndexName)
 		}
 		names[g.IndexName] = true
-		im, err := m.globalIndex(g, m.Created)
+		im, err := m.globalIndex(g, m.Created, true)
 		if err != nil {
 			return err
 		}
@@ -191,7 +139,16 @@ func (s *Service) newTableMeta(region string, in *ddb.CreateTableInput) (*tableM
 	if err := m.createPolicy(in.ResourcePolicy); err != nil {
 		return nil, err
 	}
-	if err := checkAttributeDefinitions(in); err != nil {
+	if err := checkIndexLists(in); err != nil {
+		return nil, err
+	}
+	if err := checkAttributeDefinitions(in); err != nil { // catalog_validate.go
+		return nil, err
+	}
+	if err := checkTableClass(in.TableClass); err != nil {
+		return nil, err
+	}
+	if err := checkSSE(in.SSESpecification); err != nil {
 		return nil, err
 	}
 	if err := m.setBilling(in.BillingMode, in.ProvisionedThroughput); err != nil {
@@ -215,21 +172,6 @@ func (s *Service) newTableMeta(region string, in *ddb.CreateTableInput) (*tableM
 	}
 	m.derive() // again: the index definitions were added since
 	return m, nil
-}
-
-func checkTableKeySchema(ks []ddb.KeySchemaElement) error {
-	if len(ks) == 0 || ks[0].KeyType != "HASH" {
-		return ddb.Errorf(ddb.ValidationException, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
-	}
-	if len(ks) == 2 {
-		if ks[1].KeyType != "RANGE" {
-			return ddb.Errorf(ddb.ValidationException, "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
-		}
-		if ks[0].AttributeName == ks[1].AttributeName {
-			return ddb.Errorf(ddb.ValidationException, "Both the Hash Key and the Range Key element in the KeySchema have the same name")
-		}
-	}
-	return nil
 }
 
 // setBilling applies BillingMode and ProvisionedThroughput with DynamoDB's rules:
@@ -286,7 +228,7 @@ func (m *tableMeta) addLocalIndexes(lsis []ddb.LocalSecondaryIndex) error {
 		if ks[0].AttributeName == ks[1].AttributeName {
 			return ddb.Errorf(ddb.ValidationException, "Both the Hash Key and the Range Key element in the KeySchema have the same name")
 		}
-		if err := checkProjection(l.IndexName, l.Projection); err != nil {
+		if err := checkProjection(l.Projection); err != nil {
 			return err
 		}
 		m.LocalSecondaryIndexes = append(m.LocalSecondaryIndexes, indexMeta{
@@ -296,31 +238,14 @@ func (m *tableMeta) addLocalIndexes(lsis []ddb.LocalSecondaryIndex) error {
 	return nil
 }
 
-// globalIndex validates one GSI definition against the table.
-func (m *tableMeta) globalIndex(g *ddb.GlobalSecondaryIndex, created int64) (indexMeta, error) {
-	var hashes, ranges int
-	seen := map[string]bool{}
-	for i, k := range g.KeySchema {
-		if seen[k.AttributeName] {
-			return indexMeta{}, ddb.Errorf(ddb.ValidationException, "Both the Hash Key and the Range Key element in the KeySchema have the same name")
-		}
-		seen[k.AttributeName] = true
-		switch {
-		case i == 0 && k.KeyType != "HASH":
-			return indexMeta{}, ddb.Errorf(ddb.ValidationException, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
-		case k.KeyType == "HASH" && ranges > 0:
-			return indexMeta{}, invalid("Index KeySchema HASH key attributes must precede RANGE key attributes for index: %s", g.IndexName)
-		case k.KeyType == "HASH":
-			hashes++
-		default:
-			ranges++
-		}
+// globalIndex validates one GSI definition against the table; creating
+// says whether CreateTable (true) or UpdateTable defines it, which word
+// their messages for a missing ProvisionedThroughput differently.
+func (m *tableMeta) globalIndex(g *ddb.GlobalSecondaryIndex, created int64, creating bool) (indexMeta, error) {
+	if err := checkGlobalKeySchema(g.KeySchema); err != nil {
+		return indexMeta{}, err
 	}
-	if hashes > maxGSIKeyAttributes || ranges > maxGSIKeyAttributes {
-		return indexMeta{}, invalid("Index KeySchema may contain at most %d HASH and %d RANGE attributes for index: %s",
-			maxGSIKeyAttributes, maxGSIKeyAttributes, g.IndexName)
-	}
-	if err := checkProjection(g.IndexName, g.Projection); err != nil {
+	if err := checkProjection(g.Projection); err != nil {
 		return indexMeta{}, err
 	}
 	im := indexMeta{Name: g.IndexName, KeySchema: g.KeySchema, Projection: *g.Projection, Created: created}
@@ -333,31 +258,13 @@ func (m *tableMeta) globalIndex(g *ddb.GlobalSecondaryIndex, created int64) (ind
 	}
 	pt := g.ProvisionedThroughput
 	if pt == nil || pt.ReadCapacityUnits == nil || pt.WriteCapacityUnits == nil {
+		if creating {
+			return indexMeta{}, invalid("ProvisionedThroughput is not specified for index: %s", g.IndexName)
+		}
 		return indexMeta{}, invalid("ProvisionedThroughput must be specified for index: %s", g.IndexName)
 	}
 	im.ReadCapacity, im.WriteCapacity = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
 	return im, nil
-}
-
-func checkProjection(index string, p *ddb.Projection) error {
-	switch p.ProjectionType {
-	case "INCLUDE":
-		if len(p.NonKeyAttributes) == 0 {
-			return invalid("NonKeyAttributes must be specified when ProjectionType is INCLUDE for index: %s", index)
-		}
-	case "", "ALL", "KEYS_ONLY":
-		if len(p.NonKeyAttributes) > 0 {
-			t := p.ProjectionType
-			if t == "" {
-				t = "null"
-			}
-			return invalid("ProjectionType is %s, but NonKeyAttributes is specified", t)
-		}
-	}
-	if p.ProjectionType == "" {
-		return invalid("Unknown ProjectionType: null")
-	}
-	return nil
 }
 
 // checkProjectionTotal enforces the limit on distinct projected non-key

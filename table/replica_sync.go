@@ -260,7 +260,7 @@ func withKey(sse *ddb.SSESpecification, key string) *ddb.SSESpecification {
 		return sse
 	}
 	c := *sse
-	c.KMSMasterKeyId = key
+	c.KMSMasterKeyId, c.SSEType = key, "KMS" // a key goes with the KMS type (checkSSE)
 	return &c
 }
 

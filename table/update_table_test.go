@@ -44,8 +44,13 @@ func TestUpdateTableValidatesFirst(t *testing.T) {
 			IndexName string `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
 		}{IndexName: "nope"}}}},
 			ddb.Error{Code: ddb.ResourceNotFoundException, Message: "Requested resource not found: Index nope for table A"}},
-		{"key type change", ddb.UpdateTableInput{AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "N"}}, TableClass: "STANDARD"},
-			ddb.Error{Code: ddb.ValidationException, Message: "One or more parameter values were invalid: Cannot change the type of attribute pk"}},
+		{"unknown table class", ddb.UpdateTableInput{TableClass: "STANDARD_IA"},
+			ddb.Error{Code: ddb.ValidationException, Message: "Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS]."}},
+		{"encrypted by default", ddb.UpdateTableInput{SSESpecification: &ddb.SSESpecification{}},
+			ddb.Error{Code: ddb.ValidationException, Message: "One or more parameter values were invalid: Table is already encrypted by default"}},
+		{"index without definitions", ddb.UpdateTableInput{GlobalSecondaryIndexUpdates: []ddb.GlobalSecondaryIndexUpdate{{Create: &ddb.GlobalSecondaryIndex{IndexName: "byPk",
+			KeySchema: []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}}, Projection: &ddb.Projection{ProjectionType: "ALL"}}}}},
+			ddb.Error{Code: ddb.ValidationException, Message: "One or more parameter values were invalid: AttributeDefinitions is not specified for index: byPk"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tc.in

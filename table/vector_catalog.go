@@ -113,7 +113,7 @@ func (m *tableMeta) vectorIndex(v *ddb.VectorIndex, created int64, backfill bool
 			return vectorMeta{}, invalid("Conflicting attribute definition for '%s'. All VectorIndexes on the same vector attribute must use the same dimensions.", o.Attribute) // (reported)
 		}
 	}
-	if err := checkProjection(v.IndexName, v.Projection); err != nil {
+	if err := checkProjection(v.Projection); err != nil {
 		return vectorMeta{}, err
 	}
 	vm := vectorMeta{Name: v.IndexName, Attribute: v.VectorAttribute.AttributeName, Dims: *v.Dimensions, Func: v.DistanceFunction,
