@@ -30,8 +30,12 @@ func TestKeyCondition(t *testing.T) {
 		{"pk = :s AND extra = :s", []string{"pk"}, []string{"sk"}, "Query condition missed key schema element: sk"},
 		{"pk = sk", []string{"pk"}, []string{"sk"}, "Query key condition not supported"},
 		{"pk.x = :s", []string{"pk"}, nil, "Query key condition not supported"},
-		{"p1 = :s AND s2 = :s", []string{"p1"}, []string{"s1", "s2"}, "Query condition missed key schema element: s1"},
-		{"p1 = :s AND s1 > :s AND s2 = :s", []string{"p1"}, []string{"s1", "s2"}, "Query key condition not supported"},
+		{"p1 = :s AND s2 = :s", []string{"p1"}, []string{"s1", "s2"}, "RANGE key attributes s1 must have equality conditions specified in the query because a condition is present on key attribute s2"},
+		{"p1 = :s AND s1 > :s AND s2 = :s", []string{"p1"}, []string{"s1", "s2"}, "RANGE key attributes s1 must have equality conditions specified in the query because a condition is present on key attribute s2"},
+		{"p1 = :s AND s1 = :s AND s3 = :s", []string{"p1"}, []string{"s1", "s2", "s3"}, "RANGE key attributes s2 must have equality conditions specified in the query because a condition is present on key attribute s3"},
+		{"p1 = :s AND s3 = :s", []string{"p1"}, []string{"s1", "s2", "s3"}, "RANGE key attributes s1, s2 must have equality conditions specified in the query because a condition is present on key attribute s3"},
+		{"p1 = :s AND s3 = :s AND extra = :s", []string{"p1"}, []string{"s1", "s2", "s3"}, "RANGE key attributes s1, s2 must have equality conditions specified in the query because a condition is present on key attribute s3"},
+		{"p1 = :s AND s1 = :s AND s2 > :s", []string{"p1"}, []string{"s1", "s2", "s3"}, "[p1 = 1] [s1 = 1 s2 > 1]"},
 	}
 	for _, tt := range tests {
 		c, err := compileKind(t, kindKeyCondition, tt.src)
