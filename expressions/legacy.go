@@ -96,37 +96,52 @@ func combine(conds []*Condition, k condKind) *Condition {
 func translateExpected(exp map[string]ExpectedAttributeValue, andOr condKind) (*Condition, error) {
 	var conds []*Condition
 	for _, name := range sortedKeys(exp) {
-		e := exp[name]
-		var c *Condition
-		var err error
-		newStyle := e.ComparisonOperator != "" || e.AttributeValueList != nil
-		if newStyle && (e.Value != nil || e.Exists != nil) {
-			// The guide: "Value and Exists are incompatible with AttributeValueList
-			// and ComparisonOperator"; the wording of the error is a guess.
-			return nil, plainErr(msgInvalid+"Value or Exists cannot be used with AttributeValueList or ComparisonOperator for Attribute: %s", name)
-		}
-		switch {
-		case e.ComparisonOperator != "":
-			if c, err = legacyTerm(name, e.ComparisonOperator, e.AttributeValueList, false); err != nil {
-				return nil, err
-			}
-		case e.AttributeValueList != nil:
-			// guess
-			return nil, plainErr(msgInvalid+"AttributeValueList can only be used with a ComparisonOperator for Attribute: %s", name)
-		case e.Exists != nil && !*e.Exists:
-			if e.Value != nil {
-				return nil, plainErr(msgInvalid+"Value cannot be used when Exists is false for Attribute: %s", name)
-			}
-			c = &Condition{kind: condFunc, op: "attribute_not_exists", args: []*operand{legacyPath(name)}, pos: -1}
-		default:
-			if e.Value == nil {
-				return nil, plainErr(msgInvalid+"Value must be provided when Exists is true for Attribute: %s", name)
-			}
-			c = &Condition{kind: condCompare, op: "=", args: []*operand{legacyPath(name), legacyValue(*e.Value)}, pos: -1}
+		c, err := expectedTerm(name, exp[name])
+		if err != nil {
+			return nil, err
 		}
 		conds = append(conds, c)
 	}
 	return combine(conds, andOr), nil
+}
+
+// expectedTerm translates one Expected entry, refusing the combinations
+// of its members that DynamoDB refuses, in its words and order (as
+// architect/dynalite's suite, written against the service, records them):
+// Value with AttributeValueList; with a ComparisonOperator, Exists, or no
+// value for an operator that takes one (Value stands for a list of one);
+// an AttributeValueList without an operator; Exists true (or absent)
+// without a Value, or false with one.
+func expectedTerm(name string, e ExpectedAttributeValue) (*Condition, error) {
+	switch {
+	case e.Value != nil && e.AttributeValueList != nil:
+		return nil, plainErr(msgInvalid+"Value and AttributeValueList cannot be used together for Attribute: %s", name)
+	case e.ComparisonOperator != "" && e.Exists != nil:
+		return nil, plainErr(msgInvalid+"Exists and ComparisonOperator cannot be used together for Attribute: %s", name)
+	case e.ComparisonOperator != "":
+		args := e.AttributeValueList
+		if e.Value != nil {
+			args = []attr.Value{*e.Value}
+		}
+		if n, ok := legacyArity(e.ComparisonOperator); ok && n != 0 && e.AttributeValueList == nil && e.Value == nil {
+			return nil, plainErr(msgInvalid+"Value or AttributeValueList must be used with ComparisonOperator: %s for Attribute: %s", e.ComparisonOperator, name)
+		}
+		return legacyTerm(name, e.ComparisonOperator, args, false)
+	case e.AttributeValueList != nil:
+		return nil, plainErr(msgInvalid+"AttributeValueList can only be used with a ComparisonOperator for Attribute: %s", name)
+	case e.Exists != nil && !*e.Exists:
+		if e.Value != nil {
+			return nil, plainErr(msgInvalid+"Value cannot be used when Exists is false for Attribute: %s", name)
+		}
+		return &Condition{kind: condFunc, op: "attribute_not_exists", args: []*operand{legacyPath(name)}, pos: -1}, nil
+	case e.Value == nil:
+		exists := "null"
+		if e.Exists != nil {
+			exists = "true"
+		}
+		return nil, plainErr(msgInvalid+"Value must be provided when Exists is %s for Attribute: %s", exists, name)
+	}
+	return &Condition{kind: condCompare, op: "=", args: []*operand{legacyPath(name), legacyValue(*e.Value)}, pos: -1}, nil
 }
 
 func translateFilter(f map[string]LegacyCondition, andOr condKind, key bool) (*Condition, error) {

@@ -31,6 +31,8 @@ func TestLegacyExpected(t *testing.T) {
 		{"BEGINS_WITH", map[string]ExpectedAttributeValue{"s": {ComparisonOperator: "BEGINS_WITH", AttributeValueList: []attr.Value{attr.String("ab")}}}, nil, true},
 		{"IN", map[string]ExpectedAttributeValue{"a": {ComparisonOperator: "IN", AttributeValueList: []attr.Value{num("1"), num("5")}}}, nil, true},
 		{"BETWEEN", map[string]ExpectedAttributeValue{"a": {ComparisonOperator: "BETWEEN", AttributeValueList: []attr.Value{num("1"), num("4")}}}, nil, false},
+		{"Value as the list", map[string]ExpectedAttributeValue{"a": {ComparisonOperator: "GT", Value: vp(num("4"))}}, nil, true},
+		{"NOT_CONTAINS with Value", map[string]ExpectedAttributeValue{"ss": {ComparisonOperator: "NOT_CONTAINS", Value: vp(attr.String("z"))}}, nil, true},
 		{"AND", map[string]ExpectedAttributeValue{"a": {Value: vp(num("5"))}, "s": {Value: vp(attr.String("no"))}}, nil, false},
 		{"OR", map[string]ExpectedAttributeValue{"a": {Value: vp(num("5"))}, "s": {Value: vp(attr.String("no"))}}, ptr("OR"), true},
 	}
@@ -53,8 +55,10 @@ func TestLegacyErrors(t *testing.T) {
 		in   Input
 		msg  string
 	}{
-		{"arity", Input{Expected: map[string]ExpectedAttributeValue{"a": {ComparisonOperator: "EQ"}}},
-			"One or more parameter values were invalid: Invalid number of argument(s) for the EQ ComparisonOperator"},
+		{"operator without values", Input{Expected: map[string]ExpectedAttributeValue{"a": {ComparisonOperator: "EQ"}}},
+			"One or more parameter values were invalid: Value or AttributeValueList must be used with ComparisonOperator: EQ for Attribute: a"},
+		{"arity with Value", Input{Expected: map[string]ExpectedAttributeValue{"a": {ComparisonOperator: "BETWEEN", Value: vp(num("1"))}}},
+			"One or more parameter values were invalid: Invalid number of argument(s) for the BETWEEN ComparisonOperator"},
 		{"arity between", Input{ScanFilter: map[string]LegacyCondition{"a": {ComparisonOperator: "BETWEEN", AttributeValueList: []attr.Value{num("1")}}}},
 			"One or more parameter values were invalid: Invalid number of argument(s) for the BETWEEN ComparisonOperator"},
 		{"arity null", Input{QueryFilter: map[string]LegacyCondition{"a": {ComparisonOperator: "NULL", AttributeValueList: []attr.Value{num("1")}}}},
@@ -67,8 +71,14 @@ func TestLegacyErrors(t *testing.T) {
 			"One or more parameter values were invalid: Value must be provided when Exists is true for Attribute: a"},
 		{"exists false with value", Input{Expected: map[string]ExpectedAttributeValue{"a": {Exists: &f, Value: vp(num("1"))}}},
 			"One or more parameter values were invalid: Value cannot be used when Exists is false for Attribute: a"},
-		{"value with operator", Input{Expected: map[string]ExpectedAttributeValue{"a": {ComparisonOperator: "EQ", Value: vp(num("1"))}}},
-			"One or more parameter values were invalid: Value or Exists cannot be used with AttributeValueList or ComparisonOperator for Attribute: a"},
+		{"value with list", Input{Expected: map[string]ExpectedAttributeValue{"a": {ComparisonOperator: "EQ", Value: vp(num("1")), AttributeValueList: []attr.Value{num("1")}}}},
+			"One or more parameter values were invalid: Value and AttributeValueList cannot be used together for Attribute: a"},
+		{"exists with operator", Input{Expected: map[string]ExpectedAttributeValue{"a": {ComparisonOperator: "NULL", Exists: &f}}},
+			"One or more parameter values were invalid: Exists and ComparisonOperator cannot be used together for Attribute: a"},
+		{"list without operator", Input{Expected: map[string]ExpectedAttributeValue{"a": {Exists: &tr, AttributeValueList: []attr.Value{num("1")}}}},
+			"One or more parameter values were invalid: AttributeValueList can only be used with a ComparisonOperator for Attribute: a"},
+		{"neither value nor exists", Input{Expected: map[string]ExpectedAttributeValue{"a": {}}},
+			"One or more parameter values were invalid: Value must be provided when Exists is null for Attribute: a"},
 		{"key not indexable", Input{KeyConditions: map[string]LegacyCondition{"a": {ComparisonOperator: "NE", AttributeValueList: []attr.Value{num("1")}}}},
 			"Attempted conditional constraint is not an indexable operation"},
 		{"put without value", Input{AttributeUpdates: map[string]AttributeValueUpdate{"a": {Action: "PUT"}}},
