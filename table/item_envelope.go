@@ -42,7 +42,7 @@ const (
 type writeOp struct {
 	kind   writeKind
 	muts   []*mutation
-	strong *strongWrites // MRSC claims (replica_strong_rules.go); nil for writeService
+	strong *strongWrites // MRSC claims (replica_strong_rules.go); nil when none (writeService, no MRSC table)
 }
 
 // beginWrite begins a write operation of kind over muts: each mutation
@@ -62,12 +62,23 @@ func (s *Service) beginWrite(kind writeKind, muts []*mutation) (writeOp, error) 
 			mu.adm = &admission{mult: mult}
 		}
 	}
-	if kind == writeService {
-		return op, nil
+	if kind == writeService || !anyStrong(muts) {
+		return op, nil // nothing to claim: no allocation for MRSC off
 	}
 	var err error
 	op.strong, err = s.claimStrong(muts)
 	return op, err
+}
+
+// anyStrong reports whether one of muts writes to an MRSC table, whose
+// items beginWrite claims.
+func anyStrong(muts []*mutation) bool {
+	for _, mu := range muts {
+		if mu.meta.Strong {
+			return true
+		}
+	}
+	return false
 }
 
 // runWrite runs body in op's one store transaction, after claiming op's
