@@ -50,7 +50,9 @@ func envelopedKind(err error) bool {
 // for the transactions, October 2026):
 //
 //   - every operation first checks its members' constraints (the
-//     validator's "N validation errors detected");
+//     validator's "N validation errors detected"; a ConditionalOperator
+//     outside its enum in the newer form below 128 JSON levels, see
+//     newerConditionalOperator, and in the older one from there);
 //   - TransactWriteItems then checks its actions one at a time, in request
 //     order, as table.CheckTransactWriteItems does, the nesting of each
 //     action among them;
@@ -98,10 +100,14 @@ func deepError[In any](r *Request, err error, order deepOrder[In]) error {
 	if vd == nil {
 		vd = new(validate.Validator)
 	}
+	older := jsonDepth(r.Body) >= olderReaderDepth
 	if verr := vd.Validate(in); verr != nil {
+		if !older {
+			verr = newerConditionalOperator(in, verr)
+		}
 		return verr
 	}
-	if oerr := order(in, jsonDepth(r.Body) >= olderReaderDepth); oerr != nil {
+	if oerr := order(in, older); oerr != nil {
 		return oerr
 	}
 	return err

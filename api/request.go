@@ -35,7 +35,10 @@ func (r *Request) Decode(v any) error {
 	if vd == nil {
 		vd = new(validate.Validator)
 	}
-	return vd.Validate(v)
+	if err := vd.Validate(v); err != nil {
+		return newerConditionalOperator(v, err)
+	}
+	return nil
 }
 
 // unmarshal decodes Body into v, by the handler's decoder when there is one.

@@ -75,3 +75,7 @@ type ItemCollectionMetrics struct {
 	ItemCollectionKey   attr.Item
 	SizeEstimateRangeGB []float64
 }
+
+// ConditionalOperatorSent is the request's ConditionalOperator, for api,
+// which refuses one outside its enum in the service's newer words.
+func (p *WriteParams) ConditionalOperatorSent() *string { return p.ConditionalOperator }

@@ -116,7 +116,8 @@ type KeysAndAttributes struct {
 
 // BatchGetItemInput is BatchGetItem's request.
 type BatchGetItemInput struct {
-	RequestItems           map[string]KeysAndAttributes `ddb:"required;len=1..100"`
+	// An empty RequestItems is refused by table.BatchGetItem, in its own words.
+	RequestItems           map[string]KeysAndAttributes `ddb:"required;len=..100"`
 	ReturnConsumedCapacity string                       `json:",omitempty" ddb:"enum=INDEXES|TOTAL|NONE"`
 }
 
@@ -147,7 +148,8 @@ type WriteRequest struct {
 
 // BatchWriteItemInput is BatchWriteItem's request.
 type BatchWriteItemInput struct {
-	RequestItems                map[string][]WriteRequest `ddb:"required;len=1..25"`
+	// An empty RequestItems is refused by table.BatchWriteItem, in its own words.
+	RequestItems                map[string][]WriteRequest `ddb:"required;len=..25"`
 	ReturnConsumedCapacity      string                    `json:",omitempty" ddb:"enum=INDEXES|TOTAL|NONE"`
 	ReturnItemCollectionMetrics string                    `json:",omitempty" ddb:"enum=SIZE|NONE"`
 }
@@ -158,3 +160,11 @@ type BatchWriteItemOutput struct {
 	ConsumedCapacity      []*ConsumedCapacity                 `json:",omitempty"`
 	ItemCollectionMetrics map[string][]*ItemCollectionMetrics `json:",omitempty"`
 }
+
+// ConditionalOperatorSent is the request's ConditionalOperator (see
+// WriteParams.ConditionalOperatorSent).
+func (in *QueryInput) ConditionalOperatorSent() *string { return in.ConditionalOperator }
+
+// ConditionalOperatorSent is the request's ConditionalOperator (see
+// WriteParams.ConditionalOperatorSent).
+func (in *ScanInput) ConditionalOperatorSent() *string { return in.ConditionalOperator }

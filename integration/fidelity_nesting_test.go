@@ -181,6 +181,8 @@ func singleItemCases() []deepCase {
 	c32, n32, v32 := cond(32)
 	return []deepCase{
 		{"put XOR before Expected 100", put(&dynamodb.PutItemInput{Item: a, Expected: expected(100), ConditionalOperator: "XOR"}), xorOlder},
+		{"put XOR, newer form, beside Expected 40", put(&dynamodb.PutItemInput{Item: a, Expected: expected(40), ConditionalOperator: "XOR"}),
+			"Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]"},
 		{"update XOR before Expected 100", update(&dynamodb.UpdateItemInput{Key: a, Expected: expected(100), ConditionalOperator: "XOR",
 			AttributeUpdates: map[string]types.AttributeValueUpdate{"x": {Action: types.AttributeActionPut, Value: s("1")}}}), xorOlder},
 		{"delete BOGUS before condition value 63", del(&dynamodb.DeleteItemInput{Key: a, ConditionExpression: c63,

@@ -25,6 +25,12 @@ const (
 // 16 MB response limit come back as UnprocessedKeys. Tables are read, and
 // reported, in name order, so that an answer does not depend on map order.
 func (s *Service) BatchGetItem(ctx context.Context, region string, in *ddb.BatchGetItemInput) (*ddb.BatchGetItemOutput, error) {
+	if len(in.RequestItems) == 0 {
+		// The service's words for RequestItems {} (Ketlark/dynamodb-conformance
+		// captures/2026-08-22-batch-validation-messages, every Region): the
+		// member named as sent, its value not shown.
+		return nil, ddb.Errorf(ddb.ValidationException, "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	}
 	total := 0
 	for _, ka := range in.RequestItems {
 		total += len(ka.Keys)
@@ -157,6 +163,10 @@ func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *ddb.Batc
 // only what throttling refused. Tables are validated, and reported, in name
 // order.
 func (s *Service) BatchWriteItem(ctx context.Context, region string, in *ddb.BatchWriteItemInput) (*ddb.BatchWriteItemOutput, error) {
+	if len(in.RequestItems) == 0 {
+		// The service's words for RequestItems {} (the same captures).
+		return nil, ddb.Errorf(ddb.ValidationException, "The requestItems parameter is required for BatchWriteItem")
+	}
 	muts, err := s.batchMutations(ctx, region, in.RequestItems)
 	if err != nil {
 		return nil, err
