@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -149,4 +150,41 @@ func TestClusterGlobalTable(t *testing.T) {
 	if got := value(t, fb.client("eu-west-1"), "glob", "c"); got != "after" {
 		t.Errorf("after front-end a is gone: eu-west-1 c=%q, want after", got)
 	}
+}
+
+// TestBinaryClusterGlobalTableKill: two ddblocal processes share an etcd
+// store; a global table's links run in the first, which is killed (kill
+// -9, its claims left to expire) while a write it acknowledged still waits
+// for the replication lag. The second takes the links over: that write
+// and the ones made through the second reach every replica.
+func TestBinaryClusterGlobalTableKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for an etcd lease to end")
+	}
+	if signedPass() || clusterPass() {
+		t.Skip("run once, in the unsigned pass")
+	}
+	t.Parallel()
+	c := etcdtest.StartT(t, 1)
+	args := []string{"--port", "0", "--store", "etcd://" + strings.TrimPrefix(c.Endpoints()[0], "http://") + "/gtk",
+		"--etcd-timeout", etcdDial.String(), "--replication-lag", "2s"}
+	dir := t.TempDir()
+	pa := startBinary(t, dir, nil, args...)
+	pb := startBinary(t, dir, nil, args...)
+	a, b := &server{URL: pa.URL}, &server{URL: pb.URL}
+	createTable(t, a.client("us-east-1"), "glob", false)
+	addReplica(t, a.client("us-east-1"), "glob", "eu-west-1")
+	put(t, a.client("us-east-1"), "glob", "via-a", "1") // front-end a starts the links
+	pa.kill()
+	put(t, b.client("us-east-1"), "glob", "via-b", "2")
+	put(t, b.client("eu-west-1"), "glob", "from-eu", "3")
+	postSettle(t, pb.URL) // waits for a's claims to expire
+	for _, region := range []string{"us-east-1", "eu-west-1"} {
+		for pk, want := range map[string]string{"via-a": "1", "via-b": "2", "from-eu": "3"} {
+			if got := value(t, b.client(region), "glob", pk); got != want {
+				t.Errorf("%s after front-end a was killed: %s=%q, want %q", region, pk, got, want)
+			}
+		}
+	}
+	pb.stopOK()
 }
