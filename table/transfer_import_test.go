@@ -1,0 +1,125 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/ddb"
+	gsiindex "github.com/ddblocal/ddblocal/index"
+	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/transfer/bucket"
+)
+
+// TestImportSortedMatchesPlain: an import puts each chunk's items in key
+// order (its fast path); with the fast paths off (Service.plain) it puts
+// them in the order read. Both store the same bytes: every entry of the
+// table's space and of its global index's, and the same counters, for a
+// source of three chunks whose keys come in no order, some twice in one
+// chunk and some in two (the later record wins either way). The change
+// log's records, which only the index applier reads here, come in the
+// order put, so they are not compared.
+func TestImportSortedMatchesPlain(t *testing.T) {
+	st := bucket.Dir{Root: t.TempDir()}
+	var src strings.Builder
+	for i := range 2500 {
+		k := (i * 7919) % 2200 // i and i+2200 share a key, in other chunks
+		fmt.Fprintf(&src, `{"Item":{"pk":{"S":"k%d"},"g":{"S":"g%d"},"v":{"N":"%d"}}}`+"\n", k, k%13, i)
+		if i%100 == 0 { // the same key again at once, in the same chunk
+			fmt.Fprintf(&src, `{"Item":{"pk":{"S":"k%d"},"v":{"N":"-%d"}}}`+"\n", k, i)
+		}
+	}
+	w, _ := st.Create(context.Background(), "src", "in/1.json")
+	io.WriteString(w, src.String())
+	if _, err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	fast, plain := importedBytes(t, st, false), importedBytes(t, st, true)
+	if len(fast) < 2200 || !slices.Equal(fast, plain) {
+		i := firstDiff(fast, plain)
+		t.Fatalf("sorted import stored %d entries, plain %d; first difference at %d:\n%s\n%s", len(fast), len(plain), i, fast[i], plain[i])
+	}
+}
+
+// importedBytes imports src/in/ into a new table with a global index on g
+// and returns what the store holds for it: each entry of the table's and
+// the index's spaces, and their counters, as lines.
+func importedBytes(t *testing.T, st bucket.Store, plain bool) []string {
+	t.Helper()
+	ctx := context.Background()
+	const region = "us-east-1"
+	db, err := store.Open(store.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s := New(db, Options{S3: st})
+	defer s.Close()
+	s.plain = plain
+	out, err := s.ImportTable(ctx, region, &ddb.ImportTableInput{InputFormat: "DYNAMODB_JSON",
+		S3BucketSource: &ddb.S3BucketSource{S3Bucket: "src", S3KeyPrefix: "in/"},
+		TableCreationParameters: &ddb.TableCreationParameters{TableName: "T", BillingMode: "PAY_PER_REQUEST",
+			AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "g", AttributeType: "S"}},
+			KeySchema:            []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
+			GlobalSecondaryIndexes: []ddb.GlobalSecondaryIndex{{IndexName: "G", KeySchema: []ddb.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}},
+				Projection: &ddb.Projection{ProjectionType: "ALL"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool {
+		d, err := s.DescribeImport(ctx, region, &ddb.DescribeImportInput{ImportArn: out.ImportTableDescription.ImportArn})
+		return err == nil && d.ImportTableDescription.ImportStatus != "IN_PROGRESS"
+	})
+	if err := s.Settle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.catalog.get(db, region, "T")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	err = db.View(func(tx *store.Tx) error {
+		for _, id := range []string{m.ID, indexSpaceID(m, "G")} {
+			sp := tx.Space(id)
+			items, size := sp.Stats()
+			lines = append(lines, fmt.Sprintf("%s counters %d %d", id[len(m.ID):], items, size))
+			sp.Ascend(nil, nil, func(k, v []byte) bool {
+				lines = append(lines, fmt.Sprintf("%s %x %s", id[len(m.ID):], k, canonical(v, id != m.ID)))
+				return true
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+// canonical is a stored item, or an index entry (index), with its
+// attributes in name order: an item's encoding follows the map's order,
+// which varies from run to run.
+func canonical(v []byte, index bool) string {
+	decode := attr.DecodeBinary
+	if index {
+		decode = gsiindex.DecodeEntry
+	}
+	it, err := decode(v)
+	if err != nil {
+		return fmt.Sprintf("undecodable %x: %v", v, err)
+	}
+	return string(attr.AppendItemJSON(nil, it))
+}
+
+func firstDiff(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
