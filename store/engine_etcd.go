@@ -10,7 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
 )
 
 // The etcd engine keeps a store in an etcd cluster, so that several ddblocal
@@ -30,6 +32,7 @@ import (
 //	P q <id>                the space's log sequence, 8 bytes big-endian
 //	P e <key>               an expiring record (PutExpiring), under a lease
 //	P x <random>            a commit's marker, under a lease (etcd_resolve.go)
+//	P n <slot>              a process's claim on a counter shard, under a lease (etcd_shard.go)
 //
 // Space ids never contain 0x00 (they are table names and index names).
 
@@ -66,6 +69,11 @@ type etcdEngine struct {
 	probed   chan struct{}
 	// markers is the lease of commit markers (resolve.go).
 	markers leaseCache
+	// shard is this process's suffix of its tables' counter keys, and
+	// shardSession holds its claim (etcd_shard.go); nil when the claim
+	// failed and shard is a random one.
+	shard        string
+	shardSession *concurrency.Session
 	// commitHook, when set (tests), runs each commit's etcd transaction
 	// instead of cli: it may fail a commit before or after it applies.
 	commitHook func(ctx context.Context, cmps []clientv3.Cmp, ops []clientv3.Op) (*clientv3.TxnResponse, error)
@@ -74,10 +82,13 @@ type etcdEngine struct {
 }
 
 func (e *etcdEngine) begin(writable bool) (txn, error) {
-	return &etcdTxn{e: e, rw: writable, reads: map[string]int64{}, writes: map[string]*[]byte{}}, nil
+	return &etcdTxn{e: e, rw: writable, reads: map[string]int64{}, seen: map[string][]byte{}, writes: map[string]*[]byte{}}, nil
 }
 
 func (e *etcdEngine) close() error {
+	if e.shardSession != nil {
+		e.releaseShard()
+	}
 	e.interrupt()
 	<-e.probed
 	if e.closeClient {
@@ -96,12 +107,16 @@ type etcdTxn struct {
 	finished bool
 	rev      int64            // the snapshot's revision, 0 before the first read
 	reads    map[string]int64 // full key → mod revision seen (0: absent)
-	ranges   []keyRange       // ranges read by a write transaction
-	writes   map[string]*[]byte
-	leased   map[string]clientv3.LeaseID // writes that expire with a lease
-	fences   map[string]int64            // election key → create revision (Ownership.Fence)
-	dropped  []string                    // data prefixes of spaces dropped by this transaction
-	err      error                       // the first failed etcd request: the transaction is void
+	// seen caches what getKey fetched (nil: absent): the snapshot does not
+	// change, so a key a batch reads again (the space's marker, its log
+	// flag, the counters) costs one round trip, not one per request.
+	seen    map[string][]byte
+	ranges  []keyRange // ranges read by a write transaction
+	writes  map[string]*[]byte
+	leased  map[string]clientv3.LeaseID // writes that expire with a lease
+	fences  map[string]int64            // election key → create revision (Ownership.Fence)
+	dropped []string                    // data prefixes of spaces dropped by this transaction
+	err     error                       // the first failed etcd request: the transaction is void
 }
 
 func (t *etcdTxn) writable() bool { return t.rw }
@@ -135,11 +150,15 @@ func (t *etcdTxn) fetch(from, to string, limit int64, desc bool) ([]kv, bool) {
 		opts = append(opts, clientv3.WithSort(clientv3.SortByKey, clientv3.SortDescend))
 	}
 	if t.rev != 0 {
+		// A read at a revision already read is served by the member from
+		// its own copy (serializable: no round of Raft's read index), and
+		// sees what a linearizable read at that revision sees: the
+		// revision is immutable. A member behind it (another endpoint of
+		// a multi-member cluster) refuses it as a future revision: then
+		// the read is repeated linearizably.
 		opts = append(opts, clientv3.WithRev(t.rev))
 	}
-	ctx, cancel := context.WithTimeout(t.e.ctx, t.e.timeout)
-	defer cancel()
-	resp, err := t.e.cli.Get(ctx, from, opts...)
+	resp, err := t.get(from, opts, t.rev != 0)
 	if err != nil {
 		t.fail(err)
 		return nil, false
@@ -152,6 +171,20 @@ func (t *etcdTxn) fetch(from, to string, limit int64, desc bool) ([]kv, bool) {
 		out[i] = kv{key: string(x.Key), val: x.Value, mod: x.ModRevision, create: x.CreateRevision}
 	}
 	return out, resp.More
+}
+
+// get sends one range request; serializable first when asked, and again
+// linearizably when the member has not applied the revision asked for.
+func (t *etcdTxn) get(key string, opts []clientv3.OpOption, serializable bool) (*clientv3.GetResponse, error) {
+	ctx, cancel := context.WithTimeout(t.e.ctx, t.e.timeout)
+	defer cancel()
+	if serializable {
+		resp, err := t.e.cli.Get(ctx, key, append(opts, clientv3.WithSerializable())...)
+		if !errors.Is(err, rpctypes.ErrFutureRev) {
+			return resp, err
+		}
+	}
+	return t.e.cli.Get(ctx, key, opts...)
 }
 
 type kv struct {
@@ -171,19 +204,24 @@ func (t *etcdTxn) getKey(k string) []byte {
 	if t.droppedKey(k) {
 		return nil
 	}
+	if v, ok := t.seen[k]; ok {
+		return v
+	}
 	kvs, _ := t.fetch(k, "", 0, false)
 	if t.err != nil {
 		return nil
 	}
-	if len(kvs) == 0 {
-		t.reads[k] = 0
-		return nil
+	var v []byte
+	t.reads[k] = 0
+	if len(kvs) == 1 {
+		t.reads[k] = kvs[0].mod
+		v = kvs[0].val
+		if v == nil {
+			v = []byte{}
+		}
 	}
-	t.reads[k] = kvs[0].mod
-	if kvs[0].val == nil {
-		return []byte{}
-	}
-	return kvs[0].val
+	t.seen[k] = v
+	return v
 }
 
 func (t *etcdTxn) droppedKey(k string) bool {

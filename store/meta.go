@@ -3,33 +3,54 @@ package store
 import "encoding/binary"
 
 // Keys in a space's meta bucket. Counters and user metadata share the bucket,
-// so user names get a prefix that the counters' key cannot start with.
+// so user names get a prefix that the counters' keys cannot start with.
 const (
-	statsKey   = "\x00stats" // items ‖ bytes, two big-endian int64s
+	// statsKey holds items ‖ bytes, two big-endian int64s. Over etcd each
+	// process adds to a shard of its own, statsKey followed by its slot
+	// (etcd_shard.go), so that two front-ends' writes to one table do not
+	// conflict on its counters; the counters are the sum of every key
+	// from statsKey to statsEnd.
+	statsKey   = "\x00stats"
+	statsEnd   = "\x00stats\x01"
 	metaPrefix = "\x01"
 )
 
 // AddStats adds items and bytes (either may be negative) to the space's
 // counters, in the same transaction as the data change they describe. It
-// returns ErrReadOnly or ErrTxClosed.
+// reads and writes only this process's shard of them. It returns
+// ErrReadOnly or ErrTxClosed.
 func (s *Space) AddStats(items, bytes int64) error {
 	if err := s.tx.write(); err != nil {
 		return err
 	}
-	oldItems, oldBytes := s.Stats()
+	key := []byte(statsKey)
+	if t, ok := s.tx.t.(*etcdTxn); ok {
+		key = append(key, t.e.shard...)
+	}
+	oldItems, oldBytes := statsValue(s.metaB().get(key))
 	var buf [16]byte
 	binary.BigEndian.PutUint64(buf[:8], uint64(oldItems+items))
 	binary.BigEndian.PutUint64(buf[8:], uint64(oldBytes+bytes))
-	return putCopy(s.metaB(), []byte(statsKey), buf[:])
+	return putCopy(s.metaB(), key, buf[:])
 }
 
 // Stats returns the space's counters as of this transaction (zero for a new
-// space or an ended transaction).
+// space or an ended transaction): the sum of its shards. Read in a write
+// transaction over etcd, it makes the commit depend on every shard.
 func (s *Space) Stats() (items, bytes int64) {
 	if s.tx.done {
 		return 0, 0
 	}
-	v := s.metaB().get([]byte(statsKey))
+	s.metaB().ascend([]byte(statsKey), []byte(statsEnd), func(_, v []byte) bool {
+		i, b := statsValue(v)
+		items, bytes = items+i, bytes+b
+		return true
+	})
+	return items, bytes
+}
+
+// statsValue decodes one counters key's value (zero when absent).
+func statsValue(v []byte) (items, bytes int64) {
 	if len(v) != 16 {
 		return 0, 0
 	}
