@@ -13,12 +13,13 @@ import (
 // commit, in commit order, as sizes rather than values, so that keeping the
 // derived state costs the writers nothing but a note of each changed key.
 //
-// Only the memory engine (in memory and durable) can follow: its one
-// writer sees every change. Over etcd other processes write too, and
-// Follow returns ErrNotFollowable.
+// The memory engine (in memory and durable) follows in its one writer,
+// which sees every change; over etcd, where other processes write too, a
+// watch follows the space (etcd_follow.go), and a reader calls CatchUp to
+// see the commits made before it asked.
 
 // ErrNotFollowable is returned by Follow over a store whose engine cannot
-// see every change (etcd: other processes write to it).
+// see every change.
 var ErrNotFollowable = errors.New("store: this store cannot follow a space")
 
 // Change is one committed change of a followed space's data: a key, and the
@@ -42,6 +43,21 @@ type Following struct {
 	// noted or applied.
 	ended atomic.Bool
 	stop  func()
+	// etcd is the watch of a following over etcd; nil in-process.
+	etcd *etcdFollow
+}
+
+// CatchUp returns once every change committed to the space before it was
+// called, by any process, has been applied: at once in-process (there a
+// commit is applied before its writers are answered); over etcd once the
+// watch has delivered the store's revision as of the call, or with an
+// error when it cannot within a request's timeout or the following has
+// ended (then the caller follows again).
+func (f *Following) CatchUp() error {
+	if f.etcd == nil {
+		return nil
+	}
+	return f.etcd.catchUp()
 }
 
 // Stop ends the following; apply is not called after Stop returns.
@@ -90,19 +106,26 @@ func (f *Following) start() {
 // concurrently with walk or with itself, until Stop; when the space is
 // dropped, apply is called once with nil and the following ends. measure
 // gives the size of a value as apply receives it; it runs on the writer
-// and must be cheap. A commit is applied before its writers are answered.
-// It returns ErrNotFollowable over etcd, ErrClosed after Close, or walk's
-// error (the following is then stopped).
+// and must be cheap. In-process a commit is applied before its writers are
+// answered; over etcd, see CatchUp. It returns ErrNotFollowable over an
+// engine that cannot follow, ErrClosed after Close, or walk's error (the
+// following is then stopped).
 func (db *DB) Follow(id string, measure func(val []byte) int64, walk func(tx *Tx) error, apply func(changes []Change)) (*Following, error) {
-	e, ok := db.eng.(*memEngine)
-	if !ok {
-		return nil, ErrNotFollowable
-	}
 	if !db.enter() {
 		return nil, ErrClosed
 	}
 	defer db.inflight.Done()
 	f := &Following{id: id, measure: measure, apply: apply}
+	if e, ok := db.eng.(*etcdEngine); ok {
+		if err := db.followEtcd(e, f, walk); err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+	e, ok := db.eng.(*memEngine)
+	if !ok {
+		return nil, ErrNotFollowable
+	}
 	f.stop = func() { e.unfollow(f) }
 	root := e.follow(f)
 	_, err := runFn(walk, &Tx{t: &memTxn{e: e, catalogMap: root.catalog, spaces: root.spaces}})

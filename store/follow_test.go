@@ -116,12 +116,3 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
-
-// TestFollowEtcd: over etcd, which other processes write to, Follow says
-// it cannot follow.
-func TestFollowEtcd(t *testing.T) {
-	db := openEtcdTemp(t)
-	if _, err := db.Follow("a", nil, nil, nil); !errors.Is(err, ErrNotFollowable) {
-		t.Fatalf("Follow over etcd: %v, want ErrNotFollowable", err)
-	}
-}

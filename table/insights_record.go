@@ -73,8 +73,8 @@ func (s *Service) observeRead(m *tableMeta, key []byte, size int, consistent, tr
 // Insights returns the insights report of a table, found as DescribeTable
 // finds it. Its sizes come from the sizes this process maintains
 // (insights_sizes.go), followed from the store's commits after one walk
-// of each space; over a store that cannot be followed (etcd), from a walk
-// of the table and its indexes.
+// of each space (over etcd, from its watch); over a store that cannot be
+// followed, from a walk of the table and its indexes.
 func (s *Service) Insights(ctx context.Context, region, name string) (*insights.Report, error) {
 	return s.insightsReport(ctx, region, name, false)
 }

@@ -2,6 +2,7 @@ package table
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/ddblocal/ddblocal/insights"
@@ -17,14 +18,17 @@ import (
 // followed space only, and nothing until a table's insights are first
 // asked for; a report then takes a time independent of the table's size.
 // After a restart the first report walks again (nothing of it is stored).
-// A store that other processes write to (etcd) cannot be followed: there
-// every report walks, as insightsReport does with walk set.
+// Over etcd, where other front-ends write too, the store follows a space
+// with a watch, and each report first waits until it has caught up with
+// the store (Following.CatchUp); when it cannot within a request's timeout
+// that report walks, and a following that has ended (a watch broken past
+// etcd's compacted history) is walked and followed again.
 
 // insightsSizes holds the Sizes this process maintains, by space ID.
 type insightsSizes struct {
 	mu sync.Mutex // held while a space is walked: one walk per space
 	m  map[string]*followedSizes
-	// unfollowable: the store cannot follow (etcd); reports walk.
+	// unfollowable: the store cannot follow; reports walk.
 	unfollowable bool
 }
 
@@ -63,7 +67,14 @@ func (s *Service) maintainedSizes(m *tableMeta, sp insightsSpace) (*insights.Siz
 		return nil, store.ErrNotFollowable
 	}
 	if fs := s.sizes.m[sp.id]; fs != nil && !fs.f.Ended() {
-		return fs.sizes, nil
+		err := fs.f.CatchUp()
+		switch {
+		case err == nil:
+			return fs.sizes, nil
+		case !fs.f.Ended():
+			// Lagging: this report walks instead.
+			return nil, fmt.Errorf("%w: %v", store.ErrNotFollowable, err)
+		}
 	}
 	for id, fs := range s.sizes.m {
 		if fs.f.Ended() {
