@@ -15,18 +15,25 @@ import (
 )
 
 // TestMain lets the test binary stand in for the bench program when
-// startCeiling runs it as the ceiling server.
+// startCeiling runs it as the ceiling server, or cluster mode as its etcd
+// member.
 func TestMain(m *testing.M) {
-	if os.Getenv(serveCeilingEnv) == "1" {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-		defer stop()
-		if err := serveCeiling(ctx, os.Stdout, ceilingAddr(os.Args)); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		return
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	var err error
+	switch {
+	case os.Getenv(serveCeilingEnv) == "1":
+		err = serveCeiling(ctx, os.Stdout, ceilingAddr(os.Args))
+	case os.Getenv(serveEtcdEnv) == "1":
+		err = serveEtcd(ctx, os.Stdout, os.Args[1])
+	default:
+		stop()
+		os.Exit(m.Run())
 	}
-	os.Exit(m.Run())
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 }
 
 // TestCeilingEndToEnd runs the ceiling workload for 200 ms against the
@@ -71,6 +78,11 @@ func TestParseConfig(t *testing.T) {
 		{name: "unknown", args: []string{"delete"}, wantErr: true},
 		{name: "zero concurrency", args: []string{"-c", "0", "get"}, wantErr: true},
 		{name: "bad flag", args: []string{"-nope", "get"}, wantErr: true},
+		{name: "cluster", args: []string{"-cluster", "2", "-ddblocal", "./ddblocal", "setup", "get", "etcd"}, want: []string{"setup", "get", "etcd"}},
+		{name: "cluster without binary", args: []string{"-cluster", "2", "get"}, wantErr: true},
+		{name: "etcd without cluster", args: []string{"etcd"}, wantErr: true},
+		{name: "negative cluster", args: []string{"-cluster", "-1", "get"}, wantErr: true},
+		{name: "cluster in a comparison", args: []string{"-cluster", "1", "-ddblocal", "x", "-server", "a=x", "-server", "b=y", "get"}, wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

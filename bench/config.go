@@ -30,13 +30,15 @@ type config struct {
 	servers       serverFlags   // comparison mode: servers started and measured in turn
 	rounds        int           // comparison mode: rounds over all servers
 	idle          time.Duration // comparison mode: wait after start before reading idle RSS
+	cluster       int           // cluster mode: front-ends to start over one etcd member
+	ddblocal      string        // cluster mode: the front-ends' binary
 }
 
 // workloadNames lists the accepted WORKLOAD arguments in the order of the usage text.
-var workloadNames = []string{"setup", "put", "get", "query", "scan", "batchwrite", "mixed", "ceiling"}
+var workloadNames = []string{"setup", "put", "get", "query", "scan", "batchwrite", "mixed", "ceiling", "etcd"}
 
 const usageText = `usage: go run ./bench [flags] WORKLOAD...
-WORKLOAD: setup | put | get | query | scan | batchwrite | mixed | ceiling
+WORKLOAD: setup | put | get | query | scan | batchwrite | mixed | ceiling | etcd
 Workloads run one after another in the order given; -ceiling appends a run of the
 ceiling workload (a trivial net/http handler answering {}, run as a child process so
 its CPU per request is reported like the server's) with the same -c and -d.
@@ -52,6 +54,14 @@ over the rounds and each round's ratio to the first server, paired by round:
 "-port {port}" is appended when {port} is absent.
 -server-table NAME=stream:NEW_AND_OLD_IMAGES,gsi gives server NAME's table a stream
 and a global index (the same binary twice measures what a feature costs when on).
+
+Cluster mode: -cluster N starts one etcd member (embedded, no fsync, in a child
+process) and N front-ends of -ddblocal PATH with --store on it, and runs the
+workloads against all of them, worker i sending to front-end i mod N (-endpoint
+also takes a comma-separated list); server figures are the front-ends' summed,
+the etcd member's CPU is reported beside them, and the etcd workload measures
+the member itself with PutItem-sized transactions, each worker on its own keys:
+  go run ./bench -cluster 2 -ddblocal ./ddblocal -d 5s setup get put etcd
 flags:
 `
 
@@ -86,6 +96,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.Var(&c.servers, "server", "comparison mode: `NAME=COMMAND [ARG...]` of a server to start and measure (repeat; the first is the reference)")
 	fs.IntVar(&c.rounds, "rounds", 5, "comparison mode: rounds over all servers")
 	fs.DurationVar(&c.idle, "idle", time.Second, "comparison mode: wait after a server's first answer before reading its idle RSS")
+	fs.IntVar(&c.cluster, "cluster", 0, "cluster mode: start one etcd member and this many front-ends of -ddblocal on it")
+	fs.StringVar(&c.ddblocal, "ddblocal", "", "cluster mode: `PATH` of the ddblocal binary the front-ends run")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -131,6 +143,21 @@ func (c config) validate() error {
 		if !slices.ContainsFunc(c.servers, func(s serverSpec) bool { return s.name == name }) {
 			return fmt.Errorf("-server-table %s: no -server of that name", name)
 		}
+	}
+	return c.validateCluster()
+}
+
+// validateCluster checks the flags of cluster mode.
+func (c config) validateCluster() error {
+	switch {
+	case c.cluster < 0:
+		return errors.New("-cluster must not be negative")
+	case c.cluster > 0 && c.ddblocal == "":
+		return errors.New("-cluster needs -ddblocal PATH")
+	case c.cluster > 0 && len(c.servers) > 0:
+		return errors.New("-cluster and -server do not go together")
+	case c.cluster == 0 && slices.Contains(c.workloads, "etcd"):
+		return errors.New("the etcd workload needs -cluster")
 	}
 	return nil
 }

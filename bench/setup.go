@@ -108,7 +108,7 @@ func isNotFound(err error) bool {
 func (w workers) loadOps(cancel context.CancelFunc) func(worker int) op {
 	var cursor atomic.Int64
 	return func(id int) op {
-		r := w.rng(id)
+		r, w := w.rng(id), w.at(id)
 		return func(ctx context.Context) (int, error) {
 			start := int(cursor.Add(batchSize)) - batchSize
 			if start >= w.keys.items {

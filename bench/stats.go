@@ -34,6 +34,7 @@ type summary struct {
 	elapsed  time.Duration
 	firstErr error
 	sorted   []time.Duration // ascending latencies of successful operations
+	byWorker []int64         // successful operations of each worker, in order
 }
 
 // merge combines the workers' recorders into one summary.
@@ -45,6 +46,7 @@ func merge(recs []*recorder, elapsed time.Duration) summary {
 	}
 	s.sorted = make([]time.Duration, 0, n)
 	for _, r := range recs {
+		s.byWorker = append(s.byWorker, int64(len(r.latencies)))
 		s.sorted = append(s.sorted, r.latencies...)
 		s.items += r.items
 		s.errors += r.errors

@@ -10,16 +10,31 @@ import (
 const batchSize = 25
 
 // workers makes the per-worker operations of the timed workloads. Each worker
-// gets its own random source, so choosing keys needs no locking.
+// gets its own random source, so choosing keys needs no locking, and with
+// several endpoints (front-ends of one cluster) worker i sends to endpoint
+// i mod n.
 type workers struct {
-	client *wireClient
-	table  string
-	keys   keyspace
-	seed   uint64
+	clients []*wireClient // one per endpoint
+	client  *wireClient   // this worker's (at), else the first endpoint's
+	table   string
+	keys    keyspace
+	seed    uint64
 }
 
 func (w workers) rng(worker int) *rand.Rand {
 	return rand.New(rand.NewPCG(w.seed, uint64(worker)))
+}
+
+// at returns w as worker id uses it: sending to its endpoint.
+func (w workers) at(id int) workers {
+	w.client = w.clients[id%len(w.clients)]
+	return w
+}
+
+func (w workers) close() {
+	for _, c := range w.clients {
+		c.close()
+	}
 }
 
 // newOp returns the constructor of worker operations for a timed workload
@@ -27,17 +42,17 @@ func (w workers) rng(worker int) *rand.Rand {
 func (w workers) newOp(name string) func(worker int) op {
 	switch name {
 	case "put":
-		return func(id int) op { return w.put(w.rng(id)) }
+		return func(id int) op { return w.at(id).put(w.rng(id)) }
 	case "get", "ceiling":
-		return func(id int) op { return w.get(w.rng(id)) }
+		return func(id int) op { return w.at(id).get(w.rng(id)) }
 	case "query":
-		return func(id int) op { return w.query(w.rng(id)) }
+		return func(id int) op { return w.at(id).query(w.rng(id)) }
 	case "scan":
-		return func(int) op { return w.scan() }
+		return func(id int) op { return w.at(id).scan() }
 	case "batchwrite":
-		return func(id int) op { return w.batchWrite(w.rng(id)) }
+		return func(id int) op { return w.at(id).batchWrite(w.rng(id)) }
 	case "mixed":
-		return func(id int) op { return w.mixed(w.rng(id)) }
+		return func(id int) op { return w.at(id).mixed(w.rng(id)) }
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 // Package etcdtest starts etcd members inside a test process (etcd's
 // server/v3/embed), so that cluster mode is tested without Docker. Only test
-// files import it: the ddblocal binary never contains an etcd server.
+// files and the bench command (its -cluster mode) import it: the ddblocal
+// binary never contains an etcd server.
 package etcdtest
 
 import (
