@@ -24,7 +24,11 @@ import (
 const (
 	// vectorTick is how often an owner looks for records that became due
 	// without a write telling it (a lag ending, another front-end's Settle).
-	vectorTick = 100 * time.Millisecond
+	// vectorCoalesce is how long it lets writes gather after one woke it,
+	// so that a stream of writes costs one publication per batch, not one
+	// per write (a search on the owner decides at once, inline).
+	vectorTick     = 100 * time.Millisecond
+	vectorCoalesce = 10 * time.Millisecond
 	// vectorPoll is how often a request waiting for the owner's
 	// publication looks again; vectorWait is how long it waits at most
 	// (an owner that died hands over after its lease, store.ownerTTL).
@@ -109,6 +113,11 @@ func (s *Service) runVectorOwner(ctx context.Context, o *vectorOwner) {
 		case <-ctx.Done():
 			return
 		case <-o.wakeup:
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(vectorCoalesce):
+			}
 		case <-t.C:
 		}
 		m, err := s.catalog.get(s.db, o.region, o.name)
