@@ -42,12 +42,7 @@ func TestChangeLogOnlyWhenRead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			db, err := store.Open(store.Options{InMemory: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := New(db, Options{EventualLag: tt.lag})
-			t.Cleanup(func() { s.Close(); db.Close() })
+			s := memService(t, Options{EventualLag: tt.lag})
 			if _, err := s.CreateTable(ctx, "r", &ddb.CreateTableInput{TableName: "A", BillingMode: "PAY_PER_REQUEST",
 				AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
 				KeySchema:            []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}}}); err != nil {

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/ddblocal/ddblocal/ddb"
-	"github.com/ddblocal/ddblocal/store"
 )
 
 // TestConcurrentDefinitionChanges runs different changes to one table's
@@ -16,13 +15,7 @@ import (
 // of them is kept: none may overwrite another with the definition it read
 // before the other committed.
 func TestConcurrentDefinitionChanges(t *testing.T) {
-	db, err := store.Open(store.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s := New(db, Options{})
-	defer s.Close()
+	s := memService(t, Options{})
 	ctx := context.Background()
 	const region, tags, rounds = "us-east-1", 4, 8
 	yes := true

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/ddblocal/ddblocal/ddb"
-	"github.com/ddblocal/ddblocal/store"
 )
 
 // globalService returns a Service with opts on a clock that moves only when
@@ -16,22 +14,12 @@ import (
 // eu-west-1 whose read capacity override is 7, table and index, ACTIVE.
 func globalService(t *testing.T, opts Options) (*Service, *fakeClock) {
 	t.Helper()
-	db, err := store.Open(store.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	clk := &fakeClock{t: time.Unix(1_700_000_000, 0)}
-	opts.Now = clk.now
-	s := New(db, opts)
-	t.Cleanup(func() {
-		s.Close()
-		db.Close()
-	})
+	s, clk := clockService(t, opts)
 	ctx := context.Background()
 	pt := func(r, w int64) *ddb.ProvisionedThroughput {
 		return &ddb.ProvisionedThroughput{ReadCapacityUnits: ptr(r), WriteCapacityUnits: ptr(w)}
 	}
-	_, err = s.CreateTable(ctx, "us-east-1", &ddb.CreateTableInput{TableName: "glob",
+	_, err := s.CreateTable(ctx, "us-east-1", &ddb.CreateTableInput{TableName: "glob",
 		AttributeDefinitions:  []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "v", AttributeType: "S"}},
 		KeySchema:             []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
 		ProvisionedThroughput: pt(5, 5),

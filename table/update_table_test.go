@@ -6,19 +6,13 @@ import (
 	"testing"
 
 	"github.com/ddblocal/ddblocal/ddb"
-	"github.com/ddblocal/ddblocal/store"
 )
 
 // TestUpdateTableValidatesFirst checks that a bad UpdateTable is refused
 // before the store is touched: with the store closed under a table whose
 // definition is cached, the answer is still the request's own error.
 func TestUpdateTableValidatesFirst(t *testing.T) {
-	db, err := store.Open(store.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New(db, Options{})
-	defer s.Close()
+	s := memService(t, Options{})
 	ctx := context.Background()
 	five := int64(5)
 	if _, err := s.CreateTable(ctx, "r", &ddb.CreateTableInput{TableName: "A",
@@ -30,7 +24,7 @@ func TestUpdateTableValidatesFirst(t *testing.T) {
 	if _, err := s.DescribeTable(ctx, "r", &ddb.TableNameInput{TableName: "A"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Close(); err != nil {
+	if err := s.db.Close(); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
