@@ -2,7 +2,6 @@ package table
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/ddblocal/ddblocal/ddb"
@@ -58,9 +57,7 @@ func (s *Service) ttlChange(m *tableMeta) (ttlChange, error) {
 	var ch ttlChange
 	err := s.db.View(func(tx *store.Tx) error {
 		if sp := tx.Space(m.ID); sp != nil {
-			if b := sp.GetMeta(ttlChangeMeta); len(b) > 0 {
-				return json.Unmarshal(b, &ch)
-			}
+			return sp.GetMetaJSON(ttlChangeMeta, &ch)
 		}
 		return nil
 	})
@@ -115,17 +112,11 @@ func (s *Service) applyTTL(sp *store.Space, cur, next *tableMeta, spec *ddb.Time
 	}
 	now := s.now().UnixNano()
 	var last ttlChange
-	if b := sp.GetMeta(ttlChangeMeta); len(b) > 0 {
-		if err := json.Unmarshal(b, &last); err != nil {
-			return err
-		}
+	if err := sp.GetMetaJSON(ttlChangeMeta, &last); err != nil {
+		return err
 	}
 	if last.Time != 0 && now-last.Time < ttlModifyInterval.Nanoseconds() {
 		return ddb.Errorf(ddb.ValidationException, "Time to live has been modified multiple times within a fixed interval")
 	}
-	rec, err := json.Marshal(ttlChange{Time: now, Attribute: spec.AttributeName})
-	if err != nil {
-		return err
-	}
-	return sp.PutMeta(ttlChangeMeta, rec)
+	return sp.PutMetaJSON(ttlChangeMeta, ttlChange{Time: now, Attribute: spec.AttributeName})
 }
