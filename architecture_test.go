@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -211,4 +212,61 @@ func TestParseTiers(t *testing.T) {
 			t.Errorf("parseTiers(%q): no error", bad)
 		}
 	}
+}
+
+// TestTableSurface keeps table's exported surface to the service, its
+// options and the operations (methods of Service): DynamoDB's vocabulary
+// lives in ddb, and helpers other packages need belong below table.
+func TestTableSurface(t *testing.T) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("table/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, exportedTopLevel(f)...)
+	}
+	slices.Sort(got)
+	want := []string{"func New", "type Options", "type Service"}
+	if !slices.Equal(got, want) {
+		t.Errorf("table exports %v, want only %v", got, want)
+	}
+}
+
+// exportedTopLevel names f's exported functions (not methods), types,
+// variables and constants.
+func exportedTopLevel(f *ast.File) []string {
+	var out []string
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.IsExported() {
+				out = append(out, "func "+d.Name.Name)
+			}
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					if sp.Name.IsExported() {
+						out = append(out, "type "+sp.Name.Name)
+					}
+				case *ast.ValueSpec:
+					for _, n := range sp.Names {
+						if n.IsExported() {
+							out = append(out, d.Tok.String()+" "+n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
 }

@@ -150,7 +150,7 @@ func putOrder(in *ddb.PutItemInput, older bool) error {
 	if !older {
 		return nil
 	}
-	if err := table.CheckOldReturnValues(in.ReturnValues); err != nil {
+	if err := ddb.CheckOldReturnValues(in.ReturnValues); err != nil {
 		return err
 	}
 	return olderNesting(in.WriteParams, in.Item)
@@ -167,7 +167,7 @@ func deleteOrder(in *ddb.DeleteItemInput, older bool) error {
 	if !older {
 		return nil
 	}
-	if err := table.CheckOldReturnValues(in.ReturnValues); err != nil {
+	if err := ddb.CheckOldReturnValues(in.ReturnValues); err != nil {
 		return err
 	}
 	return olderNesting(in.WriteParams, in.Key)

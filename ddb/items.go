@@ -79,3 +79,14 @@ type ItemCollectionMetrics struct {
 // ConditionalOperatorSent is the request's ConditionalOperator, for api,
 // which refuses one outside its enum in the service's newer words.
 func (p *WriteParams) ConditionalOperatorSent() *string { return p.ConditionalOperator }
+
+// CheckOldReturnValues refuses a ReturnValues that PutItem and DeleteItem do
+// not take (anything but NONE and ALL_OLD) in DynamoDB's words; a value
+// outside the enum fails at the wire. api calls it too, ahead of a value
+// nested too deeply, as the service reports them.
+func CheckOldReturnValues(rv string) error {
+	if rv == "" || rv == "NONE" || rv == "ALL_OLD" {
+		return nil
+	}
+	return Errorf(ValidationException, "ReturnValues can only be ALL_OLD or NONE")
+}

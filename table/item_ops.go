@@ -31,34 +31,13 @@ func (m *tableMeta) checkStored(size int, get lookup, update bool) error {
 	return m.checkIndexKeys(get)
 }
 
-func checkReturnValues(rv string, allowed ...string) error {
-	if rv == "" {
-		return nil
-	}
-	for _, a := range allowed {
-		if rv == a {
-			return nil
-		}
-	}
-	// DynamoDB's words for the operations that take only NONE and ALL_OLD
-	// (PutItem, DeleteItem); a value outside the enum fails at the wire.
-	return ddb.Errorf(ddb.ValidationException, "ReturnValues can only be ALL_OLD or NONE")
-}
-
-// CheckOldReturnValues refuses a ReturnValues PutItem and DeleteItem do not
-// take (anything but NONE and ALL_OLD) in DynamoDB's words: for api, which
-// reports it ahead of a value nested too deeply, as the service does.
-func CheckOldReturnValues(rv string) error {
-	return checkReturnValues(rv, "NONE", "ALL_OLD")
-}
-
 // PutItem writes a whole item, replacing any item with the same key.
 //
 // As in every item operation, what can be checked without the table (the
 // request's parameters and expressions) is checked before the table is
 // looked up: a bad request is a ValidationException even for a missing table.
 func (s *Service) PutItem(ctx context.Context, region string, in *ddb.PutItemInput) (*ddb.WriteOutput, error) {
-	if err := checkReturnValues(in.ReturnValues, "NONE", "ALL_OLD"); err != nil {
+	if err := ddb.CheckOldReturnValues(in.ReturnValues); err != nil {
 		return nil, err
 	}
 	c, m, err := s.compileFor(ctx, region, in.TableName, writeExprInput(&in.WriteParams))
@@ -82,7 +61,7 @@ func (s *Service) PutItem(ctx context.Context, region string, in *ddb.PutItemInp
 
 // DeleteItem deletes one item by key; deleting an absent item succeeds.
 func (s *Service) DeleteItem(ctx context.Context, region string, in *ddb.DeleteItemInput) (*ddb.WriteOutput, error) {
-	if err := checkReturnValues(in.ReturnValues, "NONE", "ALL_OLD"); err != nil {
+	if err := ddb.CheckOldReturnValues(in.ReturnValues); err != nil {
 		return nil, err
 	}
 	c, m, err := s.compileFor(ctx, region, in.TableName, writeExprInput(&in.WriteParams))
