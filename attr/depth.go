@@ -12,36 +12,13 @@ const MaxDecodeDepth = 256
 // containers nest. Such a value is only for finding what to refuse: it must
 // never be stored or evaluated (Depth says whether it is over the limit).
 func (v *Value) UnmarshalJSONDeep(b []byte) error {
-	d := jsonDecoder{b: b, maxDepth: MaxDecodeDepth}
-	d.ws()
-	val, err := d.attributeValue(0)
-	if err != nil {
-		return err
-	}
-	if err := d.end(); err != nil {
-		return err
-	}
-	*v = val
-	return nil
+	return v.unmarshal(b, MaxDecodeDepth)
 }
 
 // UnmarshalJSONDeep is Item's UnmarshalJSON letting up to MaxDecodeDepth
 // containers nest (see Value.UnmarshalJSONDeep).
 func (it *Item) UnmarshalJSONDeep(b []byte) error {
-	d := jsonDecoder{b: b, maxDepth: MaxDecodeDepth}
-	d.ws()
-	if d.peek() == 'n' {
-		return it.UnmarshalJSON(b)
-	}
-	m, err := d.attributeMap(0)
-	if err != nil {
-		return err
-	}
-	if err := d.end(); err != nil {
-		return err
-	}
-	*it = m
-	return nil
+	return it.unmarshal(b, MaxDecodeDepth)
 }
 
 // Depth is how many M and L containers nest inside one another in v: 0

@@ -16,7 +16,13 @@ import (
 // an AttributeValue (wrong JSON types, bad base64, malformed JSON). On error
 // v is unchanged.
 func (v *Value) UnmarshalJSON(b []byte) error {
-	d := jsonDecoder{b: b}
+	return v.unmarshal(b, 0)
+}
+
+// unmarshal is UnmarshalJSON with maxDepth containers allowed to nest (0:
+// MaxNestingDepth).
+func (v *Value) unmarshal(b []byte, maxDepth int) error {
+	d := jsonDecoder{b: b, maxDepth: maxDepth}
 	d.ws()
 	val, err := d.attributeValue(0)
 	if err != nil {
@@ -33,7 +39,13 @@ func (v *Value) UnmarshalJSON(b []byte) error {
 // validating every value as Value.UnmarshalJSON does. JSON null leaves a nil
 // Item. When a name repeats, the last value wins. On error it is unchanged.
 func (it *Item) UnmarshalJSON(b []byte) error {
-	d := jsonDecoder{b: b}
+	return it.unmarshal(b, 0)
+}
+
+// unmarshal is UnmarshalJSON with maxDepth containers allowed to nest (0:
+// MaxNestingDepth).
+func (it *Item) unmarshal(b []byte, maxDepth int) error {
+	d := jsonDecoder{b: b, maxDepth: maxDepth}
 	d.ws()
 	if d.peek() == 'n' {
 		if err := d.literal("null"); err != nil {
