@@ -267,15 +267,20 @@ type ListTablesOutput struct {
 
 // GlobalSecondaryIndexUpdate is one entry of UpdateTable.GlobalSecondaryIndexUpdates.
 type GlobalSecondaryIndexUpdate struct {
-	Create *GlobalSecondaryIndex `json:",omitempty"`
-	Update *struct {
-		IndexName             string                 `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
-		ProvisionedThroughput *ProvisionedThroughput `json:",omitempty"`
-		OnDemandThroughput    *OnDemandThroughput    `json:",omitempty"`
-	} `json:",omitempty"`
+	Create *GlobalSecondaryIndex             `json:",omitempty"`
+	Update *UpdateGlobalSecondaryIndexAction `json:",omitempty"`
 	Delete *struct {
 		IndexName string `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
 	} `json:",omitempty"`
+}
+
+// UpdateGlobalSecondaryIndexAction changes one global index's throughput
+// settings.
+type UpdateGlobalSecondaryIndexAction struct {
+	IndexName             string                 `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	ProvisionedThroughput *ProvisionedThroughput `json:",omitempty"`
+	OnDemandThroughput    *OnDemandThroughput    `json:",omitempty"`
+	WarmThroughput        *WarmThroughput        `json:",omitempty"`
 }
 
 // UpdateTableInput is UpdateTable's request.

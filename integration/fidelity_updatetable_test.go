@@ -98,8 +98,9 @@ func TestUpdateTableOneChangePerCall(t *testing.T) {
 }
 
 // TestGSIUpdateRefusals: GlobalSecondaryIndexUpdates DynamoDB refuses, in
-// its words (ack-api-quirks DDB-TABLE-442 and DDB-TABLE-446, recorded from
-// the service).
+// its words (ack-api-quirks DDB-TABLE-442, DDB-TABLE-446 and, for
+// throughput on an on-demand table, DDB-TABLE-152, recorded from the
+// service).
 func TestGSIUpdateRefusals(t *testing.T) {
 	ctx := context.Background()
 	c := newClient(t)
@@ -154,7 +155,7 @@ func TestGSIUpdateRefusals(t *testing.T) {
 		{"local index deleted", []types.GlobalSecondaryIndexUpdate{{Delete: del("ByL")}}, "ValidationException",
 			"Cannot delete an index that is not a GlobalSecondaryIndex: ByL"},
 		{"throughput on demand", []types.GlobalSecondaryIndexUpdate{{Update: update("ByG")}}, "ValidationException",
-			pre + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: ByG when BillingMode is PAY_PER_REQUEST"},
+			pre + "The only Updates for index: ByG when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput"},
 	} {
 		_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("Idx"), GlobalSecondaryIndexUpdates: tc.updates})
 		if err == nil {

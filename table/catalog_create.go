@@ -261,7 +261,9 @@ func (m *tableMeta) globalIndex(g *ddb.GlobalSecondaryIndex, created int64, crea
 		if creating {
 			return indexMeta{}, invalid("ProvisionedThroughput is not specified for index: %s", g.IndexName)
 		}
-		return indexMeta{}, invalid("ProvisionedThroughput must be specified for index: %s", g.IndexName)
+		// UpdateTable's words (ack-api-quirks DDB-TABLE-152, recorded
+		// from the service).
+		return indexMeta{}, invalid("Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: %s", g.IndexName)
 	}
 	im.ReadCapacity, im.WriteCapacity = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
 	return im, nil

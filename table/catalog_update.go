@@ -101,13 +101,15 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *ddb.Update
 // order of precedence, on-demand throughput before warm throughput),
 // on-demand throughput only with a billing mode, a stream change not with
 // provisioned throughput or a switch to PROVISIONED, an index created or
-// deleted not with a stream change or a throughput change. A
+// deleted not with a stream change or a throughput change, an index
+// created not with a warm throughput (DDB-TABLE-174, its own words). A
 // WarmThroughput without either member counts as absent (DDB-TABLE-456).
 func checkUpdateComposition(in *ddb.UpdateTableInput) error {
 	warm := in.WarmThroughput != nil && (in.WarmThroughput.ReadUnitsPerSecond != nil || in.WarmThroughput.WriteUnitsPerSecond != nil)
-	structural := false
+	structural, creates := false, false
 	for _, u := range in.GlobalSecondaryIndexUpdates {
 		structural = structural || u.Create != nil || u.Delete != nil
+		creates = creates || u.Create != nil
 	}
 	present := []bool{in.BillingMode != "", in.ProvisionedThroughput != nil, in.OnDemandThroughput != nil, warm,
 		len(in.GlobalSecondaryIndexUpdates) > 0, in.StreamSpecification != nil, in.SSESpecification != nil,
@@ -128,6 +130,8 @@ func checkUpdateComposition(in *ddb.UpdateTableInput) error {
 		return invalid("DeletionProtection modification must be the only operation in the request")
 	case in.OnDemandThroughput != nil && n > 1 && (n > 2 || in.BillingMode == ""):
 		return invalid("OnDemandThroughput can only be combined with BillingMode in an UpdateTable request")
+	case warm && creates:
+		return invalid("Create global secondary index cannot be specified when updating WarmThroughput")
 	case n > 1 && warm:
 		return invalid("WarmThroughput must be the only operation in the request")
 	case in.StreamSpecification != nil && iops:
@@ -232,6 +236,7 @@ func indexSpaces(tx *store.Tx, m *tableMeta, created, deleted []string, notFound
 // applyUpdate validates and applies an UpdateTable request to a copy of the
 // table's definition.
 func (m *tableMeta) applyUpdate(in *ddb.UpdateTableInput) error {
+	toOnDemand := in.BillingMode == "PAY_PER_REQUEST" && m.BillingMode != "PAY_PER_REQUEST"
 	if in.BillingMode != "" || in.ProvisionedThroughput != nil {
 		mode := in.BillingMode
 		if mode == "" {
@@ -255,13 +260,9 @@ func (m *tableMeta) applyUpdate(in *ddb.UpdateTableInput) error {
 		if err := m.setBilling(mode, in.ProvisionedThroughput); err != nil {
 			return err
 		}
-		// Indexes follow the table's billing mode; switching to provisioned
-		// gives them the table's throughput, as the console does. A change
-		// of the table's throughput alone leaves theirs.
-		for i := range m.GlobalSecondaryIndexes {
-			if switching {
-				ix := &m.GlobalSecondaryIndexes[i]
-				ix.ReadCapacity, ix.WriteCapacity = m.ReadCapacity, m.WriteCapacity
+		if switching {
+			if err := m.indexesFollowBilling(in.GlobalSecondaryIndexUpdates); err != nil {
+				return err
 			}
 		}
 	}
@@ -285,10 +286,34 @@ func (m *tableMeta) applyUpdate(in *ddb.UpdateTableInput) error {
 	if in.DeletionProtectionEnabled != nil {
 		m.DeletionProtection = *in.DeletionProtectionEnabled
 	}
-	if err := m.applyIndexUpdates(in); err != nil {
+	if err := m.applyIndexUpdates(in, toOnDemand); err != nil {
 		return err
 	}
 	return m.applyVectorUpdates(in)
+}
+
+// indexesFollowBilling switches the global indexes to the table's new
+// billing mode. On demand they lose their provisioned throughput; switched
+// to PROVISIONED each must be given its own by an Update in the same
+// request, as DynamoDB requires (ack-api-quirks DDB-TABLE-152, recorded
+// from the service: nothing is assigned, and an index left out is refused
+// in these words). A change of the table's throughput alone leaves theirs.
+func (m *tableMeta) indexesFollowBilling(updates []ddb.GlobalSecondaryIndexUpdate) error {
+	for i := range m.GlobalSecondaryIndexes {
+		ix := &m.GlobalSecondaryIndexes[i]
+		if m.BillingMode == "PAY_PER_REQUEST" {
+			ix.ReadCapacity, ix.WriteCapacity = 0, 0
+			continue
+		}
+		given := false
+		for _, u := range updates {
+			given = given || (u.Update != nil && u.Update.IndexName == ix.Name && u.Update.ProvisionedThroughput != nil)
+		}
+		if !given {
+			return invalid("ProvisionedThroughput must be specified for index: %s", ix.Name)
+		}
+	}
+	return nil
 }
 
 // updateSSE applies UpdateTable's SSESpecification, refusing a request
@@ -312,7 +337,7 @@ func (m *tableMeta) updateSSE(s *ddb.SSESpecification) error {
 // index created or deleted per call, as DynamoDB allows, and throughput
 // updates; refused in the service's words (ack-api-quirks DDB-TABLE-442 and
 // DDB-TABLE-446, recorded from DynamoDB).
-func (m *tableMeta) applyIndexUpdates(in *ddb.UpdateTableInput) error {
+func (m *tableMeta) applyIndexUpdates(in *ddb.UpdateTableInput, toOnDemand bool) error {
 	if err := checkIndexUpdates(in.GlobalSecondaryIndexUpdates); err != nil {
 		return err
 	}
@@ -329,23 +354,52 @@ func (m *tableMeta) applyIndexUpdates(in *ddb.UpdateTableInput) error {
 			}
 			m.GlobalSecondaryIndexes = append(m.GlobalSecondaryIndexes[:i:i], m.GlobalSecondaryIndexes[i+1:]...)
 		default:
-			i, err := m.updatedIndex("update", u.Update.IndexName)
-			if err != nil {
+			if err := m.updateIndex(u.Update, toOnDemand); err != nil {
 				return err
-			}
-			ix := &m.GlobalSecondaryIndexes[i]
-			if pt := u.Update.ProvisionedThroughput; pt != nil {
-				if m.BillingMode == "PAY_PER_REQUEST" {
-					return invalid("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: %s when BillingMode is PAY_PER_REQUEST", ix.Name)
-				}
-				ix.ReadCapacity, ix.WriteCapacity = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
-			}
-			if od := u.Update.OnDemandThroughput; od != nil {
-				ix.OnDemand = od
 			}
 		}
 	}
 	m.pruneAttributeDefinitions()
+	return nil
+}
+
+// updateIndex applies one GlobalSecondaryIndexUpdate.Update; toOnDemand
+// says whether the request switches the table to PAY_PER_REQUEST. Refused in the service's words, recorded by
+// the ack-api-quirks catalogue: on an on-demand table an Update may only
+// change OnDemandThroughput or WarmThroughput (DDB-TABLE-152 and -456:
+// one with ProvisionedThroughput, an empty OnDemandThroughput or nothing
+// is refused); ProvisionedThroughput equal to the index's own is
+// refused as the table's is (DDB-TABLE-164, which records the text up to
+// "Current WriteCapacityUnits ..."; the rest follows the table's
+// message). The catalogue lists UpdateTable's "Neither ... for index"
+// without its request: here it answers throughput for an index in a
+// request that switches the table to PAY_PER_REQUEST.
+func (m *tableMeta) updateIndex(u *ddb.UpdateGlobalSecondaryIndexAction, toOnDemand bool) error {
+	i, err := m.updatedIndex("update", u.IndexName)
+	if err != nil {
+		return err
+	}
+	ix := &m.GlobalSecondaryIndexes[i]
+	pt, od := u.ProvisionedThroughput, u.OnDemandThroughput
+	if m.BillingMode == "PAY_PER_REQUEST" {
+		switch {
+		case pt != nil && toOnDemand:
+			return invalid("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: %s when BillingMode is PAY_PER_REQUEST", ix.Name)
+		case pt != nil || (u.WarmThroughput == nil && (od == nil || (od.MaxReadRequestUnits == nil && od.MaxWriteRequestUnits == nil))):
+			return invalid("The only Updates for index: %s when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput", ix.Name)
+		}
+	}
+	if pt != nil {
+		r, w := deref(pt.ReadCapacityUnits), deref(pt.WriteCapacityUnits)
+		if r == ix.ReadCapacity && w == ix.WriteCapacity {
+			return ddb.Errorf(ddb.ValidationException, "The provisioned throughput for the index %s will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for index %s: %d. Requested ReadCapacityUnits: %d. Current WriteCapacityUnits provisioned for index %s: %d. Requested WriteCapacityUnits: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+				ix.Name, ix.Name, ix.ReadCapacity, r, ix.Name, ix.WriteCapacity, w)
+		}
+		ix.ReadCapacity, ix.WriteCapacity = r, w
+	}
+	if od != nil {
+		ix.OnDemand = od
+	}
 	return nil
 }
 
@@ -375,6 +429,10 @@ func checkIndexUpdates(updates []ddb.GlobalSecondaryIndexUpdate) error {
 			return invalid("Only one global secondary index update per index is allowed simultaneously. Index: %s", name)
 		}
 		named[name] = true
+		if w := u.Update; w != nil && w.WarmThroughput != nil && w.WarmThroughput.ReadUnitsPerSecond == nil && w.WarmThroughput.WriteUnitsPerSecond == nil {
+			// ack-api-quirks DDB-TABLE-456, recorded from the service.
+			return invalid("WarmThroughput must have at least one of ReadUnitsPerSecond or WriteUnitsPerSecond specified for index: %s", name)
+		}
 		if u.Create != nil || u.Delete != nil {
 			structural++
 		}

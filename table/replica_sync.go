@@ -144,7 +144,9 @@ func replicaUpdate(in *ddb.UpdateTableInput, r replicaMeta, cur *tableMeta) *ddb
 		out.OnDemandThroughput = overrideMaxRead(o, r.MaxRead)
 	}
 	for _, u := range in.GlobalSecondaryIndexUpdates {
-		out.GlobalSecondaryIndexUpdates = append(out.GlobalSecondaryIndexUpdates, replicaIndexUpdate(u, r))
+		if ru := replicaIndexUpdate(u, r); !cur.unchangedIndex(ru) {
+			out.GlobalSecondaryIndexUpdates = append(out.GlobalSecondaryIndexUpdates, ru)
+		}
 	}
 	if out.BillingMode == "" && out.ProvisionedThroughput == nil && out.OnDemandThroughput == nil && out.WarmThroughput == nil &&
 		len(out.GlobalSecondaryIndexUpdates) == 0 && out.StreamSpecification == nil && out.SSESpecification == nil && out.TableClass == "" {
@@ -155,7 +157,7 @@ func replicaUpdate(in *ddb.UpdateTableInput, r replicaMeta, cur *tableMeta) *ddb
 
 // keepOverrides gives m, replica r after a synchronized change, r's read
 // capacity overrides again: switching the table to provisioned gives its
-// global indexes the table's throughput.
+// global indexes the throughput the request names for them.
 func (m *tableMeta) keepOverrides(r replicaMeta) {
 	if m.BillingMode == "PAY_PER_REQUEST" {
 		return
@@ -197,6 +199,21 @@ func replicaIndexUpdate(u ddb.GlobalSecondaryIndexUpdate, r replicaMeta) ddb.Glo
 		return out
 	}
 	return u
+}
+
+// unchangedIndex reports whether u only sets an index of m to the
+// provisioned throughput it has: a replica whose read override leaves the
+// index as it is takes no share of it (as replicaUpdate does for the
+// table's), where the request's own table refuses it (updateIndex).
+func (m *tableMeta) unchangedIndex(u ddb.GlobalSecondaryIndexUpdate) bool {
+	up := u.Update
+	if up == nil || up.ProvisionedThroughput == nil || up.OnDemandThroughput != nil || up.WarmThroughput != nil {
+		return false
+	}
+	i := m.gsiPosition(up.IndexName)
+	return i >= 0 && m.BillingMode == "PROVISIONED" &&
+		deref(up.ProvisionedThroughput.ReadCapacityUnits) == m.GlobalSecondaryIndexes[i].ReadCapacity &&
+		deref(up.ProvisionedThroughput.WriteCapacityUnits) == m.GlobalSecondaryIndexes[i].WriteCapacity
 }
 
 // overrideRead is p with its read capacity replaced by read, when read is

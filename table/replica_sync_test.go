@@ -77,11 +77,7 @@ func TestSyncedChangeAtomic(t *testing.T) {
 		}, settings{10, 12, 5, 5, ""}, settings{7, 12, 7, 5, ""}},
 		{"UpdateTable of an index through the replica", func(s *Service) error {
 			u := ddb.GlobalSecondaryIndexUpdate{}
-			u.Update = &struct {
-				IndexName             string                     `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
-				ProvisionedThroughput *ddb.ProvisionedThroughput `json:",omitempty"`
-				OnDemandThroughput    *ddb.OnDemandThroughput    `json:",omitempty"`
-			}{IndexName: "byV", ProvisionedThroughput: &ddb.ProvisionedThroughput{ReadCapacityUnits: ptr[int64](3), WriteCapacityUnits: ptr[int64](9)}}
+			u.Update = &ddb.UpdateGlobalSecondaryIndexAction{IndexName: "byV", ProvisionedThroughput: &ddb.ProvisionedThroughput{ReadCapacityUnits: ptr[int64](3), WriteCapacityUnits: ptr[int64](9)}}
 			_, err := s.UpdateTable(ctx, "eu-west-1", &ddb.UpdateTableInput{TableName: "glob", GlobalSecondaryIndexUpdates: []ddb.GlobalSecondaryIndexUpdate{u}})
 			return err
 		}, settings{5, 5, 3, 9, ""}, settings{7, 5, 3, 9, ""}},

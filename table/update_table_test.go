@@ -57,3 +57,52 @@ func TestUpdateTableValidatesFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestUpdateIndex: an index Update on an on-demand table may change only
+// its on-demand or warm throughput; on a provisioned one its throughput,
+// but not to what it is.
+func TestUpdateIndex(t *testing.T) {
+	two, three := int64(2), int64(3)
+	pt := func(r, w *int64) *ddb.ProvisionedThroughput {
+		return &ddb.ProvisionedThroughput{ReadCapacityUnits: r, WriteCapacityUnits: w}
+	}
+	const only = "One or more parameter values were invalid: The only Updates for index: g when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput"
+	for _, tc := range []struct {
+		name, mode string
+		toOnDemand bool
+		u          ddb.UpdateGlobalSecondaryIndexAction
+		want       string // "" when taken
+		r, w       int64  // the index's throughput afterwards
+	}{
+		{"on demand, throughput", "PAY_PER_REQUEST", false, ddb.UpdateGlobalSecondaryIndexAction{ProvisionedThroughput: pt(&two, &three)}, only, 0, 0},
+		{"on demand, nothing", "PAY_PER_REQUEST", false, ddb.UpdateGlobalSecondaryIndexAction{}, only, 0, 0},
+		{"on demand, empty maximum", "PAY_PER_REQUEST", false, ddb.UpdateGlobalSecondaryIndexAction{OnDemandThroughput: &ddb.OnDemandThroughput{}}, only, 0, 0},
+		{"on demand, maximum", "PAY_PER_REQUEST", false, ddb.UpdateGlobalSecondaryIndexAction{OnDemandThroughput: &ddb.OnDemandThroughput{MaxReadRequestUnits: &two}}, "", 0, 0},
+		{"on demand, warm", "PAY_PER_REQUEST", false, ddb.UpdateGlobalSecondaryIndexAction{WarmThroughput: &ddb.WarmThroughput{ReadUnitsPerSecond: &three}}, "", 0, 0},
+		{"switching to on demand, throughput", "PAY_PER_REQUEST", true, ddb.UpdateGlobalSecondaryIndexAction{ProvisionedThroughput: pt(&two, &three)},
+			"One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: g when BillingMode is PAY_PER_REQUEST", 0, 0},
+		{"provisioned, unchanged", "PROVISIONED", false, ddb.UpdateGlobalSecondaryIndexAction{ProvisionedThroughput: pt(&two, &two)},
+			"The provisioned throughput for the index g will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for index g: 2. Requested ReadCapacityUnits: 2. Current WriteCapacityUnits provisioned for index g: 2. Requested WriteCapacityUnits: 2. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.", 2, 2},
+		{"provisioned, one unit changed", "PROVISIONED", false, ddb.UpdateGlobalSecondaryIndexAction{ProvisionedThroughput: pt(&two, &three)}, "", 2, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &tableMeta{Name: "T", BillingMode: tc.mode, GlobalSecondaryIndexes: []indexMeta{{Name: "g"}}}
+			if tc.mode == "PROVISIONED" {
+				m.GlobalSecondaryIndexes[0].ReadCapacity, m.GlobalSecondaryIndexes[0].WriteCapacity = 2, 2
+			}
+			u := tc.u
+			u.IndexName = "g"
+			err := m.updateIndex(&u, tc.toOnDemand)
+			var got *ddb.Error
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("got %v, want it taken", err)
+			case tc.want != "" && (!errors.As(err, &got) || got.Code != ddb.ValidationException || got.Message != tc.want):
+				t.Fatalf("got %v, want ValidationException: %s", err, tc.want)
+			}
+			if ix := m.GlobalSecondaryIndexes[0]; ix.ReadCapacity != tc.r || ix.WriteCapacity != tc.w {
+				t.Errorf("index throughput: got %d/%d, want %d/%d", ix.ReadCapacity, ix.WriteCapacity, tc.r, tc.w)
+			}
+		})
+	}
+}
