@@ -163,3 +163,78 @@ func TestIndexThroughputBillingSwitch(t *testing.T) {
 		t.Errorf("index throughput back on demand: got %d/%d, want 0/0", r, w)
 	}
 }
+
+// TestOnDemandThroughputMessages: OnDemandThroughput members a table may
+// not take, refused in the service's words (ack-api-quirks DDB-TABLE-039,
+// -051, -059 and -153, recorded from DynamoDB): any member on a
+// PROVISIONED table; 0 or below -1 (and -1 at CreateTable) elsewhere,
+// the read member named first.
+func TestOnDemandThroughputMessages(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	odt := func(r, w *int64) *types.OnDemandThroughput {
+		return &types.OnDemandThroughput{MaxReadRequestUnits: r, MaxWriteRequestUnits: w}
+	}
+	const (
+		readRange  = invalidPrefix + "Requested MaxReadRequestUnits for OnDemandThroughput for table is outside of valid range"
+		writeRange = invalidPrefix + "Requested MaxWriteRequestUnits for OnDemandThroughput for table is outside of valid range"
+		readProv   = invalidPrefix + "MaxReadRequestUnits for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED"
+		writeProv  = invalidPrefix + "MaxWriteRequestUnits for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED"
+	)
+	for _, tc := range []struct {
+		name string
+		in   dynamodb.CreateTableInput
+		want string
+	}{
+		{"zero", onDemand(dynamodb.CreateTableInput{OnDemandThroughput: odt(aws.Int64(0), aws.Int64(0))}), readRange},
+		{"minus one", onDemand(dynamodb.CreateTableInput{OnDemandThroughput: odt(aws.Int64(-1), aws.Int64(-1))}), readRange},
+		{"minus two", onDemand(dynamodb.CreateTableInput{OnDemandThroughput: odt(aws.Int64(-2), aws.Int64(-2))}), readRange},
+		{"write zero", onDemand(dynamodb.CreateTableInput{OnDemandThroughput: odt(aws.Int64(5), aws.Int64(0))}), writeRange},
+		{"provisioned, read", dynamodb.CreateTableInput{TableName: aws.String("Refused"), ProvisionedThroughput: catalogPT, OnDemandThroughput: odt(aws.Int64(5), nil)}, readProv},
+		{"provisioned, write", dynamodb.CreateTableInput{TableName: aws.String("Refused"), ProvisionedThroughput: catalogPT, OnDemandThroughput: odt(nil, aws.Int64(5))}, writeProv},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := tc.in
+			in.AttributeDefinitions, in.KeySchema = catalogDefs("pk"), catalogKeys("pk", "HASH")
+			_, err := c.CreateTable(ctx, &in)
+			wantAPIError(t, err, "ValidationException", tc.want)
+		})
+	}
+	createTable(t, c, "Capped", false)
+	createProvisioned(t, c, "Prov", 1)
+	update := func(name string, o *types.OnDemandThroughput) error {
+		_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String(name), OnDemandThroughput: o})
+		return err
+	}
+	wantAPIError(t, update("Capped", odt(nil, aws.Int64(0))), "ValidationException", writeRange)
+	wantAPIError(t, update("Capped", odt(aws.Int64(-2), nil)), "ValidationException", readRange)
+	wantAPIError(t, update("Prov", odt(aws.Int64(100), nil)), "ValidationException", readProv)
+	for _, o := range []*types.OnDemandThroughput{odt(aws.Int64(1000), aws.Int64(500)), odt(nil, aws.Int64(-1))} {
+		if err := update("Capped", o); err != nil {
+			t.Fatalf("UpdateTable OnDemandThroughput %+v: %v", *o, err)
+		}
+	}
+}
+
+// TestEmptyIndexUpdateList: an empty GlobalSecondaryIndexUpdates counts as
+// absent when nothing else is asked, and with any change is refused, the
+// change not made (ack-api-quirks DDB-TABLE-359, recorded from DynamoDB).
+func TestEmptyIndexUpdateList(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	createTable(t, c, "EmptyList", false)
+	update := func(in dynamodb.UpdateTableInput) error {
+		in.TableName, in.GlobalSecondaryIndexUpdates = aws.String("EmptyList"), []types.GlobalSecondaryIndexUpdate{}
+		_, err := c.UpdateTable(ctx, &in)
+		return err
+	}
+	wantAPIError(t, update(dynamodb.UpdateTableInput{}), "ValidationException",
+		"At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
+	for _, in := range []dynamodb.UpdateTableInput{{DeletionProtectionEnabled: aws.Bool(true)}, {BillingMode: types.BillingModePayPerRequest},
+		{OnDemandThroughput: &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(10)}}} {
+		wantAPIError(t, update(in), "ValidationException", invalidPrefix+"List of GlobalSecondaryIndexUpdates is empty")
+	}
+	if d := describeIndexes(t, c, "EmptyList"); aws.ToBool(d.DeletionProtectionEnabled) || d.OnDemandThroughput != nil {
+		t.Errorf("after the refusals: got deletion protection %v, on-demand %+v; want neither", aws.ToBool(d.DeletionProtectionEnabled), d.OnDemandThroughput)
+	}
+}

@@ -319,7 +319,7 @@ func TestThrottleOnDemandMaximum(t *testing.T) {
 		BillingMode:          types.BillingModePayPerRequest,
 		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
 		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
-		OnDemandThroughput:   &types.OnDemandThroughput{MaxWriteRequestUnits: aws.Int64(3), MaxReadRequestUnits: aws.Int64(-1)},
+		OnDemandThroughput:   &types.OnDemandThroughput{MaxWriteRequestUnits: aws.Int64(3)},
 	})
 	if err != nil {
 		t.Fatal(err)

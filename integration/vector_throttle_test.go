@@ -37,7 +37,7 @@ func TestSearchVectorsThrottledAndInInsights(t *testing.T) {
 		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String("cat"), AttributeType: types.ScalarAttributeTypeS}},
 		KeySchema:          []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
-		OnDemandThroughput: &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(1), MaxWriteRequestUnits: aws.Int64(-1)},
+		OnDemandThroughput: &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(1)},
 		VectorIndexes: []types.VectorIndex{vecIndex("vix", 2, types.VectorDistanceFunctionEuclidean,
 			types.SearchSchemaElement{AttributeName: aws.String("cat"), SearchSchemaElementType: types.SearchSchemaElementTypeHash})},
 	})

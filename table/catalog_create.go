@@ -154,6 +154,9 @@ func (s *Service) newTableMeta(region string, in *ddb.CreateTableInput) (*tableM
 	if err := m.setBilling(in.BillingMode, in.ProvisionedThroughput); err != nil {
 		return nil, err
 	}
+	if err := checkOnDemand(in.OnDemandThroughput, m.BillingMode, false); err != nil { // catalog_validate.go
+		return nil, err
+	}
 	m.derive()
 	if err := m.addLocalIndexes(in.LocalSecondaryIndexes); err != nil {
 		return nil, err

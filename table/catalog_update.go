@@ -41,13 +41,7 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *ddb.Update
 		}
 		return nil, ddb.Errorf(ddb.ValidationException, "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn,%s DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required", mrc)
 	}
-	if err := checkTableClass(in.TableClass); err != nil { // catalog_validate.go
-		return nil, err
-	}
-	if err := checkSSE(in.SSESpecification); err != nil {
-		return nil, err
-	}
-	if err := checkUpdateComposition(in); err != nil {
+	if err := checkUpdateRequest(in); err != nil {
 		return nil, err
 	}
 	now := s.now().UnixNano()
@@ -91,6 +85,23 @@ func (s *Service) UpdateTable(ctx context.Context, region string, in *ddb.Update
 		d.TableStatus = "UPDATING"
 	}
 	return &ddb.TableOutput{TableDescription: d}, nil
+}
+
+// checkUpdateRequest makes UpdateTable's checks of the request alone: an
+// empty GlobalSecondaryIndexUpdates, absent for "At least one of ..." but
+// refused with any change (ack-api-quirks DDB-TABLE-359, recorded from the
+// service), the table class, the encryption, and what may go together.
+func checkUpdateRequest(in *ddb.UpdateTableInput) error {
+	if in.GlobalSecondaryIndexUpdates != nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
+		return invalid("List of GlobalSecondaryIndexUpdates is empty")
+	}
+	if err := checkTableClass(in.TableClass); err != nil { // catalog_validate.go
+		return err
+	}
+	if err := checkSSE(in.SSESpecification); err != nil {
+		return err
+	}
+	return checkUpdateComposition(in)
 }
 
 // checkUpdateComposition refuses the UpdateTable requests that change
@@ -267,6 +278,9 @@ func (m *tableMeta) applyUpdate(in *ddb.UpdateTableInput) error {
 		}
 	}
 	m.warm(in.WarmThroughput)
+	if err := checkOnDemand(in.OnDemandThroughput, m.BillingMode, true); err != nil { // catalog_validate.go
+		return err
+	}
 	if in.OnDemandThroughput != nil {
 		m.OnDemandThroughput = in.OnDemandThroughput
 	}

@@ -254,3 +254,30 @@ func checkIndexLists(in *ddb.CreateTableInput) error {
 	}
 	return nil
 }
+
+// checkOnDemand refuses a table's OnDemandThroughput as DynamoDB does
+// (ack-api-quirks DDB-TABLE-039, -051, -059 and -153, recorded from the
+// service): on a table that is (or becomes) PROVISIONED a member may not
+// be given at all; otherwise each given member must be at least 1, or -1
+// (no maximum) where clearable (UpdateTable; CreateTable refuses -1). The
+// read member is named first.
+func checkOnDemand(od *ddb.OnDemandThroughput, mode string, clearable bool) error {
+	if od == nil {
+		return nil
+	}
+	members := []struct {
+		name string
+		v    *int64
+	}{{"MaxReadRequestUnits", od.MaxReadRequestUnits}, {"MaxWriteRequestUnits", od.MaxWriteRequestUnits}}
+	for _, mb := range members {
+		if mb.v != nil && mode == "PROVISIONED" {
+			return invalid("%s for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED", mb.name)
+		}
+	}
+	for _, mb := range members {
+		if mb.v != nil && (*mb.v == 0 || *mb.v < -1 || (*mb.v == -1 && !clearable)) {
+			return invalid("Requested %s for OnDemandThroughput for table is outside of valid range", mb.name)
+		}
+	}
+	return nil
+}
