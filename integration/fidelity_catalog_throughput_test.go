@@ -238,3 +238,42 @@ func TestEmptyIndexUpdateList(t *testing.T) {
 		t.Errorf("after the refusals: got deletion protection %v, on-demand %+v; want neither", aws.ToBool(d.DeletionProtectionEnabled), d.OnDemandThroughput)
 	}
 }
+
+// TestCreateTableWarmThroughput: CreateTable refuses a WarmThroughput
+// below what the new table serves anyway (ack-api-quirks DDB-TABLE-039,
+// recorded from DynamoDB for the read member): an on-demand table's
+// initial 12000 reads and 4000 writes per second, a provisioned table's
+// capacity; one member above it is taken.
+func TestCreateTableWarmThroughput(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t)
+	warm := func(r, w *int64) *types.WarmThroughput {
+		return &types.WarmThroughput{ReadUnitsPerSecond: r, WriteUnitsPerSecond: w}
+	}
+	ten := &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(10), WriteCapacityUnits: aws.Int64(10)}
+	const doc = " See: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial"
+	create := func(name string, pt *types.ProvisionedThroughput, w *types.WarmThroughput) error {
+		in := &dynamodb.CreateTableInput{TableName: aws.String(name), AttributeDefinitions: catalogDefs("pk"), KeySchema: catalogKeys("pk", "HASH"),
+			ProvisionedThroughput: pt, WarmThroughput: w}
+		if pt == nil {
+			in.BillingMode = types.BillingModePayPerRequest
+		}
+		_, err := c.CreateTable(ctx, in)
+		return err
+	}
+	wantAPIError(t, create("Refused", nil, warm(aws.Int64(1), aws.Int64(1))), "ValidationException",
+		invalidPrefix+"Requested ReadUnitsPerSecond for WarmThroughput for table is lower than initial throughput for OnDemand."+doc)
+	wantAPIError(t, create("Refused", nil, warm(nil, aws.Int64(3999))), "ValidationException",
+		invalidPrefix+"Requested WriteUnitsPerSecond for WarmThroughput for table is lower than initial throughput for OnDemand."+doc)
+	wantAPIError(t, create("Refused", ten, warm(aws.Int64(5), aws.Int64(5))), "ValidationException",
+		invalidPrefix+"Requested ReadUnitsPerSecond for WarmThroughput for table is lower than ReadCapacityUnits of ProvisionedThroughput")
+	if err := create("WarmRead", nil, warm(aws.Int64(12001), nil)); err != nil {
+		t.Fatalf("on demand, 12001 reads: %v", err)
+	}
+	if w := describeIndexes(t, c, "WarmRead").WarmThroughput; w == nil || aws.ToInt64(w.ReadUnitsPerSecond) != 12001 || aws.ToInt64(w.WriteUnitsPerSecond) != 4000 {
+		t.Errorf("WarmThroughput: got %+v, want 12001/4000", w)
+	}
+	if err := create("WarmProv", ten, warm(aws.Int64(10), aws.Int64(20))); err != nil {
+		t.Fatalf("provisioned 10/10, warm 10/20: %v", err)
+	}
+}

@@ -157,6 +157,9 @@ func (s *Service) newTableMeta(region string, in *ddb.CreateTableInput) (*tableM
 	if err := checkOnDemand(in.OnDemandThroughput, m.BillingMode, false); err != nil { // catalog_validate.go
 		return nil, err
 	}
+	if err := m.checkCreateWarm(in.WarmThroughput); err != nil {
+		return nil, err
+	}
 	m.derive()
 	if err := m.addLocalIndexes(in.LocalSecondaryIndexes); err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ddblocal/ddblocal/ddb"
+	"github.com/ddblocal/ddblocal/throttle"
 )
 
 // The checks of a table definition that CreateTable (and UpdateTable's
@@ -277,6 +278,42 @@ func checkOnDemand(od *ddb.OnDemandThroughput, mode string, clearable bool) erro
 	for _, mb := range members {
 		if mb.v != nil && (*mb.v == 0 || *mb.v < -1 || (*mb.v == -1 && !clearable)) {
 			return invalid("Requested %s for OnDemandThroughput for table is outside of valid range", mb.name)
+		}
+	}
+	return nil
+}
+
+// onDemandInitialDoc is the page CreateTable's refusal of a warm
+// throughput below a new on-demand table's points to.
+const onDemandInitialDoc = "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial"
+
+// checkCreateWarm refuses a CreateTable WarmThroughput below what the new
+// table serves anyway, as DynamoDB does (ack-api-quirks DDB-TABLE-039,
+// recorded from the service for the read member; the write member's
+// words follow it): an on-demand table's initial 12000 reads and 4000
+// writes per second, a provisioned table's capacity. m's billing is set.
+func (m *tableMeta) checkCreateWarm(w *ddb.WarmThroughput) error {
+	if w == nil {
+		return nil
+	}
+	type member struct {
+		name      string
+		asked     *int64
+		floor     int64
+		provision string
+	}
+	members := []member{{"ReadUnitsPerSecond", w.ReadUnitsPerSecond, throttle.OnDemandReadUnits, "ReadCapacityUnits"},
+		{"WriteUnitsPerSecond", w.WriteUnitsPerSecond, throttle.OnDemandWriteUnits, "WriteCapacityUnits"}}
+	if m.BillingMode == "PROVISIONED" {
+		members[0].floor, members[1].floor = m.ReadCapacity, m.WriteCapacity
+	}
+	for _, mb := range members {
+		switch {
+		case mb.asked == nil || *mb.asked >= mb.floor:
+		case m.BillingMode == "PROVISIONED":
+			return invalid("Requested %s for WarmThroughput for table is lower than %s of ProvisionedThroughput", mb.name, mb.provision)
+		default:
+			return invalid("Requested %s for WarmThroughput for table is lower than initial throughput for OnDemand. See: %s", mb.name, onDemandInitialDoc)
 		}
 	}
 	return nil

@@ -46,3 +46,37 @@ func TestCheckOnDemand(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckCreateWarm: the floor of a new table's warm throughput, by
+// billing mode, member by member.
+func TestCheckCreateWarm(t *testing.T) {
+	n := func(v int64) *int64 { return &v }
+	const pre = "One or more parameter values were invalid: Requested "
+	for _, tc := range []struct {
+		name string
+		m    tableMeta
+		w    *ddb.WarmThroughput
+		want string
+	}{
+		{"none", tableMeta{BillingMode: "PAY_PER_REQUEST"}, nil, ""},
+		{"on demand, at the floor", tableMeta{BillingMode: "PAY_PER_REQUEST"}, &ddb.WarmThroughput{ReadUnitsPerSecond: n(12000), WriteUnitsPerSecond: n(4000)}, ""},
+		{"on demand, reads below", tableMeta{BillingMode: "PAY_PER_REQUEST"}, &ddb.WarmThroughput{ReadUnitsPerSecond: n(11999)},
+			pre + "ReadUnitsPerSecond for WarmThroughput for table is lower than initial throughput for OnDemand. See: " + onDemandInitialDoc},
+		{"on demand, writes below", tableMeta{BillingMode: "PAY_PER_REQUEST"}, &ddb.WarmThroughput{ReadUnitsPerSecond: n(20000), WriteUnitsPerSecond: n(1)},
+			pre + "WriteUnitsPerSecond for WarmThroughput for table is lower than initial throughput for OnDemand. See: " + onDemandInitialDoc},
+		{"provisioned, at capacity", tableMeta{BillingMode: "PROVISIONED", ReadCapacity: 10, WriteCapacity: 10}, &ddb.WarmThroughput{ReadUnitsPerSecond: n(10), WriteUnitsPerSecond: n(10)}, ""},
+		{"provisioned, writes below", tableMeta{BillingMode: "PROVISIONED", ReadCapacity: 10, WriteCapacity: 10}, &ddb.WarmThroughput{WriteUnitsPerSecond: n(9)},
+			pre + "WriteUnitsPerSecond for WarmThroughput for table is lower than WriteCapacityUnits of ProvisionedThroughput"},
+	} {
+		err := tc.m.checkCreateWarm(tc.w)
+		got := ""
+		if e, ok := err.(*ddb.Error); ok {
+			got = e.Message
+		} else if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
