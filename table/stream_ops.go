@@ -1,8 +1,10 @@
 package table
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -276,6 +278,11 @@ func (s *Service) ListStreams(ctx context.Context, region string, in *streams.Li
 	if err != nil {
 		return nil, streamErr(err)
 	}
+	// Deleted tables' streams are listed among the others, by table name
+	// and label: the order streams.Page resumes an unlisted start in.
+	slices.SortFunc(all, func(a, b streams.Summary) int {
+		return cmp.Or(strings.Compare(a.TableName, b.TableName), strings.Compare(a.StreamLabel, b.StreamLabel), strings.Compare(a.StreamArn, b.StreamArn))
+	})
 	limit := 100
 	if in.Limit != nil {
 		limit = int(*in.Limit)
