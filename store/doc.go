@@ -17,8 +17,10 @@
 // the order they were written, waits for each one's sync, and only then
 // makes its root visible and answers its callers. Nothing is visible or
 // acknowledged before it is durable, a commit is answered only after every
-// earlier one, and a failed sync fails its commit and every later one in
-// flight. Several syncs overlap, so writers do not queue behind one.
+// earlier one, and a failed sync fails every commit not yet acknowledged
+// and the log until a restart. Several syncs overlap, so writers do not
+// queue behind one; each syncer syncs through a descriptor of its own, so
+// that a write-back error reaches every sync it concerns.
 //
 // A caller that keeps something derived from a space (insights' sizes)
 // can follow it (follow.go): one walk of a snapshot, then each later

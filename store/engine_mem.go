@@ -179,7 +179,7 @@ func (t *memTxn) commitAsync(done func(error)) {
 			done(err)
 			return
 		}
-		fl.f, fl.start = w.f, start
+		fl.f, fl.syncf, fl.start = w.f, w.syncf, start
 	}
 	if t.changed {
 		t.compact()

@@ -46,7 +46,10 @@ type wal struct {
 	fs     vfs
 	log    *slog.Logger // nil: the fatal failure is only returned
 
-	f        vfile  // the segment being appended to
+	f vfile // the segment being appended to
+	// syncf is the segment opened again for each syncer of the pipeline,
+	// so that each has its own write-back error state (wal_pipeline.go).
+	syncf    []vfile
 	seg      uint64 // its number
 	size     int64  // bytes of intact records in it
 	prealloc bool   // it was a spare: appends overwrite zeros
@@ -145,14 +148,41 @@ func (w *wal) create(n uint64) error {
 	if err != nil {
 		return fmt.Errorf("store: create %s: %w", name, err)
 	}
+	var syncf []vfile
 	if !w.noSync {
-		if err := syncDir(w.fs, filepath.Dir(w.path)); err != nil {
+		syncf, err = openSyncers(w.fs, name)
+		if err == nil {
+			err = syncDir(w.fs, filepath.Dir(w.path))
+		}
+		if err != nil {
 			_ = f.Close()
+			closeAll(syncf)
 			return err
 		}
 	}
-	w.f, w.seg, w.size, w.prealloc = f, n, 0, prealloc
+	w.f, w.syncf, w.seg, w.size, w.prealloc = f, syncf, n, 0, prealloc
 	return nil
+}
+
+// openSyncers opens segment name once for each syncer of the pipeline.
+func openSyncers(fs vfs, name string) ([]vfile, error) {
+	files := make([]vfile, 0, pipelineDepth)
+	for range pipelineDepth {
+		f, err := fs.OpenFile(name, os.O_WRONLY, 0o600)
+		if err != nil {
+			closeAll(files)
+			return nil, fmt.Errorf("store: open %s: %w", name, err)
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+// closeAll closes files, whose data is durable or abandoned already.
+func closeAll(files []vfile) {
+	for _, f := range files {
+		_ = f.Close()
+	}
 }
 
 // syncDir makes the directory's entries (a new file's name) durable.
@@ -227,6 +257,25 @@ func (w *wal) syncFailed(f vfile, start int64, err error) error {
 	return w.err
 }
 
+// poison makes a pipelined sync's failure the log's sticky failure at
+// once, before the publisher acknowledges anything more (wal_pipeline.go).
+func (w *wal) poison(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil {
+		w.fail(fmt.Errorf("store: write-ahead log unusable: sync: %w", err))
+	}
+}
+
+// cutBack cuts f back to start, where the first record not acknowledged
+// begins, after the log failed: none of those records should come back
+// at the next open.
+func (w *wal) cutBack(f vfile, start int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_ = f.Truncate(start)
+}
+
 // fail makes err the log's sticky failure: every later append returns it,
 // Ready reports it, and it is logged once. The caller holds mu.
 func (w *wal) fail(err error) {
@@ -251,7 +300,8 @@ func (w *wal) failure() error {
 // drained): a failure here fails later appends (w.err), not them.
 func (w *wal) rotate() {
 	err := w.f.Close()
-	w.f = nil
+	closeAll(w.syncf)
+	w.f, w.syncf = nil, nil
 	w.ck.add(w.seg)
 	if err == nil {
 		err = w.create(w.seg + 1)
@@ -272,6 +322,7 @@ func (w *wal) close() error {
 	var errs []error
 	if w.f != nil {
 		errs = append(errs, w.f.Close())
+		closeAll(w.syncf)
 		w.ck.add(w.seg)
 	}
 	errs = append(errs, w.ck.close())

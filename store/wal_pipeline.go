@@ -24,9 +24,24 @@ import (
 //     writers no longer queue behind one sync: with 16 writers the log no
 //     longer bounds throughput at 16 per sync.
 //
-// A failed sync fails its commit and every later one in flight (their
-// transactions were built on it), cuts the log back to the failed record,
-// and makes the log's failure sticky, as a failed sync always did.
+// A failed sync makes the log's failure sticky at once, on the syncer,
+// before any later acknowledgement: every commit not yet acknowledged then
+// fails (later ones were built on the failed one; an earlier one whose own
+// sync succeeded may share the page that failed), the log is cut back to
+// the first of them, and no more writes are taken until a restart.
+//
+// Each syncer fdatasyncs through a descriptor of its own (the segment is
+// opened once per syncer, wal.create), never the writer's: Linux records a
+// write-back error in the file and reports it once to each open file
+// description, at its next fsync (errseq_t, since 4.13). Over one shared
+// descriptor, with several fdatasyncs in flight, the error of a page an
+// earlier commit wrote could be reported to a later commit's sync only,
+// after the earlier one's sync had returned success and it had been
+// acknowledged. With a descriptor per syncer, every sync reports every
+// error recorded since that syncer's previous sync, which returned before
+// this one began: a commit's own sync waits for its pages' write-back, so
+// it reports their failure, unless the syncer's previous sync (of an
+// earlier commit) reported it first, and that failure failed this commit.
 
 // pipelineDepth bounds the commits written but not yet published. When it
 // is reached the committer waits, and the requests arriving meanwhile form
@@ -36,6 +51,7 @@ const pipelineDepth = 8
 // flight is one commit in the pipeline.
 type flight struct {
 	f      vfile    // the segment its record went to; nil: no record
+	syncf  []vfile  // f opened once per syncer (wal.syncf), to sync it by
 	start  int64    // where the record begins in f
 	root   *memRoot // published once durable; nil: nothing changed
 	done   func(error)
@@ -55,10 +71,13 @@ type pipeline struct {
 // startPipeline starts the syncers and the publisher of e's log.
 func startPipeline(e *memEngine) *pipeline {
 	p := &pipeline{syncs: make(chan *flight, pipelineDepth), order: make(chan *flight, pipelineDepth)}
-	for range pipelineDepth {
+	for i := range pipelineDepth {
 		p.workers.Go(func() {
 			for fl := range p.syncs {
-				fl.err = fl.f.Datasync()
+				fl.err = fl.syncf[i].Datasync()
+				if fl.err != nil {
+					e.wal.poison(fl.err)
+				}
 				close(fl.synced)
 			}
 		})
@@ -88,17 +107,19 @@ func (p *pipeline) busy() bool { return p.pending.Load() > 0 }
 func (p *pipeline) drain() { p.idle.Wait() }
 
 // publish is the publisher goroutine: it finishes the flights in order.
-// After a failed sync, every later flight fails with it.
+// Once any sync has failed (the log's sticky failure, set by the syncer
+// before this reads it), every flight not yet finished fails, and the log
+// is cut back to the first of them.
 func (p *pipeline) publish(e *memEngine) {
-	var broken error
+	cut := false
 	for fl := range p.order {
-		err := broken
 		if fl.f != nil {
 			<-fl.synced
-			if err == nil && fl.err != nil {
-				err = e.wal.syncFailed(fl.f, fl.start, fl.err)
-				broken = err
-			}
+		}
+		err := e.wal.failure()
+		if err != nil && !cut && fl.f != nil {
+			e.wal.cutBack(fl.f, fl.start)
+			cut = true
 		}
 		if err == nil && fl.root != nil {
 			e.cur.Store(fl.root)
