@@ -1,6 +1,8 @@
 package gsi
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -30,6 +32,13 @@ type target struct {
 	def *index.Def
 	sp  *store.Space
 	wm  uint64 // watermark before the batch, then after it
+	// items and size are the batch's changes to the index's counters,
+	// added to the store once at the end of the batch.
+	items, size int64
+	// names are the index's key attributes and scratch a map reused for
+	// them, for storedDiff (nil names: not set up yet).
+	names   []string
+	scratch attr.Item
 }
 
 // runBatch is one Update's work for table tableID: apply up to maxApply log
@@ -65,6 +74,9 @@ func runBatch(tx *store.Tx, tableID string, defs []*index.Def, spaceID func(stri
 	if len(targets) > 0 {
 		n, last, stuck, err := applyLog(tsp, targets, from, due)
 		if err != nil {
+			return res, err
+		}
+		if err := addCounts(targets); err != nil {
 			return res, err
 		}
 		res.stuck = stuck
@@ -103,18 +115,22 @@ func runBatch(tx *store.Tx, tableID string, defs []*index.Def, spaceID func(stri
 // an index half-changed, so the transaction must roll back.
 func applyLog(tsp *store.Space, targets []target, from uint64, due func(uint64, int64) bool) (n int, last uint64, stuck, err error) {
 	last = from
+	cs := make([]index.Change, len(targets))
 	ascErr := tsp.AscendLog(from, func(seq uint64, raw []byte) bool {
 		if due != nil {
 			if rec, derr := changelog.Decode(raw); derr == nil && !due(seq, rec.Time) {
 				return false
 			}
 		}
-		key, old, new, derr := decodeRecord(seq, raw)
+		im, derr := decodeRecord(seq, raw)
+		if derr == nil {
+			derr = im.diffs(targets, cs)
+		}
 		if derr != nil {
 			stuck = derr
 			return false
 		}
-		if err = applyRecord(targets, seq, key, old, new); err != nil {
+		if err = applyRecord(targets, cs, seq); err != nil {
 			return false
 		}
 		n, last = n+1, seq
@@ -126,38 +142,150 @@ func applyLog(tsp *store.Space, targets []target, from uint64, due func(uint64, 
 	return n, last, stuck, err
 }
 
-// decodeRecord decodes one log record and its images (once, shared by every
-// index).
-func decodeRecord(seq uint64, raw []byte) (key []byte, old, new attr.Item, err error) {
-	rec, err := changelog.Decode(raw)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("gsi: log record %d: %w", seq, err)
-	}
-	if rec.Old != nil {
-		if old, err = attr.DecodeBinary(rec.Old); err != nil {
-			return nil, nil, nil, fmt.Errorf("gsi: log record %d old image: %w", seq, err)
-		}
-	}
-	if rec.New != nil {
-		if new, err = attr.DecodeBinary(rec.New); err != nil {
-			return nil, nil, nil, fmt.Errorf("gsi: log record %d new image: %w", seq, err)
-		}
-	}
-	return rec.Key, old, new, nil
-}
-
-// applyRecord applies one decoded record to the targets that have not yet
-// seen it.
-func applyRecord(targets []target, seq uint64, key []byte, old, new attr.Item) error {
-	for _, t := range targets {
-		if seq <= t.wm {
+// addCounts adds each target's counter changes to its index.
+func addCounts(targets []target) error {
+	for i := range targets {
+		t := &targets[i]
+		if t.items == 0 && t.size == 0 {
 			continue
 		}
-		if err := t.def.Diff(key, old, new).Apply(t.sp); err != nil {
-			return fmt.Errorf("gsi: index %s, log record %d: %w", t.def.Name, seq, err)
+		if err := t.sp.AddStats(t.items, t.size); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// images is one log record's key and item images, as stored (attr's binary
+// encoding), decoded into items only when an index needs them (once,
+// shared by every index).
+type images struct {
+	seq             uint64
+	key, oldB, newB []byte
+	old, new        attr.Item
+	decoded         bool
+}
+
+// decodeRecord decodes one log record's envelope; its images stay encoded.
+func decodeRecord(seq uint64, raw []byte) (images, error) {
+	rec, err := changelog.Decode(raw)
+	if err != nil {
+		return images{}, fmt.Errorf("gsi: log record %d: %w", seq, err)
+	}
+	return images{seq: seq, key: rec.Key, oldB: rec.Old, newB: rec.New}, nil
+}
+
+// items decodes the record's images.
+func (im *images) items() (old, new attr.Item, err error) {
+	if im.decoded {
+		return im.old, im.new, nil
+	}
+	if im.oldB != nil {
+		if im.old, err = attr.DecodeBinary(im.oldB); err != nil {
+			return nil, nil, fmt.Errorf("gsi: log record %d old image: %w", im.seq, err)
+		}
+	}
+	if im.newB != nil {
+		if im.new, err = attr.DecodeBinary(im.newB); err != nil {
+			return nil, nil, fmt.Errorf("gsi: log record %d new image: %w", im.seq, err)
+		}
+	}
+	im.decoded = true
+	return im.old, im.new, nil
+}
+
+// diffs sets cs[i] to what the record does to targets[i] (Unchanged for a
+// target that has seen it). An error is an image that does not decode,
+// found before any index is changed.
+func (im *images) diffs(targets []target, cs []index.Change) error {
+	for i := range targets {
+		t := &targets[i]
+		if im.seq <= t.wm {
+			cs[i] = index.Change{Unchanged: true}
+			continue
+		}
+		c, ok := storedDiff(t, im)
+		if !ok {
+			old, new, err := im.items()
+			if err != nil {
+				return err
+			}
+			c = t.def.Diff(im.key, old, new)
+		}
+		cs[i] = c
+	}
+	return nil
+}
+
+// applyRecord applies one record's changes cs to targets, adding the
+// counter changes to each target's tally.
+func applyRecord(targets []target, cs []index.Change, seq uint64) error {
+	for i := range targets {
+		t := &targets[i]
+		items, size, err := cs[i].ApplyUncounted(t.sp)
+		if err != nil {
+			return fmt.Errorf("gsi: index %s, log record %d: %w", t.def.Name, seq, err)
+		}
+		t.items, t.size = t.items+items, t.size+size
+	}
+	return nil
+}
+
+// storedDiff is index.Def.Diff for a record's images as stored, for an
+// index that projects all attributes: only the key attributes are decoded,
+// and the new image's bytes become the entry's item as they are, where
+// Diff decodes both images whole and Apply encodes the new one again. ok
+// is false for another projection or an image that does not read; the
+// caller then decodes the images and uses Diff, the plain twin.
+//
+// Applied, the change leaves the index as Diff's would (the same keys,
+// sizes and counters; TestStoredDiffMatchesDiff): an entry's bytes may list
+// attributes in another order, which decodes to the same item. It is
+// Unchanged only when the images are the same bytes, so an update that
+// leaves the item equal but encoded in another order rewrites an equal
+// entry where Diff writes nothing.
+func storedDiff(t *target, im *images) (index.Change, bool) {
+	var c index.Change
+	if t.def.ProjectionType != "ALL" {
+		return c, false
+	}
+	if t.names == nil {
+		t.names, t.scratch = keyNames(t.def), attr.Item{}
+	}
+	if im.oldB != nil {
+		size, err := attr.BinarySizeNames(im.oldB, t.names, t.scratch)
+		if err != nil {
+			return c, false
+		}
+		if k, ok := t.def.Key(t.scratch, im.key); ok {
+			c.OldKey, c.OldSize = k, size
+		}
+	}
+	if im.newB != nil {
+		size, err := attr.BinarySizeNames(im.newB, t.names, t.scratch)
+		if err != nil {
+			return c, false
+		}
+		if k, ok := t.def.Key(t.scratch, im.key); ok {
+			c.NewKey, c.NewSize = k, size
+			entry := make([]byte, 0, binary.MaxVarintLen64+len(im.newB))
+			c.Entry = append(binary.AppendUvarint(entry, uint64(size)), im.newB...)
+		}
+	}
+	c.Unchanged = c.OldKey != nil && c.NewKey != nil && bytes.Equal(c.OldKey, c.NewKey) && bytes.Equal(im.oldB, im.newB)
+	return c, true
+}
+
+// keyNames returns the names of def's own key attributes.
+func keyNames(def *index.Def) []string {
+	names := make([]string, 0, len(def.Partition)+len(def.Sort))
+	for _, ka := range def.Partition {
+		names = append(names, ka.Name)
+	}
+	for _, ka := range def.Sort {
+		names = append(names, ka.Name)
+	}
+	return names
 }
 
 // trimLog deletes up to maxTrim of the oldest log records that have sequence

@@ -56,7 +56,47 @@ func PartitionPrefix(vals []attr.Value) []byte {
 // writes refuse such values, but items stored before a global index was added
 // may hold them, and DynamoDB's backfill leaves those items out of the index
 // (an index key violation) rather than failing.
+//
+// Every write to a table with a global index builds its keys (the applier,
+// the write's capacity, insights), so the usual index, one partition
+// attribute, is built in one buffer sized up front; others go through
+// PartitionPrefix. Both give the same bytes (TestKeyMatchesPrefix).
 func (d *Def) Key(item attr.Item, tkey []byte) (key []byte, ok bool) {
+	if len(d.Partition) != 1 {
+		return d.keyMulti(item, tkey)
+	}
+	pv, ok := item[d.Partition[0].Name]
+	if !ok || CheckKeyValue(pv, d.Partition[0].Type, true) != KeyFits {
+		return nil, false
+	}
+	n := attr.HashPrefixLen + keyLen(pv) + len(tkey)
+	for _, ka := range d.Sort {
+		v, ok := item[ka.Name]
+		if !ok || CheckKeyValue(v, ka.Type, false) != KeyFits {
+			return nil, false
+		}
+		n += keyLen(v)
+	}
+	key = attr.AppendHashPrefix(make([]byte, 0, n), attr.PartitionHash(pv))
+	key = attr.AppendKey(key, pv)
+	for _, ka := range d.Sort {
+		key = attr.AppendKey(key, item[ka.Name])
+	}
+	return append(key, tkey...), true
+}
+
+// keyLen is about the length of v's AppendKey encoding (a few bytes more
+// for an S or B value holding 0x00 bytes, which are escaped): enough to
+// size a key's buffer once in the common case.
+func keyLen(v attr.Value) int {
+	if v.T == attr.TypeN {
+		return len(v.S)/2 + 4
+	}
+	return len(v.S) + len(v.B) + 2
+}
+
+// keyMulti is Key for an index of two or more partition attributes.
+func (d *Def) keyMulti(item attr.Item, tkey []byte) (key []byte, ok bool) {
 	vals := make([]attr.Value, len(d.Partition))
 	for i, ka := range d.Partition {
 		v, ok := item[ka.Name]
@@ -190,6 +230,10 @@ type Change struct {
 	OldKey, NewKey   []byte    // nil when the item is absent from the index before/after
 	New              attr.Item // projected item to store under NewKey
 	OldSize, NewSize int       // projected sizes
+	// Entry, when not nil, is the encoded entry to store under NewKey
+	// (AppendEntry's form, possibly another encoding of the same item), so
+	// that Apply need not encode New (which may then be nil).
+	Entry []byte
 	// Unchanged: the entry is the same before and after (same key, same
 	// projected attributes), so the index sees no write at all.
 	Unchanged bool
@@ -198,16 +242,24 @@ type Change struct {
 // Diff computes the index change for an item going from old to new (either may
 // be nil) at table storage key tkey. It is pure.
 func (d *Def) Diff(tkey []byte, old, new attr.Item) Change {
+	return d.DiffSized(tkey, old, new, -1, -1)
+}
+
+// DiffSized is Diff for a caller that knows the items' sizes (Item.Size,
+// -1 when it does not): an index that projects every attribute then has
+// its projected sizes without walking the items again. It returns what
+// Diff returns when the sizes are right (TestDiffSizedMatchesDiff).
+func (d *Def) DiffSized(tkey []byte, old, new attr.Item, oldSize, newSize int) Change {
 	var c Change
 	if old != nil {
 		if k, ok := d.Key(old, tkey); ok {
-			c.OldKey, c.OldSize = k, d.Project(old).Size()
+			c.OldKey, c.OldSize = k, d.projectedSize(old, oldSize)
 		}
 	}
 	if new != nil {
 		if k, ok := d.Key(new, tkey); ok {
 			c.New = d.Project(new)
-			c.NewKey, c.NewSize = k, c.New.Size()
+			c.NewKey, c.NewSize = k, d.projectedSize(c.New, newSize)
 		}
 	}
 	if c.OldKey != nil && c.NewKey != nil && string(c.OldKey) == string(c.NewKey) && c.OldSize == c.NewSize {
@@ -216,51 +268,76 @@ func (d *Def) Diff(tkey []byte, old, new attr.Item) Change {
 	return c
 }
 
+// projectedSize is the size of item's projection, whose own size is size
+// (-1 when not known).
+func (d *Def) projectedSize(item attr.Item, size int) int {
+	if d.ProjectionType == "ALL" && size >= 0 {
+		return size
+	}
+	return d.Project(item).Size()
+}
+
 // Apply performs c on the index space sp and keeps its item and size
 // counters. It is idempotent: it deletes only what is there and replaces what
 // is there, adjusting the counters by the stored entries' real sizes, so a
 // backfill may overlap the change log it is later caught up from.
 func (c Change) Apply(sp *store.Space) error {
-	if c.Unchanged {
-		return nil
-	}
-	var items, size int64
-	remove := func(k []byte) error {
-		prev := sp.Get(k)
-		if prev == nil {
-			return nil
-		}
-		n, err := EntrySize(prev)
-		if err != nil {
-			return err
-		}
-		items, size = items-1, size-int64(n)
-		return sp.Delete(k)
-	}
-	if c.OldKey != nil {
-		if err := remove(c.OldKey); err != nil {
-			return err
-		}
-	}
-	if c.NewKey != nil {
-		if err := remove(c.NewKey); err != nil {
-			return err
-		}
-		if err := sp.Put(c.NewKey, AppendEntry(nil, c.New, c.NewSize)); err != nil {
-			return err
-		}
-		items, size = items+1, size+int64(c.NewSize)
-	}
-	if items == 0 && size == 0 {
-		return nil
+	items, size, err := c.ApplyUncounted(sp)
+	if err != nil || (items == 0 && size == 0) {
+		return err
 	}
 	return sp.AddStats(items, size)
 }
 
-// AppendEntry encodes an index entry: the projected item's size, then the item.
+// ApplyUncounted is Apply without the counters: it returns what Apply would
+// add to them, for a caller that applies many changes to one index and adds
+// their sum once (the counters are a read and a write of their own). The
+// new entry replaces the old one in one search when the key stays.
+func (c Change) ApplyUncounted(sp *store.Space) (items, size int64, err error) {
+	if c.Unchanged {
+		return 0, 0, nil
+	}
+	if c.OldKey != nil && string(c.OldKey) != string(c.NewKey) {
+		if prev := sp.Get(c.OldKey); prev != nil {
+			n, err := EntrySize(prev)
+			if err != nil {
+				return 0, 0, err
+			}
+			if err := sp.Delete(c.OldKey); err != nil {
+				return 0, 0, err
+			}
+			items, size = -1, -int64(n)
+		}
+	}
+	if c.NewKey == nil {
+		return items, size, nil
+	}
+	entry := c.Entry
+	if entry == nil {
+		entry = AppendEntry(nil, c.New, c.NewSize)
+	}
+	prev, err := sp.SwapOwned(c.NewKey, entry)
+	if err != nil {
+		return 0, 0, err
+	}
+	if prev != nil {
+		n, err := EntrySize(prev)
+		if err != nil {
+			return 0, 0, err
+		}
+		items, size = items-1, size-int64(n)
+	}
+	return items + 1, size + int64(c.NewSize), nil
+}
+
+// AppendEntry encodes an index entry: the projected item's size, then the
+// item; size must be item.Size() (the encoding records it).
 func AppendEntry(dst []byte, item attr.Item, size int) []byte {
+	if dst == nil {
+		dst = make([]byte, 0, size+4*len(item)+16) // the usual item's encoding fits
+	}
 	dst = binary.AppendUvarint(dst, uint64(size))
-	return attr.AppendBinary(dst, item)
+	return attr.AppendBinarySized(dst, item, size)
 }
 
 // EntrySize returns the projected item size recorded in an index entry.

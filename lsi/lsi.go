@@ -68,7 +68,7 @@ func Plan(sp *store.Space, defs []*index.Def, key []byte, old, new attr.Item, ol
 	w := Write{Changes: make([]index.Change, len(defs)), Key: sizeKey}
 	delta := int64(newSize - oldSize)
 	for i, d := range defs {
-		c := d.Diff(key, old, new)
+		c := d.DiffSized(key, old, new, oldSize, newSize)
 		w.Changes[i] = c
 		delta += int64(c.NewSize - c.OldSize)
 	}

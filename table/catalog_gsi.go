@@ -171,7 +171,14 @@ func (s *Service) Close() {
 // to the change log: nothing else gives an applier work.
 func (s *Service) notifyWrite(m *tableMeta, w written) {
 	if w.logged {
-		s.applier(m).Notify()
+		a := s.applier(m) // started on first use: it also trims the log
+		if len(m.gsis) > 0 {
+			// Only global indexes need the applier at once. A table logged
+			// for a stream or lagging reads leaves its log's trimming to the
+			// applier's tick, rather than wake it after every write for
+			// nothing (readers through an index and Settle notify it).
+			a.Notify()
+		}
 		s.notifyVectors(m)
 		s.notifyReplicas(m)
 		s.notifyDelivery(m)

@@ -30,7 +30,7 @@ func TestFastPathsMatchPlain(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
 			fast, plain := diffServer(t, false), diffServer(t, true)
-			for _, body := range []string{diffTableT, diffTableP} {
+			for _, body := range []string{diffTableT, diffTableP, diffTableG} {
 				if got, _ := diffCall(t, fast, plain, "CreateTable", body); got[:4] != "200 " {
 					t.Fatalf("CreateTable: %s", got)
 				}
@@ -128,7 +128,7 @@ func diffCounters(t *testing.T, fast, plain http.Handler) {
 			}
 		}
 	}
-	for _, name := range []string{"Tab", "Pla"} {
+	for _, name := range []string{"Tab", "Pla", "Glo"} {
 		got, want := diffCall(t, fast, plain, "DescribeTable", `{"TableName":"`+name+`"}`)
 		var g, w counters
 		if err := json.Unmarshal([]byte(got[4:]), &g); err != nil {
@@ -145,7 +145,9 @@ func diffCounters(t *testing.T, fast, plain http.Handler) {
 
 // Table Tab has a sort key, a local index projecting f (reads of other
 // attributes fetch from the table) and a global index; Pla has only a
-// partition key, so its unconditional puts are blind.
+// partition key, so its unconditional puts are blind; Glo has a partition
+// key, a global index and a stream, so its unconditional puts are blind
+// and logged.
 const (
 	diffTableT = `{"TableName":"Tab","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},
@@ -157,6 +159,11 @@ const (
 	diffTableP = `{"TableName":"Pla","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`
+	diffTableG = `{"TableName":"Glo","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],
+		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+		"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"},
+		"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}]}`
 )
 
 // diffGen draws random operations over a small key space, so that writes
@@ -193,7 +200,7 @@ func (g *diffGen) pk() attr.Value { return attr.String(fmt.Sprint("p", g.r.IntN(
 
 // key returns a key of table tbl.
 func (g *diffGen) key(tbl string) attr.Item {
-	if tbl == "Pla" {
+	if tbl != "Tab" {
 		return attr.Item{"pk": g.pk()}
 	}
 	return attr.Item{"pk": g.pk(), "sk": attr.Int(int64(g.r.IntN(25)))}
@@ -217,7 +224,7 @@ func (g *diffGen) item(tbl string) attr.Item {
 
 // next returns a random operation and its request body.
 func (g *diffGen) next() (string, string) {
-	tbl := g.pick("Tab", "Pla")
+	tbl := g.pick("Tab", "Pla", "Glo")
 	req := map[string]any{"TableName": tbl, "ReturnConsumedCapacity": g.pick("INDEXES", "TOTAL", "NONE")}
 	switch n := g.r.IntN(20); {
 	case n < 5:
@@ -309,7 +316,7 @@ func (g *diffGen) readOptions(req map[string]any, values map[string]attr.Value) 
 func (g *diffGen) query(req map[string]any) map[string]any {
 	values := map[string]attr.Value{}
 	switch tbl := req["TableName"]; {
-	case tbl == "Tab" && g.chance(0.3):
+	case (tbl == "Tab" || tbl == "Glo") && g.chance(0.3):
 		req["IndexName"] = "byG"
 		req["KeyConditionExpression"] = "g = :g"
 		values[":g"] = attr.String(g.pick("g0", "g1", "g2"))
@@ -339,8 +346,11 @@ func (g *diffGen) query(req map[string]any) map[string]any {
 }
 
 func (g *diffGen) scan(req map[string]any) map[string]any {
-	if req["TableName"] == "Tab" && g.chance(0.3) {
+	switch {
+	case req["TableName"] == "Tab" && g.chance(0.3):
 		req["IndexName"] = g.pick("byL", "byG")
+	case req["TableName"] == "Glo" && g.chance(0.3):
+		req["IndexName"] = "byG"
 	}
 	if g.chance(0.3) {
 		req["TotalSegments"] = 3
@@ -357,7 +367,7 @@ func (g *diffGen) batchWrite() map[string]any {
 	reqs := map[string][]map[string]any{}
 	seen := map[string]bool{}
 	for range 1 + g.r.IntN(10) {
-		tbl := g.pick("Tab", "Pla")
+		tbl := g.pick("Tab", "Pla", "Glo")
 		var w map[string]any
 		var key attr.Item
 		if g.chance(0.75) {
@@ -381,7 +391,7 @@ func (g *diffGen) batchGet() map[string]any {
 	reqs := map[string]map[string]any{}
 	seen := map[string]bool{}
 	for range 1 + g.r.IntN(10) {
-		tbl := g.pick("Tab", "Pla")
+		tbl := g.pick("Tab", "Pla", "Glo")
 		key := g.key(tbl)
 		if k := tbl + fmt.Sprint(key); seen[k] {
 			continue

@@ -138,8 +138,8 @@ func (s *Service) applyOne(tx *store.Tx, now int64, sw *spaceWrites, mu *mutatio
 	if sp == nil {
 		return written{collection: -1}, nil, ddb.NotFound("")
 	}
-	if mu.blindIn(sp) {
-		w, err := mu.blindPut(sp, sw)
+	if mu.blindIn() {
+		w, err := mu.blindPut(sp, sw, now)
 		return w, nil, err
 	}
 	ld, err := s.load(sp, mu)

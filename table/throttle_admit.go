@@ -149,10 +149,11 @@ func (s *Service) admit(mu *mutation, ld *loaded) []throttle.Reason {
 		}
 		return int64(to - from)
 	}
-	units := capacity.WriteUnits(ld.oldSize, next.Size())
-	targets := []throttle.Target{{Cap: m.tcap, Hash: hashOf(mu.key), Key: mu.key, Units: units * a.mult, Bytes: grow(ld.oldSize, next.Size())}}
+	nextSize := next.Size()
+	units := capacity.WriteUnits(ld.oldSize, nextSize)
+	targets := []throttle.Target{{Cap: m.tcap, Hash: hashOf(mu.key), Key: mu.key, Units: units * a.mult, Bytes: grow(ld.oldSize, nextSize)}}
 	for _, d := range m.gsis {
-		c := d.Diff(mu.key, old, next)
+		c := d.DiffSized(mu.key, old, next, ld.oldSize, nextSize)
 		u := capacity.IndexWriteUnits(c)
 		if u == 0 {
 			continue
