@@ -40,7 +40,7 @@ func TestUnmarshalValueErrors(t *testing.T) {
 		{`{"SS":["a","b","a"]}`, validation, "One or more parameter values were invalid: Input collection [a, b, a] contains duplicates."},
 		{`{"NS":["1","1.0"]}`, validation, "One or more parameter values were invalid: Input collection [1, 1.0] contains duplicates."},
 		{`{"NS":["1","x"]}`, validation, msgUnconvertible + ": x"},
-		{`{"BS":["AQ==","AQ=="]}`, validation, "One or more parameter values were invalid: Input collection [AQ==, AQ==] contains duplicates."},
+		{`{"BS":["AQ==","AQ=="]}`, validation, "One or more parameter values were invalid: Input collection [AQ==, AQ==]of type BS contains duplicates."},
 		{`{"M":{"a":{}}}`, validation, msgEmptyValue},
 		{`{"L":[{"N":"x"}]}`, validation, msgUnconvertible + ": x"},
 		{`{"M":{"a":{"L":[{"SS":[]}]}}}`, validation, msgEmptySS},

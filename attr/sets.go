@@ -111,6 +111,12 @@ func hasDuplicateBytes(bs [][]byte) bool {
 // duplicatesError lists the whole collection as DynamoDB does (Java's list
 // format, members as the client sent them).
 func duplicatesError(members []string) error {
+	return listDuplicates(members, "")
+}
+
+// listDuplicates is duplicatesError with qualifier written between the
+// list and the suffix.
+func listDuplicates(members []string, qualifier string) error {
 	var b strings.Builder
 	b.WriteString(msgDuplicatesPrefix)
 	b.WriteByte('[')
@@ -121,17 +127,22 @@ func duplicatesError(members []string) error {
 		b.WriteString(m)
 	}
 	b.WriteByte(']')
+	b.WriteString(qualifier)
 	b.WriteString(msgDuplicatesSuffix)
 	return invalid(ErrDuplicates, b.String())
 }
 
-// binaryDuplicatesError lists a binary set by the base64 text of its members.
+// binaryDuplicatesError lists a binary set by the base64 text of its
+// members and names its type, with no space after the list, as DynamoDB
+// words it ("Input collection [Yg==, Yg==]of type BS contains duplicates.":
+// architect/dynalite's suite, written against the service, and ExtendDB's
+// parity tests).
 func binaryDuplicatesError(bs [][]byte) error {
 	ss := make([]string, len(bs))
 	for i, b := range bs {
 		ss[i] = base64.StdEncoding.EncodeToString(b)
 	}
-	return duplicatesError(ss)
+	return listDuplicates(ss, "of type BS")
 }
 
 // checkSet validates a set value's members: non-empty and without
