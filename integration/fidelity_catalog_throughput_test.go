@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -138,6 +139,22 @@ func TestIndexThroughputBillingSwitch(t *testing.T) {
 		_, err := c.UpdateTable(ctx, &in)
 		return err
 	}
+	// On-demand maximums for the table and the index, dropped by the
+	// switch and not back after it (DDB-TABLE-153).
+	if err := update(dynamodb.UpdateTableInput{OnDemandThroughput: &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(100)}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := update(dynamodb.UpdateTableInput{GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Update: &types.UpdateGlobalSecondaryIndexAction{
+		IndexName: aws.String("gsi1"), OnDemandThroughput: &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(50)}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	maximums := func() string {
+		d := describeIndexes(t, c, "SwitchIx")
+		return fmt.Sprintf("table %v, index %v", d.OnDemandThroughput != nil, d.GlobalSecondaryIndexes[0].OnDemandThroughput != nil)
+	}
+	if got := maximums(); got != "table true, index true" {
+		t.Fatalf("on-demand maximums before the switch: %s", got)
+	}
 	wantAPIError(t, update(dynamodb.UpdateTableInput{BillingMode: types.BillingModeProvisioned, GlobalSecondaryIndexUpdates: throughputUpdate("gsi1", 5, 6)}),
 		"ValidationException", invalidPrefix+"ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
 	wantAPIError(t, update(dynamodb.UpdateTableInput{BillingMode: types.BillingModeProvisioned, ProvisionedThroughput: table}),
@@ -152,6 +169,9 @@ func TestIndexThroughputBillingSwitch(t *testing.T) {
 	if r, w := indexThroughput(t, c, "SwitchIx"); r != 5 || w != 6 {
 		t.Errorf("index throughput after the switch: got %d/%d, want 5/6", r, w)
 	}
+	if got := maximums(); got != "table false, index false" {
+		t.Errorf("on-demand maximums after the switch: %s, want none", got)
+	}
 	// ddblocal's reading of a recorded text whose request is not recorded
 	// (docs/differences-from-dynamodb.md).
 	wantAPIError(t, update(dynamodb.UpdateTableInput{BillingMode: types.BillingModePayPerRequest, GlobalSecondaryIndexUpdates: throughputUpdate("gsi1", 7, 7)}),
@@ -161,6 +181,9 @@ func TestIndexThroughputBillingSwitch(t *testing.T) {
 	}
 	if r, w := indexThroughput(t, c, "SwitchIx"); r != 0 || w != 0 {
 		t.Errorf("index throughput back on demand: got %d/%d, want 0/0", r, w)
+	}
+	if got := maximums(); got != "table false, index false" {
+		t.Errorf("on-demand maximums back on demand: %s, want none", got)
 	}
 }
 
@@ -213,6 +236,10 @@ func TestOnDemandThroughputMessages(t *testing.T) {
 		if err := update("Capped", o); err != nil {
 			t.Fatalf("UpdateTable OnDemandThroughput %+v: %v", *o, err)
 		}
+	}
+	// The member not given stays (DDB-TABLE-051).
+	if o := describeIndexes(t, c, "Capped").OnDemandThroughput; o == nil || aws.ToInt64(o.MaxReadRequestUnits) != 1000 || aws.ToInt64(o.MaxWriteRequestUnits) != -1 {
+		t.Errorf("OnDemandThroughput after setting the write member: got %+v, want 1000/-1", o)
 	}
 }
 

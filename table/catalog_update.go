@@ -281,8 +281,20 @@ func (m *tableMeta) applyUpdate(in *ddb.UpdateTableInput) error {
 	if err := checkOnDemand(in.OnDemandThroughput, m.BillingMode, true); err != nil { // catalog_validate.go
 		return err
 	}
-	if in.OnDemandThroughput != nil {
-		m.OnDemandThroughput = in.OnDemandThroughput
+	if od := in.OnDemandThroughput; od != nil {
+		// The members given replace the table's; the others stay
+		// (ack-api-quirks DDB-TABLE-051, recorded from the service).
+		merged := ddb.OnDemandThroughput{}
+		if m.OnDemandThroughput != nil {
+			merged = *m.OnDemandThroughput
+		}
+		if od.MaxReadRequestUnits != nil {
+			merged.MaxReadRequestUnits = od.MaxReadRequestUnits
+		}
+		if od.MaxWriteRequestUnits != nil {
+			merged.MaxWriteRequestUnits = od.MaxWriteRequestUnits
+		}
+		m.OnDemandThroughput = &merged
 	}
 	if in.StreamSpecification != nil {
 		if err := m.updateStream(in.StreamSpecification); err != nil {
@@ -311,14 +323,21 @@ func (m *tableMeta) applyUpdate(in *ddb.UpdateTableInput) error {
 // to PROVISIONED each must be given its own by an Update in the same
 // request, as DynamoDB requires (ack-api-quirks DDB-TABLE-152, recorded
 // from the service: nothing is assigned, and an index left out is refused
-// in these words). A change of the table's throughput alone leaves theirs.
+// in these words), and the table and its indexes lose their on-demand
+// maximums, which do not come back with a switch back (DDB-TABLE-153;
+// go-to-k/cdkd#3403 probed the same in us-east-1). A change of the
+// table's throughput alone leaves theirs.
 func (m *tableMeta) indexesFollowBilling(updates []ddb.GlobalSecondaryIndexUpdate) error {
+	if m.BillingMode == "PROVISIONED" {
+		m.OnDemandThroughput = nil
+	}
 	for i := range m.GlobalSecondaryIndexes {
 		ix := &m.GlobalSecondaryIndexes[i]
 		if m.BillingMode == "PAY_PER_REQUEST" {
 			ix.ReadCapacity, ix.WriteCapacity = 0, 0
 			continue
 		}
+		ix.OnDemand = nil
 		given := false
 		for _, u := range updates {
 			given = given || (u.Update != nil && u.Update.IndexName == ix.Name && u.Update.ProvisionedThroughput != nil)
