@@ -107,7 +107,7 @@ func (o *GetItemOutput) ReadItem() (attr.Item, error) {
 
 // KeysAndAttributes is one table's part of a BatchGetItem request.
 type KeysAndAttributes struct {
-	Keys                     []attr.Item       `ddb:"required;len=1..100"`
+	Keys                     []attr.Item       `ddb:"required"` // 1 to 100, checked by table.BatchGetItem in the service's newer words
 	AttributesToGet          []string          `json:",omitempty"`
 	ConsistentRead           *bool             `json:",omitempty"`
 	ProjectionExpression     *string           `json:",omitempty"`

@@ -9,6 +9,8 @@
 package expressions
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ddblocal/ddblocal/attr"
@@ -202,18 +204,60 @@ func checkParameterMix(in *Input) error {
 	if in.Values != nil && len(in.Values) == 0 {
 		return plainErr("ExpressionAttributeValues must not be empty")
 	}
+	return checkEntries(in)
+}
+
+// checkEntries checks the entries of ExpressionAttributeNames and then of
+// ExpressionAttributeValues, each map in key order: every key's length and
+// then its syntax, and a name's value. Maps are sorted only when something
+// is wrong, so a good request allocates nothing here.
+func checkEntries(in *Input) error {
+	bad := false
 	for k, v := range in.Names {
-		if !validPlaceholder(k, '#') {
-			return plainErr("ExpressionAttributeNames contains invalid key: Syntax error; key: \"%s\"", k)
-		}
-		if len(v) > attr.MaxNameBytes {
-			return plainErr(attr.MsgNameTooLarge)
-		}
+		bad = bad || nameEntryErr(k, v) != nil
 	}
 	for k := range in.Values {
-		if !validPlaceholder(k, ':') {
-			return plainErr("ExpressionAttributeValues contains invalid key: Syntax error; key: \"%s\"", k)
+		bad = bad || valueEntryErr(k) != nil
+	}
+	if !bad {
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(in.Names)) {
+		if err := nameEntryErr(k, in.Names[k]); err != nil {
+			return err
 		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(in.Values)) {
+		if err := valueEntryErr(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nameEntryErr checks one entry of ExpressionAttributeNames.
+func nameEntryErr(k, v string) *Error {
+	switch {
+	case len(k) > maxPlaceholderBytes:
+		return plainErr("ExpressionAttributeNames contains invalid key: The expression attribute map contains a key that is too long; size of key: %d", len(k))
+	case !validPlaceholder(k, '#'):
+		return plainErr("ExpressionAttributeNames contains invalid key: Syntax error; key: \"%s\"", k)
+	case v == "":
+		return plainErr("ExpressionAttributeNames contains invalid value: Empty attribute name for key %s", k)
+	case len(v) > attr.MaxNameBytes:
+		return plainErr(attr.MsgNameTooLarge)
+	}
+	return nil
+}
+
+// valueEntryErr checks one key of ExpressionAttributeValues. Unlike the
+// names' message, the too-long one gives no size.
+func valueEntryErr(k string) *Error {
+	switch {
+	case len(k) > maxPlaceholderBytes:
+		return plainErr("ExpressionAttributeValues contains invalid key: The expression attribute map contains a key that is too long;")
+	case !validPlaceholder(k, ':'):
+		return plainErr("ExpressionAttributeValues contains invalid key: Syntax error; key: \"%s\"", k)
 	}
 	return nil
 }
@@ -257,6 +301,13 @@ func (in *Input) expression(name string) *string {
 	}
 	return in.ProjectionExpression
 }
+
+// maxPlaceholderBytes is the longest key of ExpressionAttributeNames or
+// ExpressionAttributeValues, its prefix included. A longer key is refused
+// before its syntax is looked at, and a name mapped to "" after it
+// (ExtendDB/extenddb's dual-target expression_attribute_entries tests, their
+// messages captured from DynamoDB in us-east-1, 2026).
+const maxPlaceholderBytes = 255
 
 // validPlaceholder reports whether key is prefix followed by one or more
 // identifier characters, the only keys the lexer can ever match.
@@ -332,7 +383,7 @@ func resolveUpdate(src string, r *resolver) (*Update, error) {
 	if err := checkSource(kindUpdate, src); err != nil {
 		return nil, err
 	}
-	u, err := parseUpdate(src)
+	u, dup, err := parseUpdate(src)
 	if err != nil {
 		return nil, err
 	}
@@ -343,10 +394,40 @@ func resolveUpdate(src string, r *resolver) (*Update, error) {
 			ops = collect(ops, a.value)
 		}
 	}
+	if err := parsedNames(kindUpdate, ops); err != nil {
+		return nil, err
+	}
+	if dup != nil {
+		return nil, dup
+	}
 	if err := r.resolve(kindUpdate, ops); err != nil {
 		return nil, err
 	}
 	return u, nil
+}
+
+// parsedNames is what DynamoDB finds while it parses an update expression,
+// in source order: a reserved word used as a name, and a function it does
+// not know. Both come before a clause given twice and before any
+// placeholder is looked up (architect/dynalite's suite, written against the
+// service: "set #c = if_not_exist(:c) set c = d" is an invalid function name,
+// " set #c = :c set abOrt = true " a reserved keyword).
+func parsedNames(k kind, ops []*operand) error {
+	for _, o := range ops {
+		switch o.kind {
+		case opPath:
+			for _, raw := range o.raw {
+				if raw[0] != '#' && raw[0] != '[' && isReserved(raw) {
+					return k.errf(o.pos, "Attribute name is a reserved keyword; reserved keyword: %s", raw)
+				}
+			}
+		case opFunc:
+			if !isUpdateFunc(o.name) && !isConditionFunc(o.name) && o.name != "size" {
+				return k.errf(o.pos, msgBadFunction, o.name)
+			}
+		}
+	}
+	return nil
 }
 
 func compileProjection(src string, r *resolver) (*Projection, error) {

@@ -264,6 +264,11 @@ func translateAttributesToGet(names []string) (*Projection, error) {
 func translateAttributeUpdates(ups map[string]AttributeValueUpdate) (*Update, error) {
 	u := &Update{legacy: true}
 	for _, name := range sortedKeys(ups) {
+		if name == "" {
+			// As the service refuses an item's empty top-level name (see
+			// table's emptyNameError).
+			return nil, plainErr("Empty attribute name")
+		}
 		up := ups[name]
 		a := action{target: legacyPath(name)}
 		action := up.Action

@@ -380,10 +380,14 @@ var updateKeywords = []string{"SET", "REMOVE", "ADD", "DELETE"}
 // So a value, an operand and a function argument may be wrapped in
 // parentheses (ElectroDB sends "SET #a = (if_not_exists(#a, :z) + :v)"), but
 // one SET value holds at most one '+' or '-'.
-func parseUpdate(src string) (*Update, error) {
+//
+// A clause given twice is returned apart (dup), not as the error: DynamoDB
+// reports it only after the whole expression has parsed and its names have
+// been checked for reserved words and unknown functions (see resolveUpdate).
+func parseUpdate(src string) (u *Update, dup, err error) {
 	p := newParser(kindUpdate, src, updateKeywords)
 	p.parenArgs = true
-	u := &Update{}
+	u = &Update{}
 	seen := [4]bool{}
 	for {
 		t := p.peek()
@@ -399,12 +403,12 @@ func parseUpdate(src string) (*Update, error) {
 			ak = actDelete
 		default:
 			if len(u.clauses) > 0 && t.typ == tEOF {
-				return u, nil
+				return u, dup, nil
 			}
-			return nil, p.fail()
+			return nil, nil, p.fail()
 		}
-		if seen[ak] {
-			return nil, p.k.errf(t.pos, "The %q section can only be used once in an update expression;", strings.ToUpper(t.text))
+		if seen[ak] && dup == nil {
+			dup = p.k.errf(t.pos, "The %q section can only be used once in an update expression;", strings.ToUpper(t.text))
 		}
 		seen[ak] = true
 		u.clauses = append(u.clauses, ak)
@@ -412,7 +416,7 @@ func parseUpdate(src string) (*Update, error) {
 		for {
 			a, err := p.parseAction(ak)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			u.actions = append(u.actions, a)
 			if !isPunct(p.peek(), ",") {

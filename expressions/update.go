@@ -355,6 +355,9 @@ func addPath(item attr.Item, p Path, v attr.Value, legacyList bool) error {
 func deletePath(item attr.Item, p Path, v attr.Value) error {
 	cur, ok := lookup(item, p)
 	if !ok {
+		if !parentFits(item, p) {
+			return runtimeErr(msgInvalidPath)
+		}
 		return nil
 	}
 	if cur.T != v.T {
@@ -384,6 +387,25 @@ func deletePath(item attr.Item, p Path, v attr.Value) error {
 		return runtimeErr(msgWrongType)
 	}
 	return setPath(item, p, nv)
+}
+
+// parentFits reports whether the document holding p's last element is in
+// item and of the kind that element needs (a map for a name, a list for an
+// index). DELETE, like REMOVE, may name an element that is not there, but
+// not one inside a document that is not (architect/dynalite's suite:
+// "delete y.a :a" on an item without y is an invalid document path).
+func parentFits(item attr.Item, p Path) bool {
+	if len(p) == 1 {
+		return true
+	}
+	parent, ok := lookup(item, p[:len(p)-1])
+	if !ok {
+		return false
+	}
+	if p[len(p)-1].Index >= 0 {
+		return parent.T == attr.TypeL
+	}
+	return parent.T == attr.TypeM
 }
 
 // hasString reports membership; NS members are canonical, so text equality is

@@ -164,7 +164,7 @@ func TestBatchWriteItemErrors(t *testing.T) {
 			types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: ritem{"pk": s("a0")}}})},
 			"ValidationException", "Provided list of item keys contains duplicates"},
 		{"ritem without key", map[string][]types.WriteRequest{"BweA": {{PutRequest: &types.PutRequest{Item: ritem{"x": s("1")}}}}},
-			"ValidationException", "One or more parameter values were invalid: Missing the key pk in the item"},
+			"ValidationException", "The provided key element does not match the schema"},
 		{"missing table", map[string][]types.WriteRequest{"Nope": puts("a", 1)}, "ResourceNotFoundException", ""},
 	}
 	for _, tt := range tests {

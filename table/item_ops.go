@@ -31,6 +31,15 @@ func (m *tableMeta) checkStored(size int, get lookup, update bool) error {
 	return m.checkIndexKeys(get)
 }
 
+// emptyNameError is DynamoDB's refusal of an item with an attribute named
+// "" at its top level, as recorded for a TransactWriteItems Put
+// (paritysuite/dynamodb-conformance's deepRequests capture, ten Regions,
+// October 2026): checked after the request's expressions and before its
+// table, on every write of a whole item and on AttributeUpdates.
+func emptyNameError() error {
+	return ddb.Errorf(ddb.ValidationException, "Empty attribute name")
+}
+
 // PutItem writes a whole item, replacing any item with the same key.
 //
 // As in every item operation, what can be checked without the table (the
@@ -40,7 +49,14 @@ func (s *Service) PutItem(ctx context.Context, region string, in *ddb.PutItemInp
 	if err := ddb.CheckOldReturnValues(in.ReturnValues); err != nil {
 		return nil, err
 	}
-	c, m, err := s.compileFor(ctx, region, in.TableName, writeExprInput(&in.WriteParams))
+	c, err := s.compileExpr(writeExprInput(&in.WriteParams))
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := in.Item[""]; ok {
+		return nil, emptyNameError()
+	}
+	m, err := s.table(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -258,6 +274,14 @@ func (m *tableMeta) updateNext(keyItem attr.Item, upd *expressions.Update) (func
 		base := old
 		if base == nil {
 			if upd != nil && !upd.CreatesItem() {
+				// Removals write no item where there is none, but a path
+				// through a document the item lacks ("REMOVE a.b") is
+				// refused as on an item without a (architect/dynalite's
+				// suite, written against DynamoDB: "The document path
+				// provided in the update expression is invalid for update").
+				if _, err := upd.Apply(keyItem); err != nil {
+					return nil, err
+				}
 				return nil, nil
 			}
 			base = keyItem

@@ -182,7 +182,7 @@ func (s *Service) checkAction(ti ddb.TransactWriteItem) (*expressions.Compiled, 
 		return nil, err
 	}
 	if _, empty := item[""]; empty && ti.Put != nil {
-		return nil, ddb.Errorf(ddb.ValidationException, "Empty attribute name")
+		return nil, emptyNameError()
 	}
 	if item.Depth() > attr.MaxNestingDepth {
 		return nil, ddb.NestingError()
