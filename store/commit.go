@@ -28,6 +28,7 @@ const (
 type request struct {
 	ctx   context.Context
 	fn    func(tx *Tx) error
+	pre   []Prefetch // what fn will read (UpdatePrefetch); only over etcd
 	state atomic.Int32
 	err   error         // written by the committer before done is closed
 	done  chan struct{} // closed when err is final
@@ -118,6 +119,11 @@ func (q *queue) close() {
 // tx after returning, or call runtime.Goexit. Slices obtained through tx are
 // valid only until fn returns.
 func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) error {
+	return db.update(ctx, nil, fn)
+}
+
+// update is Update, with what fn will read (UpdatePrefetch).
+func (db *DB) update(ctx context.Context, pre []Prefetch, fn func(tx *Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -126,7 +132,7 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 	defer db.inflight.Done()
 
-	r := &request{ctx: ctx, fn: fn, done: make(chan struct{})}
+	r := &request{ctx: ctx, fn: fn, pre: pre, done: make(chan struct{})}
 	db.queue.push(r)
 	select {
 	case <-r.done:
@@ -201,6 +207,9 @@ func (db *DB) runLive(live []*request) {
 		if err != nil {
 			finishAll(live, err)
 			break
+		}
+		if db.optimistic {
+			t.(*etcdTxn).prefetch(batchPrefetch(live))
 		}
 		failed := -1
 		for i, r := range live {

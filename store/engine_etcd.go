@@ -110,7 +110,10 @@ type etcdTxn struct {
 	// seen caches what getKey fetched (nil: absent): the snapshot does not
 	// change, so a key a batch reads again (the space's marker, its log
 	// flag, the counters) costs one round trip, not one per request.
-	seen    map[string][]byte
+	seen map[string][]byte
+	// pre holds what prefetch fetched (etcd_prefetch.go), each key's value
+	// (nil: absent) and mod revision, until getKey first reads it.
+	pre     map[string]kv
 	ranges  []keyRange // ranges read by a write transaction
 	writes  map[string]*[]byte
 	leased  map[string]clientv3.LeaseID // writes that expire with a lease
@@ -206,6 +209,10 @@ func (t *etcdTxn) getKey(k string) []byte {
 	}
 	if v, ok := t.seen[k]; ok {
 		return v
+	}
+	if p, ok := t.pre[k]; ok {
+		t.reads[k], t.seen[k] = p.mod, p.val
+		return p.val
 	}
 	kvs, _ := t.fetch(k, "", 0, false)
 	if t.err != nil {
@@ -455,6 +462,8 @@ func (b *etcdBucket) sequence() uint64 {
 		v = *w
 	} else if _, read := b.t.reads[b.seq]; read {
 		v = b.t.getKey(b.seq)
+	} else if p, ok := b.t.pre[b.seq]; ok {
+		v = p.val
 	} else if kvs, _ := b.t.fetch(b.seq, "", 0, false); len(kvs) == 1 {
 		v = kvs[0].val
 	}

@@ -64,6 +64,7 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *ddb.Batch
 	}
 	meters := make([]*capacity.Meter, len(reqs))
 	err := s.db.View(func(tx *store.Tx) error {
+		s.prefetchBatch(tx, reqs)
 		size := 0
 		for i := range reqs {
 			var err error

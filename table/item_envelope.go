@@ -86,7 +86,7 @@ func anyStrong(muts []*mutation) bool {
 // instant. The store may run body more than once: it must set, not
 // accumulate, what it gathers.
 func (s *Service) runWrite(ctx context.Context, op writeOp, body func(tx *store.Tx, now int64) error) error {
-	return s.db.Update(ctx, func(tx *store.Tx) error {
+	return s.db.UpdatePrefetch(ctx, s.writePrefetch(op.muts), func(tx *store.Tx) error {
 		if err := s.claimShared(tx, op.strong); err != nil {
 			return err
 		}

@@ -229,6 +229,7 @@ func (s *Service) GetItem(ctx context.Context, region string, in *ddb.GetItemInp
 // rendered as DynamoDB JSON straight from its stored bytes (nil when
 // absent), else decoded as of r's instant. size is the item's size.
 func (s *Service) getStored(tx *store.Tx, r keyedRead, key []byte, raw bool) (item attr.Item, rendered []byte, size int, err error) {
+	s.prefetchItem(tx, r.m, key)
 	sp := tx.Space(r.m.ID)
 	if sp == nil {
 		return nil, nil, 0, ddb.NotFound("")

@@ -523,6 +523,7 @@ func (s *Service) TransactGetItems(ctx context.Context, region string, in *ddb.T
 	out := &ddb.TransactGetItemsOutput{Responses: make([]ddb.ItemResponse, len(gets))}
 	sizes := make([]int, len(gets))
 	err := s.db.Read(func(tx *store.Tx) error {
+		s.prefetchTransactGet(tx, gets)
 		for i, g := range gets {
 			out.Responses[i].Item, sizes[i] = nil, 0
 			sp := tx.Space(g.meta.ID)
