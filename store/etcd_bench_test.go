@@ -18,12 +18,16 @@ import (
 // txn is etcd's own figure for transactions the size of a PutItem's commit
 // (compares on the item and the table's counters, puts of a 250-byte item,
 // the 16-byte counters and a commit marker), each client on its own keys so
-// that none conflicts; get is single-key reads. put-1 is DB.Update of a
+// that none conflicts; get is single-key reads; getitem is a GetItem's
+// View (the space's marker, then the item: two reads) and getitem-prefetch
+// the same naming them first (one etcd request). put-1 is DB.Update of a
 // PutItem-shaped transaction (read the item and the counters, write both)
 // from one DB, a front-end's group commit; put-2 splits the same clients
-// over two DBs on one prefix, two front-ends whose batches conflict on the
-// table's counters. 16 clients each (RunParallel at parallelism 8 on 2
-// cores); ops/s is the figure to read.
+// over two DBs on one prefix, two front-ends (each adding to a counter
+// shard of its own); the -prefetch variants name what each write reads
+// (UpdatePrefetch), so that a batch fetches it in one request. 16 clients
+// each (RunParallel at parallelism 8 on 2 cores); ops/s is the figure to
+// read.
 func BenchmarkEtcd(b *testing.B) {
 	eps, err := etcdMember.get()
 	if err != nil {
@@ -69,14 +73,57 @@ func BenchmarkEtcd(b *testing.B) {
 			}
 		})
 	})
-	for _, dbs := range []int{1, 2} {
-		b.Run(fmt.Sprintf("put-%d", dbs), func(b *testing.B) { benchEtcdPuts(b, eps, fmt.Sprintf("bench%d/", run.Add(1)), dbs, val) })
+	for _, prefetch := range []bool{false, true} {
+		name := map[bool]string{false: "", true: "-prefetch"}[prefetch]
+		b.Run("getitem"+name, func(b *testing.B) { benchEtcdGets(b, eps, fmt.Sprintf("bench%d/", run.Add(1)), prefetch, val) })
+		for _, dbs := range []int{1, 2} {
+			b.Run(fmt.Sprintf("put-%d%s", dbs, name), func(b *testing.B) {
+				benchEtcdPuts(b, eps, fmt.Sprintf("bench%d/", run.Add(1)), dbs, prefetch, val)
+			})
+		}
 	}
+}
+
+// benchEtcdGets runs GetItem-shaped reads (the space's marker, then an
+// item) from 16 clients over one DB, naming them first when prefetch.
+func benchEtcdGets(b *testing.B, eps []string, p string, prefetch bool, val string) {
+	db, err := Open(Options{Etcd: &EtcdOptions{Endpoints: eps, Prefix: p, DialTimeout: testDial, RequestTimeout: testDial}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(context.Background(), func(tx *Tx) error {
+		if err := tx.CreateSpace("t"); err != nil {
+			return err
+		}
+		return tx.Space("t").Put([]byte("k"), []byte(val))
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	k := []byte("k")
+	parallel(b, func(pb *testing.PB) {
+		for pb.Next() {
+			err := db.View(func(tx *Tx) error {
+				if prefetch {
+					tx.Prefetch(Prefetch{Space: "t", Keys: [][]byte{k}})
+				}
+				if tx.Space("t").Get(k) == nil {
+					return fmt.Errorf("no item")
+				}
+				return nil
+			})
+			if err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 }
 
 // benchEtcdPuts runs PutItem-shaped transactions from 16 clients spread
 // over n DBs on prefix p.
-func benchEtcdPuts(b *testing.B, eps []string, p string, n int, val string) {
+func benchEtcdPuts(b *testing.B, eps []string, p string, n int, prefetch bool, val string) {
 	var dbs []*DB
 	for range n {
 		db, err := Open(Options{Etcd: &EtcdOptions{Endpoints: eps, Prefix: p, DialTimeout: testDial, RequestTimeout: testDial}})
@@ -95,7 +142,11 @@ func benchEtcdPuts(b *testing.B, eps []string, p string, n int, val string) {
 		db := dbs[int(id)%n]
 		for i := 0; pb.Next(); i++ {
 			k := []byte(fmt.Sprint(id, "/", i))
-			err := db.Update(context.Background(), func(tx *Tx) error {
+			var ps []Prefetch
+			if prefetch {
+				ps = []Prefetch{{Space: "t", Keys: [][]byte{k}, Write: true}}
+			}
+			err := db.UpdatePrefetch(context.Background(), ps, func(tx *Tx) error {
 				sp := tx.Space("t")
 				if sp.Get(k) != nil {
 					return nil
