@@ -59,16 +59,16 @@ func conditionInput(c *s3import.Condition) expressions.Input {
 
 // write paces, reports and puts one chunk; it stops the load when
 // CancelBulkOperation has marked it CANCELLING.
-func (l *bulkLoad) write(c chunk) error {
-	reports, err := l.report(c.bad)
+func (l *bulkLoad) write(c s3import.Chunk) error {
+	reports, err := l.report(c.Bad)
 	if err != nil {
 		return err
 	}
-	muts, err := l.mutations(c.recs)
+	muts, err := l.mutations(c.Records)
 	if err != nil {
 		return err
 	}
-	all := l.measure(c.recs)
+	all := l.measure(c.Records)
 	if err := l.pace.wait(l.s.bg, all.units); err != nil {
 		return err
 	}
@@ -87,14 +87,14 @@ func (l *bulkLoad) write(c chunk) error {
 		return nil
 	}
 	post := func(tx *store.Tx, failed []condFailure) error {
-		l.checkpoint(c, &prev.Progress, reports, l.written(c.recs, all, failed), len(failed))
+		l.checkpoint(c, &prev.Progress, reports, l.written(c.Records, all, failed), len(failed))
 		return writeJob(tx, l.region, kindBulk, l.id, l.job)
 	}
 	failed, err := l.s.applyLoad(muts, pre, post)
 	if err != nil {
 		return err
 	}
-	return l.reportConditions(c.recs, failed)
+	return l.reportConditions(c.Records, failed)
 }
 
 // mutations are a chunk's puts: blind, or conditional on the record's
@@ -173,17 +173,17 @@ func (b loadBytes) minus(o loadBytes) loadBytes {
 // (w: those whose condition did not fail) and their bytes, and the report
 // objects written. It sets, not adds to, l.job: the store may run the
 // transaction more than once.
-func (l *bulkLoad) checkpoint(c chunk, prev *jobProgress, reports int, w loadBytes, condFailed int) {
+func (l *bulkLoad) checkpoint(c s3import.Chunk, prev *jobProgress, reports int, w loadBytes, condFailed int) {
 	p := &l.job.Progress
-	p.Pos, p.Written, p.Bytes, p.Reports = c.pos, prev.Written+w.items, prev.Bytes+w.size, reports
+	p.Pos, p.Written, p.Bytes, p.Reports = c.Pos, prev.Written+w.items, prev.Bytes+w.size, reports
 	p.GSI, p.LSI, p.Vector = addBytes(prev.GSI, w.ix.gsi), addBytes(prev.LSI, w.ix.lsi), addBytes(prev.Vector, w.ix.vector)
 	p.CondReports = prev.CondReports
 	if condFailed > 0 && l.wants("CONDITION_CHECK_FAILURE") {
 		p.CondReports++
 	}
 	d := &l.job.Desc
-	read := c.pos.Stats.Bytes
-	d.ProcessedItemCount, d.FailedItemCount, d.ProcessedInputBytes = c.pos.Stats.Processed, c.pos.Stats.Errors, &read
+	read := c.Pos.Stats.Bytes
+	d.ProcessedItemCount, d.FailedItemCount, d.ProcessedInputBytes = c.Pos.Stats.Processed, c.Pos.Stats.Errors, &read
 	l.usage()
 }
 

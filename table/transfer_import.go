@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -149,20 +150,42 @@ func (s *Service) loadImport(o *store.Ownership, region, id string, job *importJ
 	if err != nil {
 		return job.Progress.Pos.Stats, err
 	}
-	o3 := s3import.Options{Format: d.InputFormat, Compression: d.InputCompressionType, KeyTypes: keyTypes(m), Check: itemCheck(m)}
+	o3 := s3import.Options{Format: d.InputFormat, Compression: d.InputCompressionType, KeyTypes: keyTypes(m), Prepare: prepareImport(m)}
 	if f := d.InputFormatOptions; f != nil && f.Csv != nil {
 		o3.CSV = s3import.CSVOptions{Delimiter: f.Csv.Delimiter, Header: f.Csv.HeaderList}
 	}
-	return s.readChunks(d.S3BucketSource.S3Bucket, d.S3BucketSource.S3KeyPrefix, o3, job.Progress.Pos, func(c chunk) error {
-		return s.writeImported(m, c.recs, func(tx *store.Tx) error {
+	return s.readChunks(d.S3BucketSource.S3Bucket, d.S3BucketSource.S3KeyPrefix, o3, job.Progress.Pos, 0, func(c s3import.Chunk) error {
+		return s.writeImported(m, c.Records, func(tx *store.Tx) error {
 			if err := o.Fence(tx); err != nil {
 				return err
 			}
-			job.Progress.Pos, job.Progress.Written = c.pos, job.Progress.Written+int64(len(c.recs))
-			d.ProcessedItemCount, d.ErrorCount, d.ImportedItemCount = c.pos.Stats.Processed, c.pos.Stats.Errors, job.Progress.Written
+			job.Progress.Pos, job.Progress.Written = c.Pos, job.Progress.Written+int64(len(c.Records))
+			d.ProcessedItemCount, d.ErrorCount, d.ImportedItemCount = c.Pos.Stats.Processed, c.Pos.Stats.Errors, job.Progress.Written
 			return writeJob(tx, region, kindImport, id, job)
 		})
 	})
+}
+
+// importPrep is what an import's decoding goroutines make of an item for
+// writeImported: its storage key and its encoding.
+type importPrep struct{ key, enc []byte }
+
+// prepareImport is itemCheck, and gives each good item its storage key and
+// its encoding, computed on the goroutine that decoded it rather than on
+// the one that writes: the bytes blindPut would encode.
+func prepareImport(m *tableMeta) func(s3import.Record) (any, error) {
+	return func(r s3import.Record) (any, error) {
+		it := r.Item
+		key, err := m.itemKey(it)
+		if err != nil {
+			return nil, err
+		}
+		size := it.Size()
+		if err := m.checkStored(size, itemLookup(it), false); err != nil {
+			return nil, err
+		}
+		return &importPrep{key: key, enc: attr.AppendBinarySized(make([]byte, 0, size+4*len(it)+8), it, size)}, nil
+	}
 }
 
 // itemCheck refuses an item without m's key or over an item limit.
@@ -175,65 +198,18 @@ func itemCheck(m *tableMeta) func(attr.Item) error {
 	}
 }
 
-// chunk is a run of an S3 source's records: the good ones (items, with a
-// bulk load's conditions) and the bad ones, and the read's position after
-// them.
-type chunk struct {
-	recs []s3import.Record
-	bad  []*s3import.RecordError
-	pos  s3import.Position
-}
-
 // readChunks reads every object under prefix in chunks of importChunk
-// items: one goroutine parses while this one calls write with the
-// previous chunk, so a load uses two cores and at most three chunks are in
-// memory. write's error stops the read.
-func (s *Service) readChunks(bkt, prefix string, o s3import.Options, from s3import.Position, write func(chunk) error) (s3import.Stats, error) {
-	ctx, cancel := context.WithCancelCause(s.bg)
-	defer cancel(nil)
-	chunks := make(chan chunk, 1)
-	var st s3import.Stats
-	var readErr error
-	go func() {
-		defer close(chunks)
-		st, readErr = s.produceChunks(ctx, bkt, prefix, o, from, chunks)
-	}()
-	for c := range chunks {
-		if err := write(c); err != nil {
-			cancel(err)
-			for range chunks { // let the reader see the cancellation and stop
-			}
-			return st, err
-		}
+// records, decoded on workers goroutines (0: as many as there are cores)
+// while this one calls write with each chunk in order
+// (s3import.ReadChunks). write's error stops the read.
+func (s *Service) readChunks(bkt, prefix string, o s3import.Options, from s3import.Position, workers int, write func(s3import.Chunk) error) (s3import.Stats, error) {
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	return st, readErr
-}
-
-// produceChunks parses the source into chunks.
-func (s *Service) produceChunks(ctx context.Context, bkt, prefix string, o s3import.Options, from s3import.Position, chunks chan<- chunk) (s3import.Stats, error) {
-	cur := chunk{recs: make([]s3import.Record, 0, importChunk)}
-	send := func() error {
-		select {
-		case chunks <- cur:
-			cur = chunk{recs: make([]s3import.Record, 0, importChunk)}
-			return nil
-		case <-ctx.Done():
-			return context.Cause(ctx)
-		}
+	if s.plain {
+		workers = 1 // the plain twin: read and decoded on one goroutine
 	}
-	st, err := s3import.ReadRecords(ctx, s.opts.S3, bkt, prefix, o, from, func(r s3import.Record, pos s3import.Position) error {
-		cur.recs, cur.pos = append(cur.recs, r), pos
-		if len(cur.recs) == importChunk || len(cur.bad) >= importChunk {
-			return send()
-		}
-		return nil
-	}, func(e *s3import.RecordError, pos s3import.Position) {
-		cur.bad, cur.pos = append(cur.bad, e), pos
-	})
-	if err == nil && (len(cur.recs) > 0 || len(cur.bad) > 0) {
-		err = send()
-	}
-	return st, err
+	return s3import.ReadChunks(s.bg, s.opts.S3, bkt, prefix, o, from, importChunk, workers, write)
 }
 
 // keyTypes returns the types of m's attribute definitions, which type the
@@ -258,13 +234,19 @@ func (s *Service) writeImported(m *tableMeta, recs []s3import.Record, check func
 		return s.db.Update(s.bg, check)
 	}
 	muts := make([]mutation, len(recs))
+	keepLog := s.keepsLog(m)
 	for i, r := range recs {
 		it := r.Item
-		key, err := m.itemKey(it)
-		if err != nil {
-			return err
+		var key, enc []byte
+		if p, ok := r.Prepared.(*importPrep); ok {
+			key, enc = p.key, p.enc
+		} else {
+			var err error
+			if key, err = m.itemKey(it); err != nil {
+				return err
+			}
 		}
-		muts[i] = mutation{meta: m, key: key, blind: true, keepLog: s.keepsLog(m),
+		muts[i] = mutation{meta: m, key: key, enc: enc, blind: true, keepLog: keepLog,
 			next: func(attr.Item) (attr.Item, error) { return it, nil }}
 	}
 	if !s.plain {

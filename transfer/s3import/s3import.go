@@ -61,6 +61,12 @@ type Options struct {
 	// validates a record's condition: an error makes the record bad.
 	Conditions     bool
 	CheckCondition func(*Condition) error
+	// Prepare (when not nil) runs on each good record after the checks,
+	// on the goroutine that decoded it, and its answer is kept in the
+	// record's Prepared: work the caller would otherwise do record by
+	// record on its own goroutine (a storage key, an encoding). An error
+	// makes the record bad.
+	Prepare func(Record) (any, error)
 }
 
 // Condition is a bulk-load record's condition, in PutItem's parameters of
@@ -80,6 +86,8 @@ type Record struct {
 	Condition *Condition
 	Key       string
 	Line      int
+	// Prepared is what Options.Prepare made of the record (nil without it).
+	Prepared any
 }
 
 // RecordError is one record that was not imported.
@@ -209,7 +217,7 @@ func readObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos 
 func record(dec decoder, o Options, pos *Position, rec Record, err error, put func(Record, Position) error, bad func(*RecordError, Position)) error {
 	var rerr *RecordError
 	if err == nil {
-		if cerr := check(o, rec); cerr != nil {
+		if cerr := check(o, &rec); cerr != nil {
 			err = &RecordError{Key: pos.Key, Line: lineOf(dec), Err: cerr}
 		}
 	}
@@ -231,16 +239,25 @@ func record(dec decoder, o Options, pos *Position, rec Record, err error, put fu
 	return put(rec, *pos)
 }
 
-// check runs the caller's checks on a parsed record: its item's, then its
-// condition's.
-func check(o Options, rec Record) error {
+// check runs the caller's checks on a parsed record, its item's then its
+// condition's, and then Prepare.
+func check(o Options, rec *Record) error {
 	if o.Check != nil {
 		if err := o.Check(rec.Item); err != nil {
 			return err
 		}
 	}
 	if rec.Condition != nil && o.CheckCondition != nil {
-		return o.CheckCondition(rec.Condition)
+		if err := o.CheckCondition(rec.Condition); err != nil {
+			return err
+		}
+	}
+	if o.Prepare != nil {
+		p, err := o.Prepare(*rec)
+		if err != nil {
+			return err
+		}
+		rec.Prepared = p
 	}
 	return nil
 }

@@ -1,0 +1,284 @@
+package s3import
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/ddblocal/ddblocal/transfer/bucket"
+)
+
+// Chunk is a run of records in read order, good and bad, and the Position
+// after the last of them: work done with a chunk and checkpointed with its
+// Pos is resumed from there (ReadChunks' from).
+type Chunk struct {
+	Records []Record
+	Bad     []*RecordError
+	Pos     Position
+}
+
+// chunkBytes bounds the raw lines of one chunk, so that a chunk of large
+// items holds a few MiB, not size times 400 KB.
+const chunkBytes = 4 << 20
+
+// ReadChunks reads what ReadRecords reads, from from on, and gives it to
+// fn in chunks of about size records (good and bad), in read order, on
+// the caller's goroutine, while the next chunks are read. fn's error stops
+// the read and is returned.
+//
+// With workers > 1, the lines of a DYNAMODB_JSON or ION source are read
+// and split on one goroutine and each chunk's lines decoded and checked on
+// one of workers others, so a load uses every core. The chunks reach fn in
+// order, with the same records, errors and positions as with one worker
+// (TestReadChunksParallelIsPlain), but cut differently: at most size
+// records, never two objects' records, and no more than 4 MiB of lines
+// (large items), with a few chunks per worker in memory. A CSV source
+// (whose records may span lines) is read on one goroutine.
+func ReadChunks(ctx context.Context, s bucket.Store, bkt, prefix string, o Options, from Position, size, workers int, fn func(Chunk) error) (Stats, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if workers <= 1 || o.Format == FormatCSV {
+		return readChunksPlain(ctx, cancel, s, bkt, prefix, o, from, size, fn)
+	}
+	return readChunksParallel(ctx, cancel, s, bkt, prefix, o, from, size, workers, fn)
+}
+
+// readChunksPlain is ReadChunks with one reading goroutine, which decodes
+// too: the plain twin of readChunksParallel. Its chunks may span objects.
+func readChunksPlain(ctx context.Context, cancel context.CancelCauseFunc, s bucket.Store, bkt, prefix string, o Options, from Position, size int, fn func(Chunk) error) (Stats, error) {
+	chunks := make(chan Chunk, 1)
+	var st Stats
+	var readErr error
+	go func() {
+		defer close(chunks)
+		var cur Chunk
+		send := func() error {
+			select {
+			case chunks <- cur:
+				cur = Chunk{}
+				return nil
+			case <-ctx.Done():
+				return context.Cause(ctx)
+			}
+		}
+		st, readErr = ReadRecords(ctx, s, bkt, prefix, o, from, func(r Record, pos Position) error {
+			cur.Records, cur.Pos = append(cur.Records, r), pos
+			if len(cur.Records)+len(cur.Bad) >= size {
+				return send()
+			}
+			return nil
+		}, func(e *RecordError, pos Position) {
+			cur.Bad, cur.Pos = append(cur.Bad, e), pos
+		})
+		if readErr == nil && len(cur.Records)+len(cur.Bad) > 0 {
+			readErr = send()
+		}
+	}()
+	return drainChunks(chunks, cancel, fn, func() (Stats, error) { return st, readErr })
+}
+
+// drainChunks gives each chunk to fn; on fn's error it cancels the read
+// and waits for its end. result is the read's outcome, valid once chunks
+// is closed.
+func drainChunks(chunks <-chan Chunk, cancel context.CancelCauseFunc, fn func(Chunk) error, result func() (Stats, error)) (Stats, error) {
+	for c := range chunks {
+		if err := fn(c); err != nil {
+			cancel(err)
+			for range chunks { // let the reader see the cancellation and stop
+			}
+			st, _ := result()
+			return st, err
+		}
+	}
+	return result()
+}
+
+// rawChunk is a chunk's lines as read, not yet decoded: the object, each
+// line's text (in one buffer) and number, which were too long, and the
+// Position after them with the errors not yet counted.
+type rawChunk struct {
+	key     string
+	buf     []byte
+	ends    []int // lines[i] is buf[ends[i-1]:ends[i]]
+	lines   []int
+	tooLong []bool
+	pos     Position
+	done    chan Chunk // the decoded chunk, once a worker has it
+}
+
+// readChunksParallel is ReadChunks with workers decoding.
+func readChunksParallel(ctx context.Context, cancel context.CancelCauseFunc, s bucket.Store, bkt, prefix string, o Options, from Position, size, workers int, fn func(Chunk) error) (Stats, error) {
+	work := make(chan *rawChunk, workers)
+	ordered := make(chan *rawChunk, workers+1)
+	for range workers {
+		go func() {
+			for raw := range work {
+				raw.done <- decodeChunk(o, raw)
+			}
+		}()
+	}
+	var st Stats
+	var readErr error
+	go func() {
+		defer close(ordered)
+		defer close(work)
+		st, readErr = splitLines(ctx, s, bkt, prefix, o, from, size, func(raw *rawChunk) error {
+			raw.done = make(chan Chunk, 1)
+			select {
+			case ordered <- raw:
+			case <-ctx.Done():
+				return context.Cause(ctx)
+			}
+			select {
+			case work <- raw:
+				return nil
+			case <-ctx.Done():
+				return context.Cause(ctx)
+			}
+		})
+	}()
+	chunks := make(chan Chunk)
+	nbad := from.Stats.Errors
+	go func() {
+		defer close(chunks)
+		for raw := range ordered {
+			var c Chunk
+			select {
+			case c = <-raw.done:
+			case <-ctx.Done():
+				continue
+			}
+			nbad += int64(len(c.Bad))
+			c.Pos.Stats.Errors = nbad
+			select {
+			case chunks <- c:
+			case <-ctx.Done():
+			}
+		}
+	}()
+	return drainChunks(chunks, cancel, fn, func() (Stats, error) {
+		st.Errors = nbad
+		return st, readErr
+	})
+}
+
+// decodeChunk decodes and checks a chunk's lines, as lineDecoder.next and
+// record do one at a time.
+func decodeChunk(o Options, raw *rawChunk) Chunk {
+	c := Chunk{Records: make([]Record, 0, len(raw.lines)), Pos: raw.pos}
+	decode := lineDecodeFunc(o)
+	start := 0
+	for i, end := range raw.ends {
+		b := raw.buf[start:end]
+		start = end
+		line := raw.lines[i]
+		if raw.tooLong[i] {
+			c.Bad = append(c.Bad, &RecordError{Key: raw.key, Line: line, Err: fmt.Errorf("line longer than %d bytes", maxLine)})
+			continue
+		}
+		rec, err := decode(b)
+		if err == nil {
+			err = check(o, &rec)
+		}
+		if err != nil {
+			c.Bad = append(c.Bad, &RecordError{Key: raw.key, Line: line, Err: err})
+			continue
+		}
+		rec.Key, rec.Line = raw.key, line
+		c.Records = append(c.Records, rec)
+	}
+	return c
+}
+
+// lineDecodeFunc is the line decoder newDecoder gives a line format.
+func lineDecodeFunc(o Options) func([]byte) (Record, error) {
+	switch {
+	case o.Format == FormatIon && o.Conditions:
+		return decodeIonRecord
+	case o.Format == FormatIon:
+		return itemOnly(decodeIonLine)
+	case o.Conditions:
+		return decodeJSONRecord
+	}
+	return itemOnly(decodeJSONLine)
+}
+
+// splitLines reads every object under prefix from from on, as ReadRecords
+// does, into raw chunks of at most size non-blank lines (each one record)
+// given to emit, and returns the counts but the errors.
+func splitLines(ctx context.Context, s bucket.Store, bkt, prefix string, o Options, from Position, size int, emit func(*rawChunk) error) (Stats, error) {
+	pos := from
+	err := s.List(ctx, bkt, prefix, func(obj bucket.Object) error {
+		switch {
+		case obj.Key < from.Key:
+			return nil
+		case obj.Key == from.Key:
+			pos.Records = from.Records
+		default:
+			pos.Key, pos.Records = obj.Key, 0
+			pos.Stats.Objects++
+			pos.Stats.Bytes += obj.Size
+		}
+		return splitObject(ctx, s, bkt, o, &pos, size, emit)
+	})
+	if err == nil && pos.Stats.Objects == 0 {
+		err = ErrNoObjects
+	}
+	return pos.Stats, err
+}
+
+// splitObject reads the lines of the object pos names, skipping its first
+// pos.Records records, into raw chunks.
+func splitObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos *Position, size int, emit func(*rawChunk) error) error {
+	key, skip := pos.Key, pos.Records
+	rc, err := s.Open(ctx, bkt, key)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	r, done, err := decompress(rc, o.Compression)
+	if err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	defer done()
+	d := newLineDecoder(r, key, nil)
+	cur := &rawChunk{key: key}
+	for n := int64(0); ; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b, tooLong, err := d.readLine()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+		d.n++
+		if tooLong {
+			b = nil // a bad record: its text is not kept
+		} else if b = bytes.TrimSpace(b); len(b) == 0 {
+			continue
+		}
+		if n++; n <= skip {
+			continue
+		}
+		cur.buf = append(cur.buf, b...)
+		cur.ends, cur.lines, cur.tooLong = append(cur.ends, len(cur.buf)), append(cur.lines, d.n), append(cur.tooLong, tooLong)
+		pos.Records++
+		pos.Stats.Processed++
+		if len(cur.ends) == size || len(cur.buf) >= chunkBytes {
+			cur.pos = *pos
+			if err := emit(cur); err != nil {
+				return err
+			}
+			cur = &rawChunk{key: key}
+		}
+	}
+	if len(cur.ends) == 0 {
+		return nil
+	}
+	cur.pos = *pos
+	return emit(cur)
+}
