@@ -346,3 +346,55 @@ func TestImportClusterHandover(t *testing.T) {
 	}
 	p2.stopOK()
 }
+
+// TestExportClusterHandover: two front-ends share an etcd store; an export
+// started through the first (the owner of the transfers) is killed with
+// SIGKILL as soon as it has begun writing, and the second, once the dead
+// one's lease ends, writes it again from the start at the same
+// ExportTime: it ends COMPLETED (never also FAILED), each item exactly
+// once, and both front-ends saw it IN_PROGRESS while it ran.
+func TestExportClusterHandover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	if signedPass() {
+		t.Skip("run once, in the unsigned pass: signatures change nothing here")
+	}
+	ec := etcdtest.StartT(t, 1)
+	url := "etcd://" + strings.TrimPrefix(ec.Endpoints()[0], "http://") + "/xexp"
+	dir := t.TempDir()
+	s3dir := filepath.Join(dir, "s3")
+	st := bucket.Dir{Root: s3dir}
+	args := []string{"--port", "0", "--store", url, "--etcd-timeout", etcdDial.String(), "--s3-dir", s3dir}
+	p1 := startBinary(t, dir, nil, args...)
+	c1 := p1.client()
+	waitImport(t, c1, startImportOf(t, c1, st, clusterImport))
+	enablePITR(t, c1, "Imported", 0)
+	p2 := startBinary(t, dir, nil, args...)
+	c2 := p2.client()
+	arn := exportAndKill(t, p1, c1, s3dir)
+	ctx := context.Background()
+	d, err := c2.DescribeExport(ctx, &dynamodb.DescribeExportInput{ExportArn: aws.String(arn)})
+	if err != nil || d.ExportDescription.ExportStatus != types.ExportStatusInProgress {
+		t.Fatalf("the export seen from the second front-end after the kill: %+v, %v", d, err)
+	}
+	got := waitExport(t, c2, arn)
+	if got.ExportStatus != types.ExportStatusCompleted || aws.ToInt64(got.ItemCount) != clusterImport || got.FailureCode != nil {
+		t.Fatalf("export taken over: status %s, items %d, failure %v; want COMPLETED, %d, none",
+			got.ExportStatus, aws.ToInt64(got.ItemCount), aws.ToString(got.FailureCode), clusterImport)
+	}
+	lines, sum := readExportLines(t, st, "out", aws.ToString(got.ExportManifest))
+	if sum["itemCount"] != float64(clusterImport) || len(lines) != clusterImport {
+		t.Errorf("export taken over: summary itemCount %v, %d data lines; want %d", sum["itemCount"], len(lines), clusterImport)
+	}
+	for i := 1; i < len(lines); i++ {
+		if lines[i] == lines[i-1] {
+			t.Fatalf("export taken over: %s written twice", strings.TrimSpace(lines[i]))
+		}
+	}
+	list, err := c2.ListExports(ctx, &dynamodb.ListExportsInput{})
+	if err != nil || len(list.ExportSummaries) != 1 || list.ExportSummaries[0].ExportStatus != types.ExportStatusCompleted {
+		t.Errorf("ListExports after the handover: %+v, %v; want the one export, COMPLETED", list, err)
+	}
+	p2.stopOK()
+}
