@@ -1,0 +1,368 @@
+package integration
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/ddblocal/ddblocal/transfer/bucket"
+)
+
+// BenchmarkTransfer measures ImportTable and ExportTableToPointInTime on
+// the server as users run it: the binary with its default durable store
+// (--db-path) in its own process, DDBLOCAL_TRANSFER_SCALE items (default
+// 1,000,000) of ~100 bytes in 8 gzip JSON objects. Run it once:
+//
+//	go test ./integration -run '^$' -bench BenchmarkTransfer -benchtime 1x -v
+//
+// It reports, for each way, items/s (wall), items per CPU-second of the
+// server, and the server's peak RSS growth, beside the live heap after a
+// collection (pprof's heap?gc=1): the store keeps every item in memory, so
+// an import's RSS grows by the table itself. The export runs on the loaded
+// table after a restart (the checkpoints of the import done, the table
+// loaded), so its growth is the export's own. With
+// DDBLOCAL_TRANSFER_BASELINE=1 it also loads the same items into a fresh
+// server with BatchWriteItem (8 clients, 25 items a request) and reports
+// that server's RSS growth: the import's growth minus it is the import
+// machinery's own. DDBLOCAL_TRANSFER_CPUPROFILE=FILE saves the server's CPU
+// profile of the import's first ten seconds; DDBLOCAL_TRANSFER_IN_MEMORY=1
+// runs on the in-memory store.
+func BenchmarkTransfer(b *testing.B) {
+	n := 1000000
+	if v, _ := strconv.Atoi(os.Getenv("DDBLOCAL_TRANSFER_SCALE")); v > 0 {
+		n = v
+	}
+	dir := b.TempDir()
+	st := bucket.Dir{Root: filepath.Join(dir, "s3")}
+	writeScaleSource(b, st, n)
+	args := []string{"--host", "127.0.0.1", "--port", "0", "--db-path", filepath.Join(dir, "db"), "--s3-dir", st.Root, "--pprof"}
+	inMemory := os.Getenv("DDBLOCAL_TRANSFER_IN_MEMORY") != ""
+	if inMemory {
+		args = append(args, "--in-memory") // to compare: no write-ahead log, no bbolt checkpoints
+	}
+	b.ResetTimer()
+	for range b.N {
+		p := startBinary(b, dir, nil, args...)
+		imp := benchImport(b, p, n)
+		if !inMemory { // a restart loads the table, its checkpoints done
+			stopSlow(b, p)
+			p = startBinary(b, dir, nil, args...)
+		}
+		exp := benchExport(b, p)
+		stopSlow(b, p)
+		b.ReportMetric(imp.rate, "import-items/s")
+		b.ReportMetric(imp.perCPU, "import-items/cpu-s")
+		b.ReportMetric(float64(imp.rssGrowth), "import-rss-MiB")
+		b.ReportMetric(exp.rate, "export-items/s")
+		b.ReportMetric(exp.perCPU, "export-items/cpu-s")
+		b.ReportMetric(float64(exp.rssGrowth), "export-rss-MiB")
+		if os.Getenv("DDBLOCAL_TRANSFER_BASELINE") != "" {
+			base := benchBatchLoad(b, n)
+			b.ReportMetric(float64(base), "batchwrite-rss-MiB")
+			b.Logf("import machinery's own RSS growth: %d - %d = %d MiB", imp.rssGrowth, base, imp.rssGrowth-base)
+		}
+		os.RemoveAll(filepath.Join(dir, "db"))
+		os.RemoveAll(filepath.Join(st.Root, "out"))
+	}
+}
+
+// stopSlow stops p with SIGTERM and waits until it exits 0: a durable
+// server copies the write-ahead log it has not checkpointed yet into its
+// bbolt file before it exits, which after a large load takes a while.
+func stopSlow(b *testing.B, p *proc) {
+	start := time.Now()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		b.Fatal(err)
+	}
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Minute):
+		b.Fatalf("ddblocal did not exit within 10 minutes:\n%s", p.log.String())
+	}
+	if code := p.cmd.ProcessState.ExitCode(); code != 0 {
+		b.Fatalf("after SIGTERM: exit code %d:\n%s", code, p.log.String())
+	}
+	b.Logf("stopped in %v (the checkpoints left)", time.Since(start).Round(time.Millisecond))
+}
+
+// benchImport imports src/big/ as table Big through p and reports it.
+func benchImport(b *testing.B, p *proc, n int) measured {
+	c := p.client()
+	ctx := context.Background()
+	m := procMeter{t: b, p: p}
+	m.start()
+	imp, err := c.ImportTable(ctx, &dynamodb.ImportTableInput{InputFormat: types.InputFormatDynamodbJson, InputCompressionType: types.InputCompressionTypeGzip,
+		S3BucketSource: &types.S3BucketSource{S3Bucket: aws.String("src"), S3KeyPrefix: aws.String("big/")}, TableCreationParameters: &types.TableCreationParameters{
+			TableName: aws.String("Big"), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if path := os.Getenv("DDBLOCAL_TRANSFER_CPUPROFILE"); path != "" {
+		go m.profile(path, 10)
+	}
+	var last *types.ImportTableDescription
+	d := m.until(func() bool {
+		out, err := c.DescribeImport(ctx, &dynamodb.DescribeImportInput{ImportArn: imp.ImportTableDescription.ImportArn})
+		if err != nil {
+			b.Fatal(err)
+		}
+		last = out.ImportTableDescription
+		return last.ImportStatus != types.ImportStatusInProgress
+	})
+	if last.ImportStatus != types.ImportStatusCompleted || last.ImportedItemCount != int64(n) {
+		b.Fatalf("import: %s, %d of %d items", last.ImportStatus, last.ImportedItemCount, n)
+	}
+	res := m.report("import", n, d)
+	enablePITR(b, c, "Big", 0)
+	return res
+}
+
+// benchExport exports table Big through p and reports it.
+func benchExport(b *testing.B, p *proc) measured {
+	c := p.client()
+	ctx := context.Background()
+	desc, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Big")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("table: %d items, TableSizeBytes %d MiB", aws.ToInt64(desc.Table.ItemCount), aws.ToInt64(desc.Table.TableSizeBytes)>>20)
+	m := procMeter{t: b, p: p}
+	m.start()
+	out, err := c.ExportTableToPointInTime(ctx, &dynamodb.ExportTableToPointInTimeInput{TableArn: desc.Table.TableArn, S3Bucket: aws.String("out")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var e *types.ExportDescription
+	d := m.until(func() bool {
+		got, err := c.DescribeExport(ctx, &dynamodb.DescribeExportInput{ExportArn: out.ExportDescription.ExportArn})
+		if err != nil {
+			b.Fatal(err)
+		}
+		e = got.ExportDescription
+		return e.ExportStatus != types.ExportStatusInProgress
+	})
+	if e.ExportStatus != types.ExportStatusCompleted || aws.ToInt64(e.ItemCount) != aws.ToInt64(desc.Table.ItemCount) {
+		b.Fatalf("export: %s, %d items", e.ExportStatus, aws.ToInt64(e.ItemCount))
+	}
+	return m.report("export", int(aws.ToInt64(e.ItemCount)), d)
+}
+
+// benchBatchLoad loads the n items of writeScaleSource into table Big of a
+// fresh durable server with BatchWriteItem and returns the server's RSS
+// growth in MiB, read after the load as the import's peak is.
+func benchBatchLoad(b *testing.B, n int) int64 {
+	dir := b.TempDir()
+	p := startBinary(b, dir, nil, "--host", "127.0.0.1", "--port", "0", "--db-path", filepath.Join(dir, "db"), "--pprof")
+	defer stopSlow(b, p)
+	c := p.client()
+	ctx := context.Background()
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Big"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}}}); err != nil {
+		b.Fatal(err)
+	}
+	m := procMeter{t: b, p: p}
+	m.start()
+	const clients = 8
+	errs := make(chan error, clients)
+	var next atomic.Int64
+	for range clients {
+		go func() { errs <- batchLoad(ctx, c, &next, n) }()
+	}
+	finished := 0
+	d := m.until(func() bool {
+		select {
+		case err := <-errs:
+			if err != nil {
+				b.Fatal(err)
+			}
+			finished++
+		default:
+		}
+		return finished == clients
+	})
+	return m.report("BatchWriteItem", n, d).rssGrowth
+}
+
+// batchLoad writes scaleItem(i) for the i it takes from next, 25 a request,
+// until n.
+func batchLoad(ctx context.Context, c *dynamodb.Client, next *atomic.Int64, n int) error {
+	for {
+		from := int(next.Add(25)) - 25
+		if from >= n {
+			return nil
+		}
+		reqs := make([]types.WriteRequest, 0, 25)
+		for i := from; i < min(n, from+25); i++ {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: scaleItem(i)}})
+		}
+		in := &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"Big": reqs}}
+		for len(in.RequestItems) > 0 {
+			out, err := c.BatchWriteItem(ctx, in)
+			if err != nil {
+				return err
+			}
+			in.RequestItems = out.UnprocessedItems
+		}
+	}
+}
+
+// scaleItem is item i of writeScaleSource, for the SDK.
+func scaleItem(i int) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		"pk":   &types.AttributeValueMemberS{Value: fmt.Sprintf("user-%09d", i)},
+		"n":    &types.AttributeValueMemberN{Value: strconv.Itoa(i * 7)},
+		"name": &types.AttributeValueMemberS{Value: fmt.Sprintf("some name %d", i)},
+		"tags": &types.AttributeValueMemberSS{Value: []string{"a", fmt.Sprintf("b%d", i%13)}},
+		"ok":   &types.AttributeValueMemberBOOL{Value: true},
+	}
+}
+
+// writeScaleSource writes n ~100-byte items as gzip JSON lines in 8 objects.
+func writeScaleSource(t testing.TB, st bucket.Store, n int) {
+	const files = 8
+	for f := range files {
+		w, err := st.Create(context.Background(), "src", fmt.Sprintf("big/part-%d.json.gz", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
+		bw := bufio.NewWriter(zw)
+		for i := f; i < n; i += files {
+			fmt.Fprintf(bw, `{"Item":{"pk":{"S":"user-%09d"},"n":{"N":"%d"},"name":{"S":"some name %d"},"tags":{"SS":["a","b%d"]},"ok":{"BOOL":true}}}`+"\n", i, i*7, i, i%13)
+		}
+		bw.Flush()
+		zw.Close()
+		if _, err := w.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// measured is one way's figures.
+type measured struct {
+	rate, perCPU float64
+	rssGrowth    int64 // MiB, at the peak
+}
+
+// procMeter samples a server process's memory and CPU from /proc and its
+// live heap from pprof.
+type procMeter struct {
+	t               testing.TB
+	p               *proc
+	began           time.Time
+	rss0, live0     int64 // KiB, bytes
+	cpu0            time.Duration
+	peak, peakAnon  int64 // KiB
+	rssAnon0, file0 int64 // KiB
+}
+
+// start records the baseline: RSS, anonymous and file-backed RSS, the live
+// heap after a collection, and CPU time.
+func (m *procMeter) start() {
+	m.live0 = m.liveHeap()
+	s := m.status()
+	m.rss0, m.rssAnon0, m.file0 = s["VmRSS"], s["RssAnon"], s["RssFile"]
+	m.peak, m.peakAnon = m.rss0, m.rssAnon0
+	m.cpu0 = m.cpu()
+	m.began = time.Now()
+}
+
+// until samples RSS every 20 ms until done reports true, and returns how
+// long that took.
+func (m *procMeter) until(done func() bool) time.Duration {
+	for !done() {
+		s := m.status()
+		m.peak, m.peakAnon = max(m.peak, s["VmRSS"]), max(m.peakAnon, s["RssAnon"])
+		time.Sleep(20 * time.Millisecond)
+	}
+	return time.Since(m.began)
+}
+
+// report logs the rate, CPU, RSS growth, and the live heap's growth, and
+// returns the rate, items per CPU-second and the peak RSS growth.
+func (m *procMeter) report(what string, n int, took time.Duration) measured {
+	cpu := m.cpu() - m.cpu0
+	live := m.liveHeap()
+	s := m.status()
+	res := measured{rate: float64(n) / took.Seconds(), perCPU: float64(n) / cpu.Seconds(), rssGrowth: (m.peak - m.rss0) >> 10}
+	m.t.Logf("%s: %d items in %v = %.0f items/s (server CPU %v = %.0f items per CPU-second)", what, n, took.Round(time.Millisecond),
+		res.rate, cpu.Round(time.Millisecond), res.perCPU)
+	m.t.Logf("%s: RSS %d MiB before, peak %d MiB (+%d MiB; anonymous +%d MiB), after %d MiB (file-backed %d → %d MiB); live heap %d → %d MiB (+%d MiB): working memory at the peak ≈ %d MiB",
+		what, m.rss0>>10, m.peak>>10, res.rssGrowth, (m.peakAnon-m.rssAnon0)>>10, s["VmRSS"]>>10, m.file0>>10, s["RssFile"]>>10,
+		m.live0>>20, live>>20, (live-m.live0)>>20, ((m.peak-m.rss0)<<10-(live-m.live0))>>20)
+	return res
+}
+
+// status reads the process's /proc status lines in KiB.
+func (m *procMeter) status() map[string]int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(m.p.cmd.Process.Pid) + "/status")
+	if err != nil {
+		m.t.Skip("no /proc")
+	}
+	out := map[string]int64{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(l, ":"); ok && strings.HasSuffix(v, "kB") {
+			out[k], _ = strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(v, "kB")), 10, 64)
+		}
+	}
+	return out
+}
+
+// cpu is the process's user and system time (/proc/PID/stat, in ticks of
+// 10 ms).
+func (m *procMeter) cpu() time.Duration {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(m.p.cmd.Process.Pid) + "/stat")
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
+}
+
+// liveHeap collects garbage in the server and returns its heap in use
+// then (pprof's heap profile in text, "# HeapAlloc = N").
+func (m *procMeter) liveHeap() int64 {
+	resp, err := http.Get(m.p.URL + "/_ddblocal/debug/pprof/heap?gc=1&debug=1")
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	_, rest, ok := strings.Cut(string(b), "# HeapAlloc = ")
+	if !ok {
+		m.t.Fatalf("no HeapAlloc in the heap profile: %.200s", b)
+	}
+	v, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
+	return v
+}
+
+// profile saves the server's CPU profile of the next seconds to path.
+func (m *procMeter) profile(path string, seconds int) {
+	resp, err := http.Get(m.p.URL + "/_ddblocal/debug/pprof/profile?seconds=" + strconv.Itoa(seconds))
+	if err != nil {
+		m.t.Log(err)
+		return
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		m.t.Log(err)
+	}
+}
