@@ -41,6 +41,7 @@ type config struct {
 	streamShards   streams.Policy
 	ttlDelay       consistency.Lag
 	replLag        consistency.Lag // --replication-lag (global tables)
+	legacyGlobal   bool            // --legacy-global-tables
 	cluster        clusterFlags    // --store etcd://... (cluster.go)
 	throttling     bool
 	capacityScale  float64
@@ -166,6 +167,8 @@ func (c *config) featureFlags(fs *flag.FlagSet, env *envVars, raw *rawFlags) {
 	c.streamShards.Duration = env.duration("STREAM_SHARD_DURATION", streams.DefaultDuration)
 	fs.Var(durationValue(&c.streamShards.Duration), "stream-shard-duration", "close a stream shard and open its child once it is this old (a `duration`) [DDBLOCAL_STREAM_SHARD_DURATION]")
 	raw.replLag = fs.String("replication-lag", env.str("REPLICATION_LAG", "0"), "how long a write to a global table takes to reach its other replicas: 0, a duration (1s), or random:MIN-MAX [DDBLOCAL_REPLICATION_LAG]")
+	c.legacyGlobal = env.bool("LEGACY_GLOBAL_TABLES")
+	fs.Var(newBoolValue(&c.legacyGlobal), "legacy-global-tables", "make the version 2017.11.29 (legacy) global table operations work, as for an account that still has legacy global tables [DDBLOCAL_LEGACY_GLOBAL_TABLES]")
 	raw.ttlDelay = fs.String("ttl-delay", env.str("TTL_DELAY", "0"), "how long expired TTL items stay before deletion: 0, a duration (1h), or random:MIN-MAX [DDBLOCAL_TTL_DELAY]")
 	c.throttling = env.bool("THROTTLING")
 	fs.Var(newBoolValue(&c.throttling), "throttling", "throttle every table as DynamoDB would (partitions, capacity, burst); without it only tables tagged ddblocal:throttling=on [DDBLOCAL_THROTTLING]")

@@ -107,7 +107,7 @@ func (c config) serverOptions(log *slog.Logger) server.Options {
 		Path: path, InMemory: c.inMemory, Host: c.host, Port: c.port, Logger: log,
 		Table: table.Options{TransientDelay: c.transientDelay, EventualLag: c.eventualLag, Seed: c.seed,
 			StreamShards: c.streamShards, TTLDelay: c.ttlDelay, Throttling: c.throttling, CapacityScale: c.capacityScale,
-			ReplicationLag: c.replLag, S3: c.s3Store, Kinesis: c.kinesis},
+			ReplicationLag: c.replLag, LegacyGlobalTables: c.legacyGlobal, S3: c.s3Store, Kinesis: c.kinesis},
 	}
 	if c.cors != "" && c.cors != "off" {
 		o.CORSOrigins = strings.Split(c.cors, ",")

@@ -41,6 +41,10 @@ const (
 	SerializationException           Code = "SerializationException"
 	ReplicatedWriteConflictException Code = "ReplicatedWriteConflictException"
 	GlobalTableNotFoundException     Code = "GlobalTableNotFoundException"
+	// The errors of global tables version 2017.11.29 (legacy).
+	GlobalTableAlreadyExistsException Code = "GlobalTableAlreadyExistsException"
+	ReplicaAlreadyExistsException     Code = "ReplicaAlreadyExistsException"
+	ReplicaNotFoundException          Code = "ReplicaNotFoundException"
 )
 
 // Error is a DynamoDB error in DynamoDB's words. Item is set on a

@@ -4,8 +4,7 @@ package ddb
 // replica auto scaling operations of version 2019.11.21.
 
 // GlobalTableNameInput is the request of DescribeGlobalTable and
-// DescribeGlobalTableSettings; UpdateGlobalTableSettings' members other
-// than the name are accepted and not read (see table/replica_legacy.go).
+// DescribeGlobalTableSettings.
 type GlobalTableNameInput struct {
 	GlobalTableName string `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
 }
@@ -42,7 +41,85 @@ type ListGlobalTablesInput struct {
 
 // ListGlobalTablesOutput is ListGlobalTables' response.
 type ListGlobalTablesOutput struct {
-	GlobalTables []LegacyGlobalTable
+	GlobalTables                 []LegacyGlobalTable
+	LastEvaluatedGlobalTableName string `json:",omitempty"`
+}
+
+// GlobalTableOutput is the response of CreateGlobalTable,
+// UpdateGlobalTable and DescribeGlobalTable.
+type GlobalTableOutput struct {
+	GlobalTableDescription *GlobalTableDescription
+}
+
+// GlobalTableDescription is a version 2017.11.29 global table.
+type GlobalTableDescription struct {
+	GlobalTableName   string
+	GlobalTableArn    string
+	GlobalTableStatus string
+	CreationDateTime  float64
+	ReplicationGroup  []LegacyReplica
+}
+
+// UpdateGlobalTableSettingsInput is UpdateGlobalTableSettings' request.
+type UpdateGlobalTableSettingsInput struct {
+	GlobalTableName                                              string                                          `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	GlobalTableBillingMode                                       string                                          `json:",omitempty" ddb:"enum=PROVISIONED|PAY_PER_REQUEST"`
+	GlobalTableProvisionedWriteCapacityUnits                     *int64                                          `json:",omitempty" ddb:"min=1"`
+	GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate                      `json:",omitempty"`
+	GlobalTableGlobalSecondaryIndexSettingsUpdate                []GlobalTableGlobalSecondaryIndexSettingsUpdate `json:",omitempty" ddb:"len=1..20"`
+	ReplicaSettingsUpdate                                        []ReplicaSettingsUpdate                         `json:",omitempty" ddb:"len=1..50"`
+}
+
+// GlobalTableGlobalSecondaryIndexSettingsUpdate sets a global index's write
+// capacity on every replica.
+type GlobalTableGlobalSecondaryIndexSettingsUpdate struct {
+	IndexName                                         string                     `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	ProvisionedWriteCapacityUnits                     *int64                     `json:",omitempty" ddb:"min=1"`
+	ProvisionedWriteCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:",omitempty"`
+}
+
+// ReplicaSettingsUpdate is one replica's own settings.
+type ReplicaSettingsUpdate struct {
+	RegionName                                              string                                      `ddb:"required"`
+	ReplicaProvisionedReadCapacityUnits                     *int64                                      `json:",omitempty" ddb:"min=1"`
+	ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate                  `json:",omitempty"`
+	ReplicaGlobalSecondaryIndexSettingsUpdate               []ReplicaGlobalSecondaryIndexSettingsUpdate `json:",omitempty" ddb:"len=1..20"`
+	ReplicaTableClass                                       string                                      `json:",omitempty" ddb:"enum=STANDARD|STANDARD_INFREQUENT_ACCESS"`
+}
+
+// ReplicaGlobalSecondaryIndexSettingsUpdate is a replica's own read
+// capacity of one global index.
+type ReplicaGlobalSecondaryIndexSettingsUpdate struct {
+	IndexName                                        string                     `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	ProvisionedReadCapacityUnits                     *int64                     `json:",omitempty" ddb:"min=1"`
+	ProvisionedReadCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:",omitempty"`
+}
+
+// GlobalTableSettingsOutput is the response of DescribeGlobalTableSettings
+// and UpdateGlobalTableSettings.
+type GlobalTableSettingsOutput struct {
+	GlobalTableName string
+	ReplicaSettings []ReplicaSettingsDescription
+}
+
+// ReplicaSettingsDescription is one replica's settings.
+type ReplicaSettingsDescription struct {
+	RegionName                           string
+	ReplicaStatus                        string
+	ReplicaBillingModeSummary            *BillingModeSummary                              `json:",omitempty"`
+	ReplicaProvisionedReadCapacityUnits  *int64                                           `json:",omitempty"`
+	ReplicaProvisionedWriteCapacityUnits *int64                                           `json:",omitempty"`
+	ReplicaGlobalSecondaryIndexSettings  []ReplicaGlobalSecondaryIndexSettingsDescription `json:",omitempty"`
+	ReplicaTableClassSummary             *TableClassSummary                               `json:",omitempty"`
+}
+
+// ReplicaGlobalSecondaryIndexSettingsDescription is one global index of a
+// replica, with its capacity.
+type ReplicaGlobalSecondaryIndexSettingsDescription struct {
+	IndexName                     string
+	IndexStatus                   string
+	ProvisionedReadCapacityUnits  *int64 `json:",omitempty"`
+	ProvisionedWriteCapacityUnits *int64 `json:",omitempty"`
 }
 
 // LegacyGlobalTable is one version 2017.11.29 global table.

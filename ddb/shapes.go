@@ -114,11 +114,13 @@ type SSESpecification struct {
 	KMSMasterKeyId string `json:",omitempty"`
 }
 
-// CreateTableInput is CreateTable's request.
+// CreateTableInput is CreateTable's request. AttributeDefinitions and
+// KeySchema may be left out of a multi-account replica's request
+// (GlobalTableSourceArn): it takes the source's.
 type CreateTableInput struct {
 	TableName                 string                 `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
-	AttributeDefinitions      []AttributeDefinition  `ddb:"required"`
-	KeySchema                 []KeySchemaElement     `ddb:"required;len=1..2"`
+	AttributeDefinitions      []AttributeDefinition  `ddb:"requiredunless=GlobalTableSourceArn"`
+	KeySchema                 []KeySchemaElement     `ddb:"requiredunless=GlobalTableSourceArn;len=1..2"`
 	LocalSecondaryIndexes     []LocalSecondaryIndex  `json:",omitempty"`
 	GlobalSecondaryIndexes    []GlobalSecondaryIndex `json:",omitempty"`
 	BillingMode               string                 `json:",omitempty" ddb:"enum=PROVISIONED|PAY_PER_REQUEST"`

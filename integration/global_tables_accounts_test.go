@@ -3,11 +3,13 @@ package integration
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -190,4 +192,63 @@ func TestMultiAccountGlobalTableNotAuthorized(t *testing.T) {
 	if value(t, eu, "glob", "later") != "" || value(t, eu, "glob", "a") != "2" {
 		t.Error("eu-west-1 after its conversion: want its items kept and no later write from us-east-1")
 	}
+}
+
+// TestBinaryMultiAccountNotAuthorizedRestart: the time a multi-account
+// replica was found REPLICATION_NOT_AUTHORIZED is kept with the table, so
+// that its 20 hours go on counting across a crash (SIGKILL) and restart:
+// the replica describes the same ReplicaInaccessibleDateTime afterwards,
+// writes stay held, and it is converted 20 hours after that time.
+func TestBinaryMultiAccountNotAuthorizedRestart(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"--host", "127.0.0.1", "--port", "0", "--db-path", filepath.Join(dir, "gt.db"), "--credentials",
+		testKey + ":" + testSecret + ":000000000000," + secondKey + ":" + testSecret + ":" + secondAccount}
+	p := startBinary(t, dir, nil, args...)
+	clients := func(url string) (*dynamodb.Client, *dynamodb.Client) {
+		eu := dynamodb.New(dynamodb.Options{BaseEndpoint: aws.String(url), Region: "eu-west-1",
+			Credentials: credentials.NewStaticCredentialsProvider(secondKey, testSecret, ""), Retryer: closedConnRetryer()})
+		return (&server{URL: url}).client("us-east-1"), eu
+	}
+	us, eu := clients(p.URL)
+	src, dst := sourceTable(t, us)
+	putPolicy(t, us, src, policyOf(associateStatement(src, secondAccount), replicationStatement(src, allReplication(), src, dst)))
+	if err := createFromSource(eu, src, policyOf(replicationStatement(dst, allReplication(), src, dst))); err != nil {
+		t.Fatal(err)
+	}
+	postSettle(t, p.URL)
+	putPolicy(t, eu, dst, policyOf(replicationStatement(dst, []string{"dynamodb:ReplicateSettings"}, src, dst)))
+	since := func(c *dynamodb.Client) time.Time {
+		t.Helper()
+		r := describe(t, c, "glob").Replicas
+		if len(r) != 1 || r[0].ReplicaStatus != types.ReplicaStatusReplicationNotAuthorized || r[0].ReplicaInaccessibleDateTime == nil {
+			t.Fatalf("us-east-1's replicas: %+v, want eu-west-1 REPLICATION_NOT_AUTHORIZED", r)
+		}
+		return *r[0].ReplicaInaccessibleDateTime
+	}
+	before := since(us)
+	put(t, us, "glob", "held", "1")
+	time.Sleep(1100 * time.Millisecond) // a restarted count would start at least this much later
+	p.kill()
+
+	p = startBinary(t, dir, nil, args...)
+	us, eu = clients(p.URL)
+	if after := since(us); !after.Equal(before) {
+		t.Fatalf("after SIGKILL and restart: not authorized since %v, want %v as before", after, before)
+	}
+	postSettle(t, p.URL)
+	if value(t, eu, "glob", "held") != "" {
+		t.Fatal("a write replicated to the replica not authorized, after the restart")
+	}
+	advanceClock(t, p.URL, 19*time.Hour) // a few seconds past 19 hours after it
+	if d := describe(t, us, "glob"); len(d.Replicas) != 1 {
+		t.Fatalf("before 20 hours: replicas %+v, want eu-west-1 still listed", d.Replicas)
+	}
+	advanceClock(t, p.URL, time.Hour)
+	if d := describe(t, us, "glob"); len(d.Replicas) != 0 {
+		t.Fatalf("20 hours after %v: replicas %+v, want a regional table", before, d.Replicas)
+	}
+	if value(t, eu, "glob", "before") != "1" {
+		t.Error("the converted replica lost its items")
+	}
+	p.stopOK()
 }

@@ -210,6 +210,9 @@ func (s *Service) updateReplicas(ctx context.Context, m *tableMeta, in *ddb.Upda
 	if err != nil {
 		return nil, err
 	}
+	if m.legacy() { // replica_legacy_rules.go
+		return nil, errLegacyMember(m)
+	}
 	now := s.now().UnixNano()
 	if err := checkMultiAccountUpdates(m, a); err != nil {
 		return nil, err

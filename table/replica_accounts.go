@@ -62,7 +62,7 @@ func (s *Service) multiAccountSource(scope string, in *ddb.CreateTableInput) (*t
 		return nil, err
 	}
 	if src == nil {
-		return nil, ddb.NotFound("Requested resource not found: Table: %s not found", name)
+		return nil, ddb.NotFound("Table: %s not found", name)
 	}
 	if src.global().SettingsMode != "ENABLED" || src.Strong {
 		return nil, ddb.Errorf(ddb.ValidationException, "Settings replication is not enabled on the source table %s. Set its GlobalTableSettingsReplicationMode to ENABLED first.", name)
@@ -71,10 +71,108 @@ func (s *Service) multiAccountSource(scope string, in *ddb.CreateTableInput) (*t
 	if region == regionOf(src) || src.replica(region) != nil {
 		return nil, ddb.Errorf(ddb.ValidationException, "The global table %s already has a replica in region %s.", name, region)
 	}
-	if !slices.Equal(src.KeySchema, in.KeySchema) {
-		return nil, ddb.Errorf(ddb.ValidationException, "The key schema must be the source table's.")
+	if err := checkSourceDefinitions(src, in); err != nil {
+		return nil, err
 	}
 	return src, nil
+}
+
+// checkSourceDefinitions refuses a replica's CreateTable that gives a
+// definition other than the source's: the replica takes the source's key
+// schema, attribute definitions, indexes, billing mode, capacity, class and
+// stream, so a request may leave them out (as the service's tutorial does)
+// or repeat them, but not change them.
+func checkSourceDefinitions(src *tableMeta, in *ddb.CreateTableInput) error {
+	want := replicaTableInput(src, &ddb.CreateReplicationGroupMemberAction{})
+	differs := func(what string) error {
+		return ddb.Errorf(ddb.ValidationException, "The %s must be the source table's.", what)
+	}
+	switch {
+	case in.KeySchema != nil && !slices.Equal(in.KeySchema, want.KeySchema):
+		return differs("key schema")
+	case in.AttributeDefinitions != nil && !sameAttributes(in.AttributeDefinitions, want.AttributeDefinitions):
+		return differs("attribute definitions")
+	case in.LocalSecondaryIndexes != nil && !sameLSIs(in.LocalSecondaryIndexes, want.LocalSecondaryIndexes):
+		return differs("local secondary indexes")
+	case in.GlobalSecondaryIndexes != nil && !sameGSIs(in.GlobalSecondaryIndexes, want.GlobalSecondaryIndexes):
+		return differs("global secondary indexes")
+	case in.BillingMode != "" && in.BillingMode != orDefault(want.BillingMode, "PROVISIONED"):
+		return differs("billing mode")
+	case in.ProvisionedThroughput != nil && !sameThroughput(in.ProvisionedThroughput, want.ProvisionedThroughput):
+		return differs("provisioned throughput")
+	case in.TableClass != "" && in.TableClass != orDefault(want.TableClass, "STANDARD"):
+		return differs("table class")
+	case in.StreamSpecification != nil && !sameStream(in.StreamSpecification, want.StreamSpecification):
+		return differs("stream specification")
+	}
+	return nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// sameAttributes reports whether a and b define the same attributes, in
+// any order.
+func sameAttributes(a, b []ddb.AttributeDefinition) bool {
+	key := func(d ddb.AttributeDefinition) string { return d.AttributeName + "\x00" + d.AttributeType }
+	return sameSet(a, b, key)
+}
+
+// sameSet reports whether a and b hold the same elements by key, in any
+// order.
+func sameSet[T any](a, b []T, key func(T) string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	ka, kb := make([]string, len(a)), make([]string, len(b))
+	for i := range a {
+		ka[i], kb[i] = key(a[i]), key(b[i])
+	}
+	slices.Sort(ka)
+	slices.Sort(kb)
+	return slices.Equal(ka, kb)
+}
+
+// definitionKey is an index's name, key schema and projection as one string.
+func definitionKey(name string, ks []ddb.KeySchemaElement, p *ddb.Projection) string {
+	var b strings.Builder
+	b.WriteString(name)
+	for _, k := range ks {
+		b.WriteString("\x00" + k.AttributeName + "\x01" + k.KeyType)
+	}
+	if p != nil {
+		nk := slices.Sorted(slices.Values(p.NonKeyAttributes))
+		b.WriteString("\x02" + p.ProjectionType + "\x03" + strings.Join(nk, "\x04"))
+	}
+	return b.String()
+}
+
+func sameLSIs(a, b []ddb.LocalSecondaryIndex) bool {
+	return sameSet(a, b, func(ix ddb.LocalSecondaryIndex) string {
+		return definitionKey(ix.IndexName, ix.KeySchema, ix.Projection)
+	})
+}
+
+// sameGSIs compares global indexes' names, keys and projections: their
+// capacity is the table's billing mode's business.
+func sameGSIs(a, b []ddb.GlobalSecondaryIndex) bool {
+	return sameSet(a, b, func(ix ddb.GlobalSecondaryIndex) string {
+		return definitionKey(ix.IndexName, ix.KeySchema, ix.Projection)
+	})
+}
+
+func sameThroughput(a, b *ddb.ProvisionedThroughput) bool {
+	return b != nil && *a.ReadCapacityUnits == *b.ReadCapacityUnits && *a.WriteCapacityUnits == *b.WriteCapacityUnits
+}
+
+// sameStream reports whether the stream a asks for is b.
+func sameStream(a, b *ddb.StreamSpecification) bool {
+	on := func(s *ddb.StreamSpecification) bool { return s != nil && s.StreamEnabled != nil && *s.StreamEnabled }
+	return on(a) == on(b) && (!on(a) || a.StreamViewType == b.StreamViewType)
 }
 
 // createFromSource is CreateTable with GlobalTableSourceArn: the table is

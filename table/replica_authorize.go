@@ -176,9 +176,11 @@ func (s *Service) unauthorized(tables []*tableMeta) map[string]bool {
 }
 
 // reauthorize records which members of m's global table the replication
-// service may not replicate (and since when, on the server's clock), and
+// service may not replicate, and since when (on the server's clock), and
 // holds every link to or from them; links it no longer denies resume
-// unless their Region is paused.
+// unless their Region is paused. The time is kept in each member's
+// definition (recordDenials), so that a restart, or another front-end,
+// finds it again.
 func (s *Service) reauthorize(m *tableMeta) {
 	if s.opts.Policies == nil || !m.multiAccount() {
 		return
@@ -186,18 +188,62 @@ func (s *Service) reauthorize(m *tableMeta) {
 	tables := s.groupMembers(m)
 	denied := s.unauthorized(tables)
 	now := s.now().UnixNano()
+	if deniedChanged(tables, denied) {
+		g, err := s.changeGroup(s.bg, m, func(g *group) error { return s.recordDenials(g, denied, now) })
+		switch {
+		case err == nil:
+			tables = g.members
+		case s.opts.Logger != nil:
+			s.opts.Logger.Error("replication: recording a replica's authorization", "table", m.Name, "err", err)
+		}
+	}
 	s.replicas.mu.Lock()
 	defer s.replicas.mu.Unlock()
 	for _, t := range tables {
 		_, was := s.replicas.denied[t.ID]
-		switch {
-		case denied[t.ID] && !was:
-			s.replicas.denied[t.ID] = denial{since: now, scope: t.Region, name: t.Name}
+		switch since := t.global().NotAuthorizedSince; {
 		case !denied[t.ID]:
 			delete(s.replicas.denied, t.ID)
+		case since != 0:
+			s.replicas.denied[t.ID] = denial{since: since, scope: t.Region, name: t.Name}
+		case !was: // its definition could not be written
+			s.replicas.denied[t.ID] = denial{since: now, scope: t.Region, name: t.Name}
 		}
 	}
 	s.replicas.applyHolds()
+}
+
+// deniedChanged reports whether the tables' recorded NotAuthorizedSince
+// disagrees with denied (table space ids) anywhere.
+func deniedChanged(tables []*tableMeta, denied map[string]bool) bool {
+	for _, t := range tables {
+		if denied[t.ID] != (t.global().NotAuthorizedSince != 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// recordDenials is reauthorize's transaction: every member of g found
+// not authorized (denied) and not yet recorded so is recorded since now,
+// and every member authorized again is cleared.
+func (s *Service) recordDenials(g *group, denied map[string]bool, now int64) error {
+	for _, mem := range g.members {
+		gs := mem.global()
+		switch {
+		case denied[mem.ID] && gs.NotAuthorizedSince == 0:
+			gs.NotAuthorizedSince = now
+		case !denied[mem.ID] && gs.NotAuthorizedSince != 0:
+			gs.NotAuthorizedSince = 0
+		default:
+			continue
+		}
+		mem.Global = &gs
+		if err := s.put(g, mem); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // describeDenied describes m's multi-account replica r as

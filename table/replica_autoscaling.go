@@ -234,3 +234,29 @@ func describeReplicaScaling(t *tableMeta, region, st string) ddb.ReplicaAutoScal
 func sortReplicaScaling(rs []ddb.ReplicaAutoScalingDescription) {
 	slices.SortFunc(rs, func(a, b ddb.ReplicaAutoScalingDescription) int { return strings.Compare(a.RegionName, b.RegionName) })
 }
+
+// DescribeTableReplicaAutoScaling describes a version 2019.11.21 global
+// table's replicas, its own included, by Region name, with the auto scaling
+// settings UpdateTableReplicaAutoScaling stored. A regional table is no
+// global table, as DynamoDB answers.
+func (s *Service) DescribeTableReplicaAutoScaling(ctx context.Context, region string, in *ddb.TableNameInput) (*ddb.DescribeTableReplicaAutoScalingOutput, error) {
+	name := tableName(in.TableName)
+	notGlobal := ddb.Errorf(ddb.ResourceNotFoundException, "Global table with name: '%s' does not exist.", name)
+	m, err := s.lookup(ctx, region, in.TableName, "", notGlobal)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now().UnixNano()
+	d := s.describe(m, nil)
+	if len(d.Replicas) == 0 {
+		return nil, notGlobal
+	}
+	out := &ddb.TableAutoScalingDescription{TableName: m.Name, TableStatus: s.tableStatus(m, now),
+		Replicas: []ddb.ReplicaAutoScalingDescription{describeReplicaScaling(m, regionOf(m), replicaActive)}}
+	for _, r := range d.Replicas { // replica_autoscaling.go
+		t, _ := s.catalog.get(s.db, memberScope(m, r.RegionName), m.Name)
+		out.Replicas = append(out.Replicas, describeReplicaScaling(t, r.RegionName, r.ReplicaStatus))
+	}
+	sortReplicaScaling(out.Replicas)
+	return &ddb.DescribeTableReplicaAutoScalingOutput{TableAutoScalingDescription: out}, nil
+}

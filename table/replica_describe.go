@@ -55,6 +55,9 @@ func (s *Service) copied(m *tableMeta, r replicaMeta) bool {
 // settings mode and the other replicas (never itself), with their
 // overrides; a regional table has none of these members.
 func (s *Service) describeReplicas(d *ddb.TableDescription, m *tableMeta, now int64) {
+	if m.legacy() { // a version 2017.11.29 global table's member lists none (replica_legacy.go)
+		return
+	}
 	var out []ddb.ReplicaDescription
 	if m.multiAccount() {
 		s.reauthorize(m) // replica_authorize.go: policies may have changed on another front-end

@@ -29,6 +29,16 @@ type globalSettings struct {
 	// SettingsMode is GlobalTableSettingsReplicationMode as set on a
 	// regional table: ENABLED or DISABLED, "" when never set.
 	SettingsMode string `json:"SettingsMode,omitempty"`
+	// NotAuthorizedSince is when the replication service was first found
+	// not authorized to replicate this replica of a multi-account global
+	// table (Unix nanoseconds on the server's clock), 0 when it is
+	// (replica_authorize.go): kept with the table so that its 20 hours
+	// survive a restart and every front-end counts them alike.
+	NotAuthorizedSince int64 `json:"NotAuthorizedSince,omitempty"`
+	// LegacyCreated is when the version 2017.11.29 global table the table
+	// is a member of was created (Unix nanoseconds), 0 for none
+	// (replica_legacy.go).
+	LegacyCreated int64 `json:"LegacyCreated,omitempty"`
 }
 
 // global returns m's settings (the zero settings when none were set).
@@ -74,6 +84,9 @@ func checkGlobalSettings(m *tableMeta, in *ddb.UpdateTableInput) error {
 func (s *Service) updateGlobalSettings(ctx context.Context, m *tableMeta, in *ddb.UpdateTableInput) (*ddb.TableOutput, error) {
 	if err := checkGlobalSettings(m, in); err != nil {
 		return nil, err
+	}
+	if m.legacy() { // replica_legacy_rules.go
+		return nil, errLegacyMember(m)
 	}
 	now := s.now().UnixNano()
 	if err := s.inUse(m, now); err != nil {

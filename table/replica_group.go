@@ -191,11 +191,16 @@ func replicaStream(m *tableMeta) *ddb.StreamSpecification {
 // are made both ways between the new table and each member; the link from
 // g.members[0] copies its items first.
 func (s *Service) join(g *group, scope string, entry replicaMeta, now int64) error {
-	src := g.members[0]
-	t, err := loadMeta(g.tx, scope, src.Name)
+	t, err := loadMeta(g.tx, scope, g.members[0].Name)
 	if err != nil || t == nil {
-		return orErr(err, replicaExists(src.Name))
+		return orErr(err, replicaExists(g.members[0].Name))
 	}
+	return s.joinMeta(g, t, entry, now)
+}
+
+// joinMeta is join of t, the table's definition as g's transaction read it.
+func (s *Service) joinMeta(g *group, t *tableMeta, entry replicaMeta, now int64) error {
+	src := g.members[0]
 	if err := s.ensureStream(g, src, now); err != nil {
 		return err
 	}

@@ -74,6 +74,11 @@ func (s *Service) leave(g *group, now int64) error {
 		}
 	}
 	t.Replicas, t.Strong, t.Witness = nil, false, ""
+	if t.Global != nil { // a regional table is no replica the replication service could be denied
+		gs := *t.Global
+		gs.NotAuthorizedSince, gs.LegacyCreated = 0, 0
+		t.Global = &gs
+	}
 	if err := replication.Disable(g.tx, t.ID); err != nil {
 		return err
 	}

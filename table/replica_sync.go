@@ -73,7 +73,7 @@ func (s *Service) changeSynced(ctx context.Context, m *tableMeta, change func(tx
 // first.
 func (s *Service) shareIn(tx *store.Tx, first, cur, next *tableMeta, sh share) (bool, error) {
 	r := first.replica(regionOf(next))
-	if r == nil {
+	if r == nil || first.legacy() { // a legacy global table's settings are each replica's (replica_legacy.go)
 		return false, nil
 	}
 	if s.shareSeam != nil {

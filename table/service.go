@@ -63,6 +63,11 @@ type Options struct {
 	// ReplicationLag is how long a write to a global table's replica takes
 	// to reach the other replicas (replica_links.go); zero is at once.
 	ReplicationLag consistency.Lag
+	// LegacyGlobalTables makes the version 2017.11.29 global table
+	// operations work, as for an account that still has such global
+	// tables (replica_legacy.go); without it they answer as DynamoDB does
+	// for every other account.
+	LegacyGlobalTables bool
 	// S3 serves the S3 locations of exports and imports (a folder or an
 	// S3 endpoint); nil fails them.
 	S3 bucket.Store

@@ -17,6 +17,7 @@ type ruleKind uint8
 
 const (
 	ruleRequired ruleKind = iota + 1
+	ruleRequiredUnless
 	ruleLen
 	ruleMin
 	ruleMax
@@ -94,6 +95,11 @@ func parseRules(tag string, t reflect.Type) ([]rule, error) {
 				return nil, errors.New("required takes no argument")
 			}
 			r.kind = ruleRequired
+		case "requiredunless":
+			r.kind, r.text = ruleRequiredUnless, arg
+			if arg == "" {
+				err = errors.New("want requiredunless=FIELD")
+			}
 		case "tablename":
 			if derefType(t).Kind() != reflect.String {
 				return nil, fmt.Errorf("rule %q: does not apply to %s", part, t)

@@ -157,6 +157,12 @@ func TestDDBTagErrors(t *testing.T) {
 		{"bad bound", reflect.TypeFor[struct {
 			A *int64 `ddb:"min=one"`
 		}]()},
+		{"requiredunless without a field", reflect.TypeFor[struct {
+			A []string `ddb:"requiredunless"`
+		}]()},
+		{"requiredunless of no field", reflect.TypeFor[struct {
+			A []string `ddb:"requiredunless=Missing"`
+		}]()},
 	} {
 		if err := parseStruct(c.typ).err; err == nil {
 			t.Errorf("%s: parseStruct accepted it", c.name)

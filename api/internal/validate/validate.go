@@ -17,6 +17,9 @@ import (
 // Tag grammar: rules separated by ';', each one of
 //
 //	required         the member must be present (non-nil pointer, slice or map; non-zero value)
+//	requiredunless=F required unless the struct's field F (its Go name) is present: the
+//	                 model's member is optional, but a request without either is refused as
+//	                 though it were required (CreateTable's KeySchema without GlobalTableSourceArn)
 //	len=MIN..MAX     string length (UTF-16 units), slice or map length; either bound may be omitted
 //	min=N, max=N     numeric bounds
 //	pattern=REGEX    the whole string must match REGEX; REGEX runs to the end of the tag (so it may
@@ -122,7 +125,7 @@ func (c *checker) structValue(v reflect.Value, path string) {
 			p = path + "." + f.name
 		}
 		if absent(fv) || (f.zeroer && fv.Interface().(isZeroer).IsZero()) {
-			if hasRule(f.rules, ruleRequired) {
+			if hasRule(f.rules, ruleRequired) || requiredHere(f.rules, v) {
 				c.msgs = append(c.msgs, "Value null at '"+p+"' failed to satisfy constraint: Member must not be null")
 			}
 			continue
@@ -147,6 +150,17 @@ func absent(v reflect.Value) bool {
 		return false
 	}
 	return v.IsZero()
+}
+
+// requiredHere reports whether a requiredunless rule of rs makes its member
+// required in struct v: the field it names is absent there.
+func requiredHere(rs []rule, v reflect.Value) bool {
+	for _, r := range rs {
+		if r.kind == ruleRequiredUnless && absent(v.FieldByName(r.text)) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasRule(rs []rule, k ruleKind) bool {
@@ -191,6 +205,9 @@ func parseStruct(t reflect.Type) *structRules {
 			jsonName = sf.Name
 		}
 		rules, err := parseRules(tag, sf.Type)
+		if err == nil {
+			err = unlessFieldsExist(rules, t)
+		}
 		if err != nil {
 			sr.err = fmt.Errorf("api: bad ddb tag on %s.%s: %w", t, sf.Name, err)
 			return sr
@@ -202,6 +219,17 @@ func parseStruct(t reflect.Type) *structRules {
 		}
 	}
 	return sr
+}
+
+// unlessFieldsExist checks that the fields requiredunless rules name are
+// fields of struct type t.
+func unlessFieldsExist(rules []rule, t reflect.Type) error {
+	for _, r := range rules {
+		if _, ok := t.FieldByName(r.text); r.kind == ruleRequiredUnless && !ok {
+			return fmt.Errorf("requiredunless=%s: %s has no such field", r.text, t)
+		}
+	}
+	return nil
 }
 
 // jsonMemberName returns the JSON name from sf's json tag ("" if the tag

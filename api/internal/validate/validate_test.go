@@ -127,6 +127,38 @@ func TestDecodeSerialization(t *testing.T) {
 	}
 }
 
+// vSourced is a request whose Keys may be left out when Source is given,
+// as CreateTable's KeySchema when GlobalTableSourceArn is.
+type vSourced struct {
+	Name   string `ddb:"required"`
+	Keys   []vKey `ddb:"requiredunless=Source;len=1..2"`
+	Source string
+}
+
+func TestValidateRequiredUnless(t *testing.T) {
+	tests := []struct{ name, body, want string }{
+		{"neither", `{"Name":"a"}`,
+			"1 validation error detected: Value null at 'keys' failed to satisfy constraint: Member must not be null"},
+		{"neither, with another error in member order", `{}`,
+			"2 validation errors detected: Value null at 'name' failed to satisfy constraint: Member must not be null; " +
+				"Value null at 'keys' failed to satisfy constraint: Member must not be null"},
+		{"the named member instead", `{"Name":"a","Source":"s"}`, ""},
+		{"both", `{"Name":"a","Source":"s","Keys":[{"AttributeName":"pk","KeyType":"HASH"}]}`, ""},
+		{"present is still checked", `{"Name":"a","Source":"s","Keys":[]}`,
+			"1 validation error detected: Value '[]' at 'keys' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+		{"an empty named member counts as absent", `{"Name":"a","Source":""}`,
+			"1 validation error detected: Value null at 'keys' failed to satisfy constraint: Member must not be null"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var in vSourced
+			if got := errText(decode(new(Validator), []byte(tt.body), &in)); got != tt.want {
+				t.Errorf("Decode(%s)\n got: %s\nwant: %s", tt.body, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestBadTagIsInternal(t *testing.T) {
 	type bad struct {
 		N int `ddb:"len=1..2"`
