@@ -114,52 +114,16 @@ func TestLegacyGlobalTables(t *testing.T) {
 	del := func(region string) types.ReplicaUpdate {
 		return types.ReplicaUpdate{Delete: &types.DeleteReplicaAction{RegionName: aws.String(region)}}
 	}
-	legacyReplicaTable(t, ap, types.StreamViewTypeNewAndOldImages, 6)
-	_, err = update(add("ap-southeast-2"))
-	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Table glob in region ap-southeast-2 must have the same provisioned and maximum write capacity units as the other replicas, its global secondary indexes too")
-	if _, err := ap.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("glob"),
-		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(5), WriteCapacityUnits: aws.Int64(5)}}); err != nil {
-		t.Fatal(err)
-	}
-	_, err = update(add("eu-west-1"))
-	wantAPIError(t, err, "ReplicaAlreadyExistsException", "Replica in region eu-west-1 already exists in global table glob.")
-	_, err = update(del("ap-southeast-2"))
-	wantAPIError(t, err, "ReplicaNotFoundException", "Replica in region ap-southeast-2 is not part of global table glob.")
-	up, err := update(add("ap-southeast-2"))
-	if err != nil {
-		t.Fatalf("UpdateGlobalTable adding ap-southeast-2: %v", err)
-	}
-	if got := legacyRegions(up.GlobalTableDescription); !slices.Equal(got, []string{"ap-southeast-2", "eu-west-1", "us-east-1"}) {
-		t.Errorf("after adding ap-southeast-2: %v", got)
-	}
-	srv.settle(t)
-	if value(t, ap, "glob", "a") != "from-us" || value(t, ap, "glob", "b") != "from-eu" {
-		t.Error("the Region added did not get the global table's items")
-	}
-	put(t, ap, "glob", "c", "from-ap")
-	srv.settle(t)
-	if value(t, us, "glob", "c") != "from-ap" {
-		t.Error("a write in the Region added did not replicate")
-	}
+	legacyAddStep(t, srv, update, add, del)
+	legacySettingsSteps(t, us, ap, eu, sa)
+	legacyRemoveStep(t, srv, update, group)
+}
 
-	// DescribeGlobalTable and ListGlobalTables, from any Region.
-	desc, err := sa.DescribeGlobalTable(ctx, &dynamodb.DescribeGlobalTableInput{GlobalTableName: aws.String("glob")})
-	if err != nil || len(desc.GlobalTableDescription.ReplicationGroup) != 3 {
-		t.Errorf("DescribeGlobalTable: %+v %v", desc, err)
-	}
-	_, err = us.DescribeGlobalTable(ctx, &dynamodb.DescribeGlobalTableInput{GlobalTableName: aws.String("other")})
-	wantAPIError(t, err, "GlobalTableNotFoundException", "Global table not found: Global table with name: 'other' does not exist.")
-	for region, want := range map[string]int{"": 1, "eu-west-1": 1, "sa-east-1": 0} {
-		in := &dynamodb.ListGlobalTablesInput{}
-		if region != "" {
-			in.RegionName = aws.String(region)
-		}
-		list, err := us.ListGlobalTables(ctx, in)
-		if err != nil || len(list.GlobalTables) != want || want == 1 && len(list.GlobalTables[0].ReplicationGroup) != 3 {
-			t.Errorf("ListGlobalTables in %q: %+v %v, want %d", region, list, err, want)
-		}
-	}
-
+// legacySettingsSteps: UpdateGlobalTableSettings sets the write capacity on
+// every replica and each replica's read capacity, DescribeGlobalTableSettings
+// shows them, and UpdateTable of one member changes that member only.
+func legacySettingsSteps(t *testing.T, us, ap, eu, sa *dynamodb.Client) {
+	ctx := context.Background()
 	// The settings: write capacity is the global table's, read capacity
 	// each replica's own.
 	set, err := us.UpdateGlobalTableSettings(ctx, &dynamodb.UpdateGlobalTableSettingsInput{GlobalTableName: aws.String("glob"),
@@ -208,9 +172,20 @@ func TestLegacyGlobalTables(t *testing.T) {
 		t.Errorf("eu-west-1's write capacity after UpdateTable in us-east-1: %d, want 7 (not synchronized)", aws.ToInt64(pt.WriteCapacityUnits))
 	}
 
+}
+
+// legacyRemoveStep: a Region removed keeps its table, a regional one, and no
+// longer replicates; the account's global table keeps its name.
+func legacyRemoveStep(t *testing.T, srv *gtServer, update func(types.ReplicaUpdate) (*dynamodb.UpdateGlobalTableOutput, error), group func(...string) []types.Replica) {
+	ctx := context.Background()
+	us, eu, ap := srv.client("us-east-1"), srv.client("eu-west-1"), srv.client("ap-southeast-2")
+	del := func(region string) types.ReplicaUpdate {
+		return types.ReplicaUpdate{Delete: &types.DeleteReplicaAction{RegionName: aws.String(region)}}
+	}
 	// A Region removed keeps its table, a regional one, and no longer
 	// replicates.
-	if up, err = update(del("eu-west-1")); err != nil {
+	up, err := update(del("eu-west-1"))
+	if err != nil {
 		t.Fatalf("UpdateGlobalTable removing eu-west-1: %v", err)
 	}
 	if got := legacyRegions(up.GlobalTableDescription); !slices.Equal(got, []string{"ap-southeast-2", "us-east-1"}) {
@@ -224,4 +199,58 @@ func TestLegacyGlobalTables(t *testing.T) {
 	if _, err := eu.CreateGlobalTable(ctx, &dynamodb.CreateGlobalTableInput{GlobalTableName: aws.String("glob"), ReplicationGroup: group("eu-west-1")}); err == nil {
 		t.Error("CreateGlobalTable of a name the account's legacy global table has: accepted")
 	}
+}
+
+// legacyAddStep: a Region added must be empty, with the same write capacity,
+// and gets the global table's items; DescribeGlobalTable and
+// ListGlobalTables show it.
+func legacyAddStep(t *testing.T, srv *gtServer, update func(types.ReplicaUpdate) (*dynamodb.UpdateGlobalTableOutput, error), add, del func(string) types.ReplicaUpdate) {
+	ctx := context.Background()
+	us, ap, sa := srv.client("us-east-1"), srv.client("ap-southeast-2"), srv.client("sa-east-1")
+	legacyReplicaTable(t, ap, types.StreamViewTypeNewAndOldImages, 6)
+	_, err := update(add("ap-southeast-2"))
+	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Table glob in region ap-southeast-2 must have the same provisioned and maximum write capacity units as the other replicas, its global secondary indexes too")
+	if _, err := ap.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("glob"),
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(5), WriteCapacityUnits: aws.Int64(5)}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = update(add("eu-west-1"))
+	wantAPIError(t, err, "ReplicaAlreadyExistsException", "Replica in region eu-west-1 already exists in global table glob.")
+	_, err = update(del("ap-southeast-2"))
+	wantAPIError(t, err, "ReplicaNotFoundException", "Replica in region ap-southeast-2 is not part of global table glob.")
+	up, err := update(add("ap-southeast-2"))
+	if err != nil {
+		t.Fatalf("UpdateGlobalTable adding ap-southeast-2: %v", err)
+	}
+	if got := legacyRegions(up.GlobalTableDescription); !slices.Equal(got, []string{"ap-southeast-2", "eu-west-1", "us-east-1"}) {
+		t.Errorf("after adding ap-southeast-2: %v", got)
+	}
+	srv.settle(t)
+	if value(t, ap, "glob", "a") != "from-us" || value(t, ap, "glob", "b") != "from-eu" {
+		t.Error("the Region added did not get the global table's items")
+	}
+	put(t, ap, "glob", "c", "from-ap")
+	srv.settle(t)
+	if value(t, us, "glob", "c") != "from-ap" {
+		t.Error("a write in the Region added did not replicate")
+	}
+
+	// DescribeGlobalTable and ListGlobalTables, from any Region.
+	desc, err := sa.DescribeGlobalTable(ctx, &dynamodb.DescribeGlobalTableInput{GlobalTableName: aws.String("glob")})
+	if err != nil || len(desc.GlobalTableDescription.ReplicationGroup) != 3 {
+		t.Errorf("DescribeGlobalTable: %+v %v", desc, err)
+	}
+	_, err = us.DescribeGlobalTable(ctx, &dynamodb.DescribeGlobalTableInput{GlobalTableName: aws.String("other")})
+	wantAPIError(t, err, "GlobalTableNotFoundException", "Global table not found: Global table with name: 'other' does not exist.")
+	for region, want := range map[string]int{"": 1, "eu-west-1": 1, "sa-east-1": 0} {
+		in := &dynamodb.ListGlobalTablesInput{}
+		if region != "" {
+			in.RegionName = aws.String(region)
+		}
+		list, err := us.ListGlobalTables(ctx, in)
+		if err != nil || len(list.GlobalTables) != want || want == 1 && len(list.GlobalTables[0].ReplicationGroup) != 3 {
+			t.Errorf("ListGlobalTables in %q: %+v %v, want %d", region, list, err, want)
+		}
+	}
+
 }

@@ -64,6 +64,76 @@ func TestMultiAccountReplicaFromSourceArn(t *testing.T) {
 	wantAPIError(t, err, "ValidationException", "2 validation errors detected: "+
 		"Value null at 'attributeDefinitions' failed to satisfy constraint: Member must not be null; "+
 		"Value null at 'keySchema' failed to satisfy constraint: Member must not be null")
+	sourceRefusals(t, replica, keys, defs, gsi, lsi)
+	if _, err := eu.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Music")}); err == nil {
+		t.Fatal("a refused replica exists")
+	}
+
+	// Repeating the source's definitions (in another order) is accepted
+	// like leaving them out; here they are left out, as the tutorial does.
+	if err := replica(nil); err != nil {
+		t.Fatalf("CreateTable with GlobalTableSourceArn only: %v", err)
+	}
+	srv.settle(t)
+	checkReplicaFromSource(t, describe(t, us, "Music"), describe(t, eu, "Music"), src, keys, len(defs), lsi.KeySchema)
+	// The tutorial's check: an item written in the source Region is read in
+	// the replica's, the copied one too.
+	if _, err := us.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Music"), Item: map[string]types.AttributeValue{
+		"Artist": s("item_1"), "SongTitle": s("Song Value 1")}}); err != nil {
+		t.Fatal(err)
+	}
+	srv.settle(t)
+	for _, artist := range []string{"item_0", "item_1"} {
+		out, err := eu.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Music"), ConsistentRead: aws.Bool(true),
+			Key: map[string]types.AttributeValue{"Artist": s(artist), "SongTitle": s("Song Value " + artist[5:])}})
+		if err != nil || out.Item == nil {
+			t.Errorf("%s in the replica: %v %v", artist, out, err)
+		}
+	}
+	q, err := eu.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Music"), IndexName: aws.String("ByYear"),
+		KeyConditionExpression:    aws.String("#y = :y"),
+		ExpressionAttributeNames:  map[string]string{"#y": "Year"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":y": &types.AttributeValueMemberN{Value: "1999"}}})
+	if err != nil || q.Count != 1 {
+		t.Errorf("the replica's global index after the copy: %v %v, want item_0", q, err)
+	}
+}
+
+// checkReplicaFromSource checks that replica got has source want's
+// definition, as TestMultiAccountReplicaFromSourceArn made them.
+func checkReplicaFromSource(t *testing.T, want, got *types.TableDescription, src string, keys []types.KeySchemaElement, defs int, lsiKeys []types.KeySchemaElement) {
+	t.Helper()
+	sameKeys := func(a, b []types.KeySchemaElement) bool {
+		return slices.EqualFunc(a, b, func(x, y types.KeySchemaElement) bool {
+			return aws.ToString(x.AttributeName) == aws.ToString(y.AttributeName) && x.KeyType == y.KeyType
+		})
+	}
+	switch {
+	case !sameKeys(got.KeySchema, keys):
+		t.Errorf("the replica's key schema: %+v", got.KeySchema)
+	case len(got.AttributeDefinitions) != defs:
+		t.Errorf("the replica's attribute definitions: %+v", got.AttributeDefinitions)
+	case len(got.GlobalSecondaryIndexes) != 1 || aws.ToString(got.GlobalSecondaryIndexes[0].IndexName) != "ByYear" ||
+		got.GlobalSecondaryIndexes[0].Projection.ProjectionType != types.ProjectionTypeKeysOnly ||
+		aws.ToInt64(got.GlobalSecondaryIndexes[0].ProvisionedThroughput.WriteCapacityUnits) != 4:
+		t.Errorf("the replica's global indexes: %+v", got.GlobalSecondaryIndexes)
+	case len(got.LocalSecondaryIndexes) != 1 || !sameKeys(got.LocalSecondaryIndexes[0].KeySchema, lsiKeys):
+		t.Errorf("the replica's local indexes: %+v", got.LocalSecondaryIndexes)
+	case got.BillingModeSummary != nil && got.BillingModeSummary.BillingMode != types.BillingModeProvisioned,
+		aws.ToInt64(got.ProvisionedThroughput.ReadCapacityUnits) != 5 || aws.ToInt64(got.ProvisionedThroughput.WriteCapacityUnits) != 6:
+		t.Errorf("the replica's billing: %+v %+v, want the source's PROVISIONED 5/6", got.BillingModeSummary, got.ProvisionedThroughput)
+	case got.StreamSpecification == nil || got.StreamSpecification.StreamViewType != want.StreamSpecification.StreamViewType:
+		t.Errorf("the replica's stream: %+v, want the source's %+v", got.StreamSpecification, want.StreamSpecification)
+	case len(got.Replicas) != 1 || aws.ToString(got.Replicas[0].ReplicaArn) != src:
+		t.Errorf("the replica's replicas: %+v, want the source", got.Replicas)
+	}
+}
+
+// sourceRefusals: a replica's CreateTable naming an unknown source, or
+// giving a definition other than the source's, is refused.
+func sourceRefusals(t *testing.T, replica func(func(*dynamodb.CreateTableInput)) error, keys []types.KeySchemaElement,
+	defs []types.AttributeDefinition, gsi types.GlobalSecondaryIndex, lsi types.LocalSecondaryIndex) {
+	t.Helper()
 	for _, c := range []struct {
 		name, code, msg string
 		change          func(*dynamodb.CreateTableInput)
@@ -98,61 +168,5 @@ func TestMultiAccountReplicaFromSourceArn(t *testing.T) {
 		}},
 	} {
 		wantAPIError(t, replica(c.change), c.code, c.msg)
-	}
-	if _, err := eu.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Music")}); err == nil {
-		t.Fatal("a refused replica exists")
-	}
-
-	// Repeating the source's definitions (in another order) is accepted
-	// like leaving them out; here they are left out, as the tutorial does.
-	if err := replica(nil); err != nil {
-		t.Fatalf("CreateTable with GlobalTableSourceArn only: %v", err)
-	}
-	srv.settle(t)
-	want, got := describe(t, us, "Music"), describe(t, eu, "Music")
-	sameKeys := func(a, b []types.KeySchemaElement) bool {
-		return slices.EqualFunc(a, b, func(x, y types.KeySchemaElement) bool {
-			return aws.ToString(x.AttributeName) == aws.ToString(y.AttributeName) && x.KeyType == y.KeyType
-		})
-	}
-	switch {
-	case !sameKeys(got.KeySchema, keys):
-		t.Errorf("the replica's key schema: %+v", got.KeySchema)
-	case len(got.AttributeDefinitions) != len(defs):
-		t.Errorf("the replica's attribute definitions: %+v", got.AttributeDefinitions)
-	case len(got.GlobalSecondaryIndexes) != 1 || aws.ToString(got.GlobalSecondaryIndexes[0].IndexName) != "ByYear" ||
-		got.GlobalSecondaryIndexes[0].Projection.ProjectionType != types.ProjectionTypeKeysOnly ||
-		aws.ToInt64(got.GlobalSecondaryIndexes[0].ProvisionedThroughput.WriteCapacityUnits) != 4:
-		t.Errorf("the replica's global indexes: %+v", got.GlobalSecondaryIndexes)
-	case len(got.LocalSecondaryIndexes) != 1 || !sameKeys(got.LocalSecondaryIndexes[0].KeySchema, lsi.KeySchema):
-		t.Errorf("the replica's local indexes: %+v", got.LocalSecondaryIndexes)
-	case got.BillingModeSummary != nil && got.BillingModeSummary.BillingMode != types.BillingModeProvisioned,
-		aws.ToInt64(got.ProvisionedThroughput.ReadCapacityUnits) != 5 || aws.ToInt64(got.ProvisionedThroughput.WriteCapacityUnits) != 6:
-		t.Errorf("the replica's billing: %+v %+v, want the source's PROVISIONED 5/6", got.BillingModeSummary, got.ProvisionedThroughput)
-	case got.StreamSpecification == nil || got.StreamSpecification.StreamViewType != want.StreamSpecification.StreamViewType:
-		t.Errorf("the replica's stream: %+v, want the source's %+v", got.StreamSpecification, want.StreamSpecification)
-	case len(got.Replicas) != 1 || aws.ToString(got.Replicas[0].ReplicaArn) != src:
-		t.Errorf("the replica's replicas: %+v, want the source", got.Replicas)
-	}
-	// The tutorial's check: an item written in the source Region is read in
-	// the replica's, the copied one too.
-	if _, err := us.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Music"), Item: map[string]types.AttributeValue{
-		"Artist": s("item_1"), "SongTitle": s("Song Value 1")}}); err != nil {
-		t.Fatal(err)
-	}
-	srv.settle(t)
-	for _, artist := range []string{"item_0", "item_1"} {
-		out, err := eu.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Music"), ConsistentRead: aws.Bool(true),
-			Key: map[string]types.AttributeValue{"Artist": s(artist), "SongTitle": s("Song Value " + artist[5:])}})
-		if err != nil || out.Item == nil {
-			t.Errorf("%s in the replica: %v %v", artist, out, err)
-		}
-	}
-	q, err := eu.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Music"), IndexName: aws.String("ByYear"),
-		KeyConditionExpression:    aws.String("#y = :y"),
-		ExpressionAttributeNames:  map[string]string{"#y": "Year"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":y": &types.AttributeValueMemberN{Value: "1999"}}})
-	if err != nil || q.Count != 1 {
-		t.Errorf("the replica's global index after the copy: %v %v, want item_0", q, err)
 	}
 }
