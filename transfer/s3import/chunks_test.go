@@ -105,7 +105,10 @@ func TestReadChunksParallelIsPlain(t *testing.T) {
 			}
 			every := map[string]s3import.Position{}
 			s3import.ReadRecords(context.Background(), s, "src", format+"/", o, s3import.Position{},
-				func(r s3import.Record, p s3import.Position) error { every[fmt.Sprintf("%s:%d", r.Key, r.Line)] = p; return nil },
+				func(r s3import.Record, p s3import.Position) error {
+					every[fmt.Sprintf("%s:%d", r.Key, r.Line)] = p
+					return nil
+				},
 				func(e *s3import.RecordError, p s3import.Position) { every[fmt.Sprintf("%s:%d", e.Key, e.Line)] = p })
 			var resumeAt s3import.Position
 			for _, workers := range []int{2, 3, 8} {
