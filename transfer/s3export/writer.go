@@ -1,6 +1,7 @@
 package s3export
 
 import (
+	"compress/gzip"
 	"context"
 	"crypto/md5"
 	"encoding/base64"
@@ -8,8 +9,6 @@ import (
 	"hash"
 	"io"
 	"time"
-
-	"github.com/klauspost/compress/gzip"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/transfer/bucket"
