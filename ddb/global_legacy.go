@@ -104,22 +104,26 @@ type GlobalTableSettingsOutput struct {
 
 // ReplicaSettingsDescription is one replica's settings.
 type ReplicaSettingsDescription struct {
-	RegionName                           string
-	ReplicaStatus                        string
-	ReplicaBillingModeSummary            *BillingModeSummary                              `json:",omitempty"`
-	ReplicaProvisionedReadCapacityUnits  *int64                                           `json:",omitempty"`
-	ReplicaProvisionedWriteCapacityUnits *int64                                           `json:",omitempty"`
-	ReplicaGlobalSecondaryIndexSettings  []ReplicaGlobalSecondaryIndexSettingsDescription `json:",omitempty"`
-	ReplicaTableClassSummary             *TableClassSummary                               `json:",omitempty"`
+	RegionName                                         string
+	ReplicaStatus                                      string
+	ReplicaBillingModeSummary                          *BillingModeSummary                              `json:",omitempty"`
+	ReplicaProvisionedReadCapacityUnits                *int64                                           `json:",omitempty"`
+	ReplicaProvisionedWriteCapacityUnits               *int64                                           `json:",omitempty"`
+	ReplicaProvisionedReadCapacityAutoScalingSettings  *AutoScalingSettingsDescription                  `json:",omitempty"`
+	ReplicaProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription                  `json:",omitempty"`
+	ReplicaGlobalSecondaryIndexSettings                []ReplicaGlobalSecondaryIndexSettingsDescription `json:",omitempty"`
+	ReplicaTableClassSummary                           *TableClassSummary                               `json:",omitempty"`
 }
 
 // ReplicaGlobalSecondaryIndexSettingsDescription is one global index of a
 // replica, with its capacity.
 type ReplicaGlobalSecondaryIndexSettingsDescription struct {
-	IndexName                     string
-	IndexStatus                   string
-	ProvisionedReadCapacityUnits  *int64 `json:",omitempty"`
-	ProvisionedWriteCapacityUnits *int64 `json:",omitempty"`
+	IndexName                                   string
+	IndexStatus                                 string
+	ProvisionedReadCapacityUnits                *int64                          `json:",omitempty"`
+	ProvisionedWriteCapacityUnits               *int64                          `json:",omitempty"`
+	ProvisionedReadCapacityAutoScalingSettings  *AutoScalingSettingsDescription `json:",omitempty"`
+	ProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:",omitempty"`
 }
 
 // LegacyGlobalTable is one version 2017.11.29 global table.

@@ -168,18 +168,24 @@ func (s *Service) UpdateGlobalTableSettings(ctx context.Context, scope string, i
 		}
 	}
 	created := map[string][]string{}
+	scaling := legacyScaling(in)
 	g, err := s.changeGroup(ctx, m, func(g *group) error {
 		for _, next := range g.members {
 			rin := legacyUpdate(in, next)
-			if rin == nil {
+			if rin == nil && scaling == nil {
 				continue
 			}
-			cur, err := copyMeta(next)
-			if err != nil {
-				return err
+			if rin != nil {
+				cur, err := copyMeta(next)
+				if err != nil {
+					return err
+				}
+				if err := s.updateIn(g.tx, cur, next, rin, now, created); err != nil {
+					return err
+				}
 			}
-			if err := s.updateIn(g.tx, cur, next, rin, now, created); err != nil {
-				return err
+			if scaling != nil {
+				next.AutoScaling = applyScaling(next.AutoScaling, scaling, regionOf(next))
 			}
 			if err := s.put(g, next); err != nil {
 				return err
@@ -302,6 +308,7 @@ func (s *Service) legacySettings(m *tableMeta) *ddb.GlobalTableSettingsOutput {
 			d.ReplicaGlobalSecondaryIndexSettings = append(d.ReplicaGlobalSecondaryIndexSettings, ddb.ReplicaGlobalSecondaryIndexSettingsDescription{
 				IndexName: ix.Name, IndexStatus: "ACTIVE", ProvisionedReadCapacityUnits: pointer(ix.ReadCapacity), ProvisionedWriteCapacityUnits: pointer(ix.WriteCapacity)})
 		}
+		describeLegacyScaling(t, &d)
 		out.ReplicaSettings = append(out.ReplicaSettings, d)
 	}
 	slices.SortFunc(out.ReplicaSettings, func(a, b ddb.ReplicaSettingsDescription) int { return strings.Compare(a.RegionName, b.RegionName) })
