@@ -208,24 +208,9 @@ func lineDecodeFunc(o Options) func([]byte) (Record, error) {
 // does, into raw chunks of at most size non-blank lines (each one record)
 // given to emit, and returns the counts but the errors.
 func splitLines(ctx context.Context, s bucket.Store, bkt, prefix string, o Options, from Position, size int, emit func(*rawChunk) error) (Stats, error) {
-	pos := from
-	err := s.List(ctx, bkt, prefix, func(obj bucket.Object) error {
-		switch {
-		case obj.Key < from.Key:
-			return nil
-		case obj.Key == from.Key:
-			pos.Records = from.Records
-		default:
-			pos.Key, pos.Records = obj.Key, 0
-			pos.Stats.Objects++
-			pos.Stats.Bytes += obj.Size
-		}
-		return splitObject(ctx, s, bkt, o, &pos, size, emit)
+	return walkObjects(ctx, s, bkt, prefix, from, func(pos *Position) error {
+		return splitObject(ctx, s, bkt, o, pos, size, emit)
 	})
-	if err == nil && pos.Stats.Objects == 0 {
-		err = ErrNoObjects
-	}
-	return pos.Stats, err
 }
 
 // splitObject reads the lines of the object pos names, skipping its first

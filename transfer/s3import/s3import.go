@@ -157,6 +157,16 @@ func ReadRecords(ctx context.Context, s bucket.Store, bkt, prefix string, o Opti
 	if _, ok := map[string]bool{FormatJSON: true, FormatIon: true, FormatCSV: true}[o.Format]; !ok {
 		return from.Stats, fmt.Errorf("s3import: unknown format %q", o.Format)
 	}
+	return walkObjects(ctx, s, bkt, prefix, from, func(pos *Position) error {
+		return readObject(ctx, s, bkt, o, pos, put, bad)
+	})
+}
+
+// walkObjects calls each with the position of every object under prefix
+// from from on (the object from names resumed after its from.Records
+// records, the objects after it counted in the stats), and returns the
+// stats; no object at all is ErrNoObjects.
+func walkObjects(ctx context.Context, s bucket.Store, bkt, prefix string, from Position, each func(*Position) error) (Stats, error) {
 	pos := from
 	err := s.List(ctx, bkt, prefix, func(obj bucket.Object) error {
 		switch {
@@ -169,7 +179,7 @@ func ReadRecords(ctx context.Context, s bucket.Store, bkt, prefix string, o Opti
 			pos.Stats.Objects++
 			pos.Stats.Bytes += obj.Size
 		}
-		return readObject(ctx, s, bkt, o, &pos, put, bad)
+		return each(&pos)
 	})
 	if err == nil && pos.Stats.Objects == 0 {
 		err = ErrNoObjects
