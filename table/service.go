@@ -34,7 +34,8 @@ type Options struct {
 	// their local index entries) in bytes; zero means DynamoDB's 10 GB. Tests
 	// lower it to reach ItemCollectionSizeLimitExceededException with small data.
 	ItemCollectionLimit int64
-	// Logger receives background errors (index backfills); nil discards them.
+	// Logger receives background errors (index backfills, replication);
+	// nil discards them.
 	Logger *slog.Logger
 	// EventualLag is how far eventually consistent reads and global indexes
 	// lag behind writes, unless a table's tags say otherwise (package
@@ -161,6 +162,10 @@ func New(db *store.DB, opts Options) *Service {
 	}
 	if opts.ItemCollectionLimit == 0 {
 		opts.ItemCollectionLimit = lsi.DefaultLimit
+	}
+	if opts.Logger == nil {
+		// Background paths log without a nil check (replica_links.go did not have one).
+		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	bg, stopBG := context.WithCancel(context.Background())
 	s := &Service{db: db, opts: opts, catalog: newCatalog(opts.ItemCollectionLimit), deleted: newTombstones(),
