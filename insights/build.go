@@ -70,7 +70,7 @@ func (r *Recorder) Report(tableID string, t Table) Report {
 		rep.Collections = rep.Collections[:TopN]
 	}
 	rep.Amplification = ts.amp.report()
-	rep.Warnings = warnings(ts, t, rep)
+	rep.Warnings = warnings(ts, t, rep, r.dates())
 	return rep
 }
 

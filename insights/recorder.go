@@ -14,6 +14,7 @@ package insights
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"regexp"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,8 +54,10 @@ type Options struct {
 // concurrent use; recording takes one table's mutex and does not allocate
 // once the table's keys have been seen (see sketch).
 type Recorder struct {
-	opts   Options
-	seed   maphash.Seed
+	opts Options
+	seed maphash.Seed
+	// dates is datePattern compiled, on the first report that needs it.
+	dates  func() *regexp.Regexp
 	mu     sync.RWMutex
 	tables map[string]*tableStats
 }
@@ -76,7 +79,7 @@ func New(opts Options) *Recorder {
 	if opts.TopK <= 0 {
 		opts.TopK = DefaultTopK
 	}
-	return &Recorder{opts: opts, seed: maphash.MakeSeed(), tables: map[string]*tableStats{}}
+	return &Recorder{opts: opts, seed: maphash.MakeSeed(), dates: sync.OnceValue(compileDates), tables: map[string]*tableStats{}}
 }
 
 // tableStats is one table's statistics, under its own mutex.

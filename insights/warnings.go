@@ -46,12 +46,13 @@ const (
 )
 
 // warnings applies every rule to a report being built; ts.mu is held.
-func warnings(ts *tableStats, t Table, rep Report) []Warning {
+// dates is the compiled datePattern.
+func warnings(ts *tableStats, t Table, rep Report, dates *regexp.Regexp) []Warning {
 	out := []Warning{}
 	for _, ix := range t.Indexes {
 		st := ts.find(ix.Name)
 		out = append(out, hotKey(st, ix)...)
-		out = append(out, keyShape(ix)...)
+		out = append(out, keyShape(ix, dates)...)
 		out = append(out, lowCardinality(ix)...)
 	}
 	out = append(out, filterDiscards(ts.amp)...)
@@ -80,13 +81,14 @@ func hotKey(st *indexStats, ix Index) []Warning {
 			valueText(pk), 100*u/total, what(ix.Name), num(u), num(total))}}
 }
 
-// keyShape: sampled partition keys look like dates, or form a sequence.
-func keyShape(ix Index) []Warning {
+// keyShape: sampled partition keys look like dates (matching dates, the
+// compiled datePattern), or form a sequence.
+func keyShape(ix Index, dates *regexp.Regexp) []Warning {
 	z := ix.Sizer
 	if len(z.sample) == 0 {
 		return nil
 	}
-	var dates int
+	var dated int
 	var example string
 	var nums []*big.Int
 	for _, prefix := range z.sample {
@@ -94,8 +96,8 @@ func keyShape(ix Index) []Warning {
 		if pk == nil {
 			continue
 		}
-		if looksLikeDate(*pk) {
-			dates++
+		if looksLikeDate(*pk, dates) {
+			dated++
 			if example == "" {
 				example = valueText(pk)
 			}
@@ -106,9 +108,9 @@ func keyShape(ix Index) []Warning {
 	}
 	var out []Warning
 	n := len(z.sample)
-	if float64(dates) >= keyShapeShare*float64(n) {
+	if float64(dated) >= keyShapeShare*float64(n) {
 		out = append(out, Warning{Kind: "date-like-key", Index: ix.Name, Remedy: remedyDateKey,
-			Message: fmt.Sprintf("%d of %d sampled partition keys of %s look like dates or timestamps (e.g. %s).", dates, n, what(ix.Name), example)})
+			Message: fmt.Sprintf("%d of %d sampled partition keys of %s look like dates or timestamps (e.g. %s).", dated, n, what(ix.Name), example)})
 	}
 	if lo, hi, ok := dense(nums, n); ok {
 		out = append(out, Warning{Kind: "sequential-key", Index: ix.Name, Remedy: remedySequentialKey,
@@ -172,15 +174,21 @@ func collectionSize(t Table, cs []Collection) []Warning {
 
 // datePattern matches the usual date and timestamp spellings anywhere in a
 // string key: 2026-10-02, 2026/10/02, 2026_10, 20261002, 2026-10-02T10:00.
-var datePattern = regexp.MustCompile(`(^|[^0-9])(19|20)[0-9]{2}([-/_.](0[1-9]|1[0-2])([-/_.](0[1-9]|[12][0-9]|3[01]))?|(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01]))([^0-9]|$)`)
+// A Recorder compiles it on its first report (Recorder.dates), not every
+// process at start-up.
+const datePattern = `(^|[^0-9])(19|20)[0-9]{2}([-/_.](0[1-9]|1[0-2])([-/_.](0[1-9]|[12][0-9]|3[01]))?|(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01]))([^0-9]|$)`
+
+// compileDates compiles datePattern.
+func compileDates() *regexp.Regexp { return regexp.MustCompile(datePattern) }
 
 // looksLikeDate reports whether a partition key value reads as a date: a
-// string with a date in it, or a number in the range of Unix seconds or
-// milliseconds of the years 2001 to 2100.
-func looksLikeDate(v attr.Value) bool {
+// string with a date in it (matching dates, the compiled datePattern), or
+// a number in the range of Unix seconds or milliseconds of the years 2001
+// to 2100.
+func looksLikeDate(v attr.Value, dates *regexp.Regexp) bool {
 	switch v.T {
 	case attr.TypeS:
-		return datePattern.MatchString(v.S)
+		return dates.MatchString(v.S)
 	case attr.TypeN:
 		n, ok := new(big.Float).SetString(v.S)
 		if !ok {

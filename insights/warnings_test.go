@@ -201,8 +201,9 @@ func TestLooksLikeDate(t *testing.T) {
 		{attr.Value{T: attr.TypeN, S: "1764633600123"}, true}, // Unix milliseconds
 		{attr.Value{T: attr.TypeN, S: "42"}, false},
 	}
+	dates := compileDates()
 	for _, tc := range tests {
-		if got := looksLikeDate(tc.v); got != tc.want {
+		if got := looksLikeDate(tc.v, dates); got != tc.want {
 			t.Errorf("looksLikeDate(%v) = %v, want %v", tc.v, got, tc.want)
 		}
 	}
