@@ -5,12 +5,15 @@
 package etcdtest
 
 import (
+	"errors"
 	"fmt"
-
+	"math/rand/v2"
 	"net"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -49,14 +52,43 @@ func (c *Cluster) Endpoints() []string {
 	return eps
 }
 
-// freePort returns a TCP port nobody listens on at the moment.
+// freePort returns a TCP port nobody listens on at the moment, below the
+// kernel's range of ephemeral ports: one from that range (what listening
+// on port 0 gives) may be given to another process's connection or
+// listener before the member binds it, as TestLinearizableCluster once
+// found ("bind: address already in use"). Below it, only another process
+// choosing ports this way can take it; StartWith then tries fresh ones.
 func freePort() (int, error) {
+	lo := ephemeralStart()
+	for range 100 {
+		p := lo - 1 - rand.IntN(min(lo-1024, 20000))
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
+		if err != nil {
+			continue
+		}
+		l.Close()
+		return p, nil
+	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// ephemeralStart returns the first port of the kernel's ephemeral range
+// (Linux's ip_local_port_range; 32768, its default, elsewhere).
+func ephemeralStart() int {
+	lo := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n > 2048 {
+				lo = n
+			}
+		}
+	}
+	return lo
 }
 
 // Config is a member's configuration, for StartWith's adjust.
@@ -68,22 +100,52 @@ func Start(dir string, n int) (*Cluster, error) { return StartWith(dir, n, nil) 
 
 // StartWith is Start with adjust (when not nil) applied to each member's
 // configuration before it starts.
+//
+// A port found free may be taken by another process before the member
+// binds it (nothing can hand etcd's embedded server a listener): a start
+// that fails on an address in use is repeated on fresh ports and a fresh
+// data directory, up to bindAttempts times.
 func StartWith(dir string, n int, adjust func(*Config)) (*Cluster, error) {
+	return startWith(dir, n, adjust, freePort)
+}
+
+// startWith is StartWith taking each port from port.
+func startWith(dir string, n int, adjust func(*Config), port func() (int, error)) (*Cluster, error) {
+	for attempt := 1; ; attempt++ {
+		c, err := startOnce(dir, n, adjust, port)
+		if err == nil || !errors.Is(err, syscall.EADDRINUSE) || attempt == bindAttempts {
+			return c, err
+		}
+		for i := range n {
+			if err := os.RemoveAll(memberDir(dir, i)); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// bindAttempts bounds how many times StartWith picks fresh ports.
+const bindAttempts = 5
+
+func memberDir(dir string, i int) string { return fmt.Sprintf("%s/m%d", dir, i) }
+
+// startOnce starts the members on ports from port (free a moment ago).
+func startOnce(dir string, n int, adjust func(*Config), port func() (int, error)) (*Cluster, error) {
 	c := &Cluster{}
 	var initial []string
 	for i := range n {
-		cp, err := freePort()
+		cp, err := port()
 		if err != nil {
 			return nil, err
 		}
-		pp, err := freePort()
+		pp, err := port()
 		if err != nil {
 			return nil, err
 		}
 		name := fmt.Sprintf("m%d", i)
 		cfg := embed.NewConfig()
 		cfg.Name = name
-		cfg.Dir = fmt.Sprintf("%s/%s", dir, name)
+		cfg.Dir = memberDir(dir, i)
 		cu, _ := url.Parse(fmt.Sprintf("http://127.0.0.1:%d", cp))
 		pu, _ := url.Parse(fmt.Sprintf("http://127.0.0.1:%d", pp))
 		cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{*cu}, []url.URL{*cu}
@@ -107,13 +169,16 @@ func StartWith(dir string, n int, adjust func(*Config)) (*Cluster, error) {
 		m.cfg.InitialClusterToken = "ddblocal-test"
 	}
 	// Members of a new cluster wait for each other: start them together.
+	// (One that failed to bind leaves the others waiting for it: a
+	// majority still elects a leader and is closed below; a member never
+	// ready cannot be closed, etcd's Close waiting for it to serve.)
 	errs := make(chan error, n)
 	for _, m := range c.Members {
 		go func() { errs <- m.start() }()
 	}
 	var first error
 	for range n {
-		if err := <-errs; err != nil && first == nil {
+		if err := <-errs; err != nil && (first == nil || errors.Is(err, syscall.EADDRINUSE)) {
 			first = err
 		}
 	}
