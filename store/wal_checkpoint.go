@@ -21,6 +21,19 @@ const (
 	appliedKey = "applied"
 )
 
+// closeBytes bounds the records close still checkpoints after it is
+// called (checked at chunk boundaries, so a chunk more at most): a clean
+// close after a few writes leaves the bbolt file alone, but one after a
+// large load, whose backlog of segments would take the checkpointer many
+// seconds, stops there and leaves the rest of the log on disk, which the
+// next open replays. Stopping thus stays prompt and loses nothing.
+const closeBytes = 8 << 20
+
+// errCloseBudget stops a checkpoint at a chunk boundary when close has
+// spent closeBytes: the segment stays and is replayed (and checkpointed
+// again from its start) at the next open.
+var errCloseBudget = errors.New("store: checkpoint left to the next open")
+
 // checkpointer copies closed segments into bbolt, oldest first, and deletes
 // them. A failure (a full disk, say) is logged and retried, waiting longer
 // each time; the segments stay on disk meanwhile, so nothing is lost, and an
@@ -53,6 +66,9 @@ type checkpointer struct {
 	// files: a crash there leaves what it sees.
 	chunk   int
 	stepped func(step string)
+	// closeBudget is closeBytes, smaller in tests; closeSpent counts the
+	// bytes of records applied since close began (the loop's goroutine).
+	closeBudget, closeSpent int
 }
 
 // Waits between retries of a failed checkpoint.
@@ -62,7 +78,7 @@ const (
 )
 
 func startCheckpointer(fs vfs, b boltEngine, path string, pending []uint64, log *slog.Logger) *checkpointer {
-	c := &checkpointer{fs: fs, b: b, path: path, log: log, pending: pending, retry: checkpointRetry, chunk: checkpointChunk,
+	c := &checkpointer{fs: fs, b: b, path: path, log: log, pending: pending, retry: checkpointRetry, chunk: checkpointChunk, closeBudget: closeBytes,
 		quit: make(chan struct{}), done: make(chan struct{})}
 	c.cond = sync.NewCond(&c.mu)
 	go c.loop()
@@ -76,9 +92,10 @@ func (c *checkpointer) add(seg uint64) {
 	c.cond.Signal()
 }
 
-// close waits until every pending segment is in bbolt, or until the one
-// being worked on has failed once more, then closes bbolt. Segments not
-// absorbed stay on disk and are replayed at the next open.
+// close waits until every pending segment is in bbolt, until the one
+// being worked on has failed once more, or until closeBytes of records
+// are checkpointed, then closes bbolt. Segments not absorbed stay on disk
+// and are replayed at the next open.
 func (c *checkpointer) close() error {
 	c.mu.Lock()
 	c.closing = true
@@ -97,7 +114,8 @@ func (c *checkpointer) loop() {
 		for len(c.pending) == 0 && !c.closing {
 			c.cond.Wait()
 		}
-		if len(c.pending) == 0 {
+		if len(c.pending) == 0 || c.closing && c.closeSpent >= c.closeBudget {
+			c.leave()
 			c.mu.Unlock()
 			return
 		}
@@ -111,6 +129,11 @@ func (c *checkpointer) loop() {
 		err := c.attempt(seg, failing)
 		c.running.Unlock()
 		c.mu.Lock()
+		if errors.Is(err, errCloseBudget) {
+			c.leave()
+			c.mu.Unlock()
+			return
+		}
 		c.err = err
 		if err == nil {
 			c.pending = c.pending[1:]
@@ -144,6 +167,26 @@ func (c *checkpointer) attempt(seg uint64, failing func(uint64) error) error {
 	return c.checkpoint(seg)
 }
 
+// leave logs the segments close leaves to the next open, if any. The
+// caller holds mu.
+func (c *checkpointer) leave() {
+	if len(c.pending) > 0 && c.err == nil && c.log != nil {
+		c.log.Info("stopping without checkpointing the whole log: the next start replays it", "segments", len(c.pending))
+	}
+}
+
+// overBudget reports, at a chunk boundary, whether close has spent its
+// budget; chunk bytes were applied since the last boundary.
+func (c *checkpointer) overBudget(chunk int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closing {
+		return false
+	}
+	c.closeSpent += chunk
+	return c.closeSpent >= c.closeBudget
+}
+
 // inject makes each later checkpoint call fail first, and sets the first
 // wait before a retry (tests).
 func (c *checkpointer) inject(retry time.Duration, fail func(uint64) error) {
@@ -173,6 +216,10 @@ func (c *checkpointer) checkpoint(seg uint64) error {
 				return err
 			}
 			c.step("chunk committed")
+			if c.overBudget(chunk) {
+				t = nil
+				return errCloseBudget
+			}
 			if t, err = c.b.begin(true); err != nil {
 				return err
 			}
@@ -193,6 +240,7 @@ func (c *checkpointer) checkpoint(seg uint64) error {
 	if err := t.commit(); err != nil {
 		return fmt.Errorf("store: checkpoint %s: %w", name, err)
 	}
+	c.overBudget(chunk)
 	c.step("segment applied")
 	if err := c.fs.Remove(name); err != nil {
 		return fmt.Errorf("store: checkpoint: %w", err)
