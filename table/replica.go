@@ -235,6 +235,11 @@ func (s *Service) updateReplicas(ctx context.Context, m *tableMeta, in *ddb.Upda
 	if err := checkStrong(m, in, a); err != nil {
 		return nil, err
 	}
+	if a.kind == "Create" {
+		if err := s.checkNoBulkLoad(m); err != nil { // transfer_bulk_global.go
+			return nil, err
+		}
+	}
 	if in.MultiRegionConsistency == "STRONG" {
 		if err := s.checkStrongTable(m); err != nil { // replica_strong_rules.go
 			return nil, err

@@ -74,6 +74,9 @@ func (s *Service) multiAccountSource(scope string, in *ddb.CreateTableInput) (*t
 	if err := checkSourceDefinitions(src, in); err != nil {
 		return nil, err
 	}
+	if err := s.checkNoBulkLoad(src); err != nil { // transfer_bulk_global.go
+		return nil, err
+	}
 	return src, nil
 }
 

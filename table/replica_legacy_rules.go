@@ -34,6 +34,9 @@ func (s *Service) checkLegacyCandidate(first, m *tableMeta, sameWrites bool) err
 	if err := checkLegacyMember(first, m, sameWrites); err != nil {
 		return err
 	}
+	if err := s.checkNoBulkLoad(m); err != nil { // transfer_bulk_global.go
+		return err
+	}
 	return s.db.View(func(tx *store.Tx) error { return legacyEmpty(tx, m) })
 }
 
