@@ -180,8 +180,10 @@ func (s *Service) runExport(o *store.Ownership, region, id string, job *exportJo
 	if err != nil && s.jobStopped(err) {
 		return
 	}
-	end := epochSeconds(s.now().UnixNano())
-	d.EndTime = &end
+	if err != nil || d.EndTime == nil {
+		end := epochSeconds(s.now().UnixNano())
+		d.EndTime = &end
+	}
 	if err != nil {
 		d.ExportStatus = "FAILED"
 		d.FailureCode, d.FailureMessage = s3Failure(err)
@@ -249,8 +251,11 @@ func (s *Service) writeExport(o *store.Ownership, region, id string, job *export
 		w.Abort()
 		return s3export.Result{}, err
 	}
+	end := s.now() // the summary's endTime is DescribeExport's EndTime
+	endSecs := epochSeconds(end.UnixNano())
+	d.EndTime = &endSecs
 	sum := s3export.Summary{ExportArn: d.ExportArn, TableArn: d.TableArn, TableID: d.TableId,
-		StartTime: time.Unix(0, job.Created), EndTime: s.now(), ExportTime: p.at,
+		StartTime: time.Unix(0, job.Created), EndTime: end, ExportTime: p.at,
 		S3SseAlgorithm: d.S3SseAlgorithm, S3SseKmsKeyID: d.S3SseKmsKeyId}
 	if inc := p.inc; inc != nil {
 		sum.ExportType, sum.FromTime, sum.ToTime, sum.View = s3export.IncrementalExport, inc.from, inc.to, inc.view
