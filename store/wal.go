@@ -313,8 +313,10 @@ func (w *wal) rotate() {
 	}
 }
 
-// close checkpoints every segment, so that a cleanly closed DB is the bbolt
-// file alone, and closes bbolt.
+// close checkpoints the segments, so that a cleanly closed DB is the bbolt
+// file alone, unless that is more than closeBytes of records (after a large
+// load): then it leaves the rest to the next open's replay and stops
+// promptly (wal_checkpoint.go). It closes bbolt.
 func (w *wal) close() error {
 	if w.pipe != nil {
 		w.pipe.stop()
