@@ -165,7 +165,7 @@ func (m *tableMeta) indexDef(ix indexMeta, global bool) *index.Def {
 // arn returns the table's ARN, in its scope's account and region.
 func (m *tableMeta) arn() string {
 	account, region := access.SplitScope(m.Region)
-	return fmt.Sprintf("arn:aws:dynamodb:%s:%s:table/%s", region, account, m.Name)
+	return "arn:aws:dynamodb:" + region + ":" + account + ":table/" + m.Name
 }
 
 func catalogKey(region, name string) []byte { return []byte(region + "/" + name) }

@@ -56,9 +56,10 @@ func (s *Service) lookup(ctx context.Context, region, name, index string, notFou
 	if m == nil && !foreign {
 		return nil, orNotFound(notFound)
 	}
-	// Only a verified caller is judged (authorize passes everyone else):
+	// Only a verified caller is judged (authorize passes everyone else),
+	// and only where a policy or another account may refuse it (policed):
 	// the resource's ARN costs allocations on every item operation.
-	if _, judged := s.callerOf(ctx); judged {
+	if _, judged := s.callerOf(ctx); judged && policed(region, m, "") {
 		resource := name
 		if m != nil {
 			resource = m.arn()

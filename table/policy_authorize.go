@@ -23,7 +23,7 @@ func (s *Service) callerOf(ctx context.Context) (access.Caller, bool) {
 // Options.Policies or a caller, nothing is checked.
 func (s *Service) authorize(ctx context.Context, scope string, m *tableMeta, key, resource string) error {
 	c, ok := s.callerOf(ctx)
-	if !ok {
+	if !ok || !policed(scope, m, key) {
 		return nil
 	}
 	var p access.Policy
@@ -49,6 +49,23 @@ func (s *Service) authorize(ctx context.Context, scope string, m *tableMeta, key
 		return denyCross(c, resource)
 	}
 	return nil
+}
+
+// policed reports whether authorize may refuse a caller of scope on m
+// under policy key: m has a policy there, or belongs to another account,
+// or is nil (a deleted table's stream, another account's missing table).
+// Otherwise everyone is let through, and a caller's lookup of its own
+// table need not build the ARN it would be judged on (the usual request
+// with --credentials).
+func policed(scope string, m *tableMeta, key string) bool {
+	if m == nil {
+		return true
+	}
+	if _, ok := m.Policies[key]; ok {
+		return true
+	}
+	owner, _ := access.SplitScope(m.Region)
+	return !access.SameAccount(scope, owner)
 }
 
 // notAuthorized starts every AccessDeniedException a policy causes.
