@@ -7,20 +7,27 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/ddblocal/ddblocal/access"
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/auth"
 	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // featureTable returns a Service over an in-memory store with table "F"
 // (pk S HASH, sk S RANGE, as bench's table) with feature on: "plain"
 // (none), "stream" (NEW_AND_OLD_IMAGES), "gsi" (gsi1: sk HASH, pk RANGE,
-// all attributes) or "throttling" (every table throttled, at a capacity
-// scale no benchmark reaches: admitted, never refused).
+// all attributes), "throttling" (every table throttled, at a capacity
+// scale no benchmark reaches: admitted, never refused) or "sigv4"
+// (resource-based policies enforced, as --credentials does: the requests
+// of featureCtx carry a verified caller, who is judged on every lookup).
 func featureTable(b *testing.B, feature string) *Service {
 	b.Helper()
 	var opts Options
-	if feature == "throttling" {
+	switch feature {
+	case "throttling":
 		opts = Options{Throttling: true, CapacityScale: 1e6}
+	case "sigv4":
+		opts = Options{Policies: auth.TablePolicy}
 	}
 	s := memService(b, opts)
 	in := &ddb.CreateTableInput{TableName: "F", BillingMode: "PAY_PER_REQUEST",
@@ -41,6 +48,17 @@ func featureTable(b *testing.B, feature string) *Service {
 	return s
 }
 
+// featureCtx is the context of a request to featureTable's Service: with
+// "sigv4", that of a caller whose signature the api layer verified (the
+// verification itself is api's BenchmarkHandlerGetItemVerified).
+func featureCtx(feature, operation string) context.Context {
+	ctx := context.Background()
+	if feature == "sigv4" {
+		ctx = access.WithCaller(ctx, access.Caller{Account: access.DefaultAccount, AccessKey: "AKIDBENCH", Operation: operation})
+	}
+	return ctx
+}
+
 // BenchmarkPutItemFeatures is PutItem of new 200-byte items from 8
 // goroutines with a table's feature off and on (throttling: every write
 // admitted and charged), in process CPU per put
@@ -50,10 +68,10 @@ func featureTable(b *testing.B, feature string) *Service {
 //
 //	go test -run XXX -bench PutItemFeatures -benchtime 100000x ./table/
 func BenchmarkPutItemFeatures(b *testing.B) {
-	for _, feature := range []string{"plain", "stream", "gsi", "throttling"} {
+	for _, feature := range []string{"plain", "stream", "gsi", "throttling", "sigv4"} {
 		b.Run(feature, func(b *testing.B) {
 			s := featureTable(b, feature)
-			ctx := context.Background()
+			ctx := featureCtx(feature, "PutItem")
 			value := attr.String(strings.Repeat("v", 200))
 			var next atomic.Int64
 			b.ReportAllocs()
@@ -80,17 +98,18 @@ func BenchmarkPutItemFeatures(b *testing.B) {
 }
 
 // BenchmarkGetItemFeatures is GetItem of 200-byte items (10,000, read at
-// random) from 8 goroutines without and with throttling, the one feature
-// that works on a read (a stream or a global index adds nothing to it):
-// process CPU per read, the rendering of the answer included.
+// random) from 8 goroutines without and with throttling and a verified
+// caller, the features that work on a read (a stream or a global index
+// adds nothing to it): process CPU per read, the rendering of the answer
+// included.
 //
 //	go test -run XXX -bench GetItemFeatures -benchtime 200000x ./table/
 func BenchmarkGetItemFeatures(b *testing.B) {
 	const items = 10000
-	for _, feature := range []string{"plain", "throttling"} {
+	for _, feature := range []string{"plain", "throttling", "sigv4"} {
 		b.Run(feature, func(b *testing.B) {
 			s := featureTable(b, feature)
-			ctx := context.Background()
+			ctx := featureCtx(feature, "GetItem")
 			value := attr.String(strings.Repeat("v", 200))
 			keys := make([]attr.Item, items)
 			for i := range keys {
