@@ -113,12 +113,21 @@ func (b *binder) bag(e *Bag, at string) (attr.Value, error) {
 			return attr.Value{}, semErr(x.Pos(), "Unsupported data type in Bag. DynamoDB only supports either numbers or strings in bags")
 		}
 	}
-	// Stored sets keep attr's member order, as JSON-decoded ones do. A set
-	// that will be refused (duplicates) stays as written, since DynamoDB's
-	// message lists the members as sent.
-	if set.Validate() == nil {
-		attr.SortSet(set)
+	// A set with a member twice (<<'x', 'x'>>, or <<1, 1.0>>: numbers are
+	// compared as numbers) is refused, as everywhere else in the API, in
+	// the words DynamoDB gives set_add's (paritysuite/dynamodb-conformance
+	// partiqlFunctions: "One or more parameter values were invalid: Input
+	// collection [x, x] contains duplicates.", no position), listing the
+	// members as written. Stored sets keep attr's member order, as
+	// JSON-decoded ones do.
+	if err := set.Validate(); err != nil {
+		var ae *attr.Error
+		if errors.As(err, &ae) {
+			return attr.Value{}, semErr(e.At, "%s", ae.Msg)
+		}
+		return attr.Value{}, err
 	}
+	attr.SortSet(set)
 	return set, nil
 }
 
