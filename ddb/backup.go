@@ -38,8 +38,9 @@ type DescribeContinuousBackupsOutput struct {
 
 // CreateBackupInput is CreateBackup's request.
 type CreateBackupInput struct {
-	TableName  string `ddb:"required;len=1..1024"`
-	BackupName string `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	TableName string `ddb:"required;len=1..1024"`
+	// The pattern before the length (ack-api-quirks DDB-TABLE-457).
+	BackupName string `ddb:"required;namepattern;len=3..255"`
 }
 
 // BackupDetails describes one backup.

@@ -7,7 +7,7 @@ type UpdateContributorInsightsInput struct {
 	TableName                 string  `ddb:"required;tablename"`
 	IndexName                 *string `json:",omitempty" ddb:"len=3..255;pattern=[a-zA-Z0-9_.-]+"`
 	ContributorInsightsAction string  `ddb:"required;enum=ENABLE|DISABLE"`
-	ContributorInsightsMode   string  `json:",omitempty" ddb:"enum=ACCESSED_AND_THROTTLED_KEYS|THROTTLED_KEYS"`
+	ContributorInsightsMode   string  `json:",omitempty" ddb:"enum=THROTTLED_KEYS|ACCESSED_AND_THROTTLED_KEYS"`
 }
 
 // UpdateContributorInsightsOutput is UpdateContributorInsights' response.

@@ -9,7 +9,7 @@ import (
 type QueryInput struct {
 	TableName              string  `ddb:"required;tablename"`
 	IndexName              *string `json:",omitempty" ddb:"len=3..255;pattern=[a-zA-Z0-9_.-]+"`
-	Select                 string  `json:",omitempty" ddb:"enum=ALL_ATTRIBUTES|ALL_PROJECTED_ATTRIBUTES|SPECIFIC_ATTRIBUTES|COUNT"`
+	Select                 string  `json:",omitempty" ddb:"enum=SPECIFIC_ATTRIBUTES|COUNT|ALL_ATTRIBUTES|ALL_PROJECTED_ATTRIBUTES"`
 	AttributesToGet        []string
 	Limit                  *int32 `json:",omitempty" ddb:"min=1"`
 	ConsistentRead         *bool  `json:",omitempty"`
@@ -31,7 +31,7 @@ type ScanInput struct {
 	IndexName              *string `json:",omitempty" ddb:"len=3..255;pattern=[a-zA-Z0-9_.-]+"`
 	AttributesToGet        []string
 	Limit                  *int32 `json:",omitempty" ddb:"min=1"`
-	Select                 string `json:",omitempty" ddb:"enum=ALL_ATTRIBUTES|ALL_PROJECTED_ATTRIBUTES|SPECIFIC_ATTRIBUTES|COUNT"`
+	Select                 string `json:",omitempty" ddb:"enum=SPECIFIC_ATTRIBUTES|COUNT|ALL_ATTRIBUTES|ALL_PROJECTED_ATTRIBUTES"`
 	ScanFilter             map[string]expressions.LegacyCondition
 	ConditionalOperator    *string `json:",omitempty" ddb:"enum=OR|AND"`
 	ExclusiveStartKey      attr.Item

@@ -2,8 +2,8 @@ package ddb
 
 // TimeToLiveSpecification enables or disables Time to Live on one attribute.
 type TimeToLiveSpecification struct {
-	Enabled       *bool  `ddb:"required"`
 	AttributeName string `ddb:"required;len=1..255"`
+	Enabled       *bool  `ddb:"required"`
 }
 
 // UpdateTimeToLiveInput is UpdateTimeToLive's request.

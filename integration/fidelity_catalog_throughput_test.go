@@ -290,6 +290,11 @@ func TestCreateTableWarmThroughput(t *testing.T) {
 	}
 	wantAPIError(t, create("Refused", nil, warm(aws.Int64(1), aws.Int64(1))), "ValidationException",
 		invalidPrefix+"Requested ReadUnitsPerSecond for WarmThroughput for table is lower than initial throughput for OnDemand."+doc)
+	// 0 and -1 are no member constraint's: the same refusal (DDB-TABLE-039, -457).
+	for _, n := range []int64{0, -1} {
+		wantAPIError(t, create("Refused", nil, warm(aws.Int64(n), aws.Int64(n))), "ValidationException",
+			invalidPrefix+"Requested ReadUnitsPerSecond for WarmThroughput for table is lower than initial throughput for OnDemand."+doc)
+	}
 	wantAPIError(t, create("Refused", nil, warm(nil, aws.Int64(3999))), "ValidationException",
 		invalidPrefix+"Requested WriteUnitsPerSecond for WarmThroughput for table is lower than initial throughput for OnDemand."+doc)
 	wantAPIError(t, create("Refused", ten, warm(aws.Int64(5), aws.Int64(5))), "ValidationException",

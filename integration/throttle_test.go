@@ -366,13 +366,15 @@ func TestWarmThroughputAndLimits(t *testing.T) {
 	if got, want := warm("warm"), "20000/5000 ACTIVE"; got != want {
 		t.Errorf("warm throughput %s, want %s", got, want)
 	}
-	// Warm throughput only rises: a lower value leaves it.
-	for _, w := range []int64{6000, 1000} {
-		if _, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("warm"),
-			WarmThroughput: &types.WarmThroughput{WriteUnitsPerSecond: aws.Int64(w)}}); err != nil {
-			t.Fatal(err)
-		}
+	// Warm throughput only rises: a lower value is refused
+	// (ack-api-quirks DDB-TABLE-059, recorded from the service).
+	if _, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("warm"),
+		WarmThroughput: &types.WarmThroughput{WriteUnitsPerSecond: aws.Int64(6000)}}); err != nil {
+		t.Fatal(err)
 	}
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("warm"),
+		WarmThroughput: &types.WarmThroughput{WriteUnitsPerSecond: aws.Int64(1000)}})
+	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Requested WriteUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput, decreasing WarmThroughput is not supported")
 	if got, want := warm("warm"), "20000/6000 ACTIVE"; got != want {
 		t.Errorf("after raising to 6000 and asking for 1000: %s, want %s", got, want)
 	}

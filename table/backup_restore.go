@@ -45,6 +45,7 @@ func (s *Service) restoredMeta(region, target string, src *tableMeta, o *ddb.Res
 	}
 	gsis, err := overrideIndexes(src.GlobalSecondaryIndexes, o.GlobalSecondaryIndexOverride, func(g ddb.GlobalSecondaryIndex) indexMeta {
 		ix := indexMeta{Name: g.IndexName, KeySchema: g.KeySchema, Projection: *g.Projection}
+		ix.indexWarm(g.WarmThroughput)
 		if pt := g.ProvisionedThroughput; pt != nil {
 			ix.ReadCapacity, ix.WriteCapacity = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
 		}

@@ -96,7 +96,10 @@ type indexMeta struct {
 	ReadCapacity  int64
 	WriteCapacity int64
 	OnDemand      *ddb.OnDemandThroughput // a global index's maximums, nil when none
-	Created       int64
+	// WarmRead and WarmWrite are a global index's WarmThroughput asked for
+	// (0: none), never lowered.
+	WarmRead, WarmWrite int64
+	Created             int64
 }
 
 // deletingIndex is a deleted global index still reported as DELETING.

@@ -255,6 +255,7 @@ func (m *tableMeta) globalIndex(g *ddb.GlobalSecondaryIndex, created int64, crea
 		return indexMeta{}, err
 	}
 	im := indexMeta{Name: g.IndexName, KeySchema: g.KeySchema, Projection: *g.Projection, Created: created}
+	im.indexWarm(g.WarmThroughput) // catalog_warm.go
 	if m.BillingMode == "PAY_PER_REQUEST" {
 		if g.ProvisionedThroughput != nil {
 			return indexMeta{}, invalid("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", g.IndexName)

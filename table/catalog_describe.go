@@ -170,6 +170,7 @@ func (s *Service) describeGlobalIndexes(m *tableMeta, stats map[string]spaceStat
 			IndexArn:              m.arn() + "/index/" + ix.Name,
 			ProvisionedThroughput: &ddb.ProvisionedThroughputDescription{ReadCapacityUnits: ix.ReadCapacity, WriteCapacityUnits: ix.WriteCapacity},
 			OnDemandThroughput:    ix.OnDemand,
+			WarmThroughput:        m.indexWarmDescription(&ix),
 		}
 		if building := stats[ix.Name].building; building || (delay > 0 && now < ix.Created+delay) {
 			gd.IndexStatus = "CREATING"

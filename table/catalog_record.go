@@ -76,6 +76,8 @@ type (
 		ReadCapacity  int64            `json:"ReadCapacity,omitempty"`
 		WriteCapacity int64            `json:"WriteCapacity,omitempty"`
 		OnDemand      *recordOnDemand  `json:"OnDemandThroughput,omitempty"`
+		WarmRead      int64            `json:"WarmRead,omitempty"`
+		WarmWrite     int64            `json:"WarmWrite,omitempty"`
 		Created       int64            `json:"Created"`
 	}
 	recordDeletedIndex struct {
@@ -163,7 +165,9 @@ func convert[From, To any](xs []From, f func(From) To) []To {
 func encodeMeta(m *tableMeta) ([]byte, error) {
 	r := catalogRecord{
 		Region: m.Region, Name: m.Name, ID: m.ID, Created: m.Created, Updated: m.Updated,
-		AttributeDefinitions:   convert(m.AttributeDefinitions, func(a ddb.AttributeDefinition) recordAttribute { return recordAttribute(a) }),
+		AttributeDefinitions: convert(m.AttributeDefinitions, func(a ddb.AttributeDefinition) recordAttribute {
+			return recordAttribute{AttributeName: a.AttributeName, AttributeType: a.AttributeType}
+		}),
 		KeySchema:              convert(m.KeySchema, func(k ddb.KeySchemaElement) recordKey { return recordKey(k) }),
 		LocalSecondaryIndexes:  convert(m.LocalSecondaryIndexes, indexRecord),
 		GlobalSecondaryIndexes: convert(m.GlobalSecondaryIndexes, indexRecord),
@@ -198,7 +202,9 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 	}
 	m := &tableMeta{
 		Region: r.Region, Name: r.Name, ID: r.ID, Created: r.Created, Updated: r.Updated,
-		AttributeDefinitions:   convert(r.AttributeDefinitions, func(a recordAttribute) ddb.AttributeDefinition { return ddb.AttributeDefinition(a) }),
+		AttributeDefinitions: convert(r.AttributeDefinitions, func(a recordAttribute) ddb.AttributeDefinition {
+			return ddb.AttributeDefinition{AttributeName: a.AttributeName, AttributeType: a.AttributeType}
+		}),
 		KeySchema:              convert(r.KeySchema, func(k recordKey) ddb.KeySchemaElement { return ddb.KeySchemaElement(k) }),
 		LocalSecondaryIndexes:  convert(r.LocalSecondaryIndexes, recordIndex.meta),
 		GlobalSecondaryIndexes: convert(r.GlobalSecondaryIndexes, recordIndex.meta),
@@ -228,11 +234,11 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 func indexRecord(ix indexMeta) recordIndex {
 	return recordIndex{Name: ix.Name, KeySchema: convert(ix.KeySchema, func(k ddb.KeySchemaElement) recordKey { return recordKey(k) }),
 		Projection: recordProjection(ix.Projection), ReadCapacity: ix.ReadCapacity, WriteCapacity: ix.WriteCapacity,
-		OnDemand: (*recordOnDemand)(ix.OnDemand), Created: ix.Created}
+		OnDemand: (*recordOnDemand)(ix.OnDemand), WarmRead: ix.WarmRead, WarmWrite: ix.WarmWrite, Created: ix.Created}
 }
 
 func (r recordIndex) meta() indexMeta {
 	return indexMeta{Name: r.Name, KeySchema: convert(r.KeySchema, func(k recordKey) ddb.KeySchemaElement { return ddb.KeySchemaElement(k) }),
 		Projection: ddb.Projection(r.Projection), ReadCapacity: r.ReadCapacity, WriteCapacity: r.WriteCapacity,
-		OnDemand: (*ddb.OnDemandThroughput)(r.OnDemand), Created: r.Created}
+		OnDemand: (*ddb.OnDemandThroughput)(r.OnDemand), WarmRead: r.WarmRead, WarmWrite: r.WarmWrite, Created: r.Created}
 }

@@ -277,7 +277,9 @@ func (m *tableMeta) applyUpdate(in *ddb.UpdateTableInput) error {
 			}
 		}
 	}
-	m.warm(in.WarmThroughput)
+	if err := m.raiseWarm(in.WarmThroughput); err != nil { // catalog_warm.go
+		return err
+	}
 	if err := checkOnDemand(in.OnDemandThroughput, m.BillingMode, true); err != nil { // catalog_validate.go
 		return err
 	}
@@ -433,7 +435,7 @@ func (m *tableMeta) updateIndex(u *ddb.UpdateGlobalSecondaryIndexAction, toOnDem
 	if od != nil {
 		ix.OnDemand = od
 	}
-	return nil
+	return m.raiseIndexWarm(ix, u.WarmThroughput) // catalog_warm.go
 }
 
 // checkIndexUpdates refuses GlobalSecondaryIndexUpdates that are malformed

@@ -54,7 +54,7 @@ func (m *tableMeta) deriveThrottling() {
 	}
 	m.gsiCap = make(map[string]throttle.Capacity, len(m.GlobalSecondaryIndexes))
 	for _, ix := range m.GlobalSecondaryIndexes {
-		c := throttle.Capacity{ARN: m.arn() + "/index/" + ix.Name, Provisioned: m.tcap.Provisioned}
+		c := throttle.Capacity{ARN: m.arn() + "/index/" + ix.Name, Provisioned: m.tcap.Provisioned, WarmRead: ix.WarmRead, WarmWrite: ix.WarmWrite}
 		if c.Provisioned {
 			c.Read, c.Write = ix.ReadCapacity, ix.WriteCapacity
 		} else if od := ix.OnDemand; od != nil {

@@ -32,6 +32,11 @@ func (s *Service) ImportTable(ctx context.Context, region string, in *ddb.Import
 	if err := checkImportOptions(in); err != nil {
 		return nil, err
 	}
+	if p := in.TableCreationParameters; p != nil {
+		if err := checkImportIndexWarm(p.GlobalSecondaryIndexes); err != nil { // catalog_warm.go
+			return nil, err
+		}
+	}
 	if in.ClientToken != "" {
 		var prev *importJob
 		err := s.db.View(func(tx *store.Tx) error {

@@ -57,15 +57,17 @@ func (r *rule) applies(s string) bool {
 	return true
 }
 
+// namePattern is the pattern of table, index and backup names.
+const namePattern = "[a-zA-Z0-9_.-]+"
+
 // tableNameRules are the rules of the "tablename" tag: the members that name
 // an existing table take its name (3 to 255 of [a-zA-Z0-9_.-]) or its ARN (up
 // to 1024 characters), and a bad name is a ValidationException before any
 // lookup, the length reported before the pattern.
 func tableNameRules() []rule {
-	const pattern = "[a-zA-Z0-9_.-]+"
 	return []rule{
 		{kind: ruleLen, lo: 3, hi: 255, arn: namesOnly},
-		{kind: rulePattern, text: pattern, re: regexp.MustCompile("^(?:" + pattern + ")$"), arn: namesOnly},
+		{kind: rulePattern, text: namePattern, re: regexp.MustCompile("^(?:" + namePattern + ")$"), arn: namesOnly},
 		{kind: ruleLen, lo: -1, hi: 1024, arn: arnsOnly},
 	}
 }
@@ -118,6 +120,10 @@ func parseRules(tag string, t reflect.Type) ([]rule, error) {
 		case "pattern":
 			r.kind, r.text = rulePattern, arg
 			r.re, err = regexp.Compile("^(?:" + arg + ")$")
+		case "namepattern":
+			// A name's pattern where a later rule follows it.
+			r.kind, r.text = rulePattern, namePattern
+			r.re = regexp.MustCompile("^(?:" + namePattern + ")$")
 		case "enum":
 			r.kind = ruleEnum
 			r.set = strings.Split(arg, "|")

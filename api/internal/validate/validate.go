@@ -24,6 +24,8 @@ import (
 //	min=N, max=N     numeric bounds
 //	pattern=REGEX    the whole string must match REGEX; REGEX runs to the end of the tag (so it may
 //	                 hold ';'), so pattern comes last
+//	namepattern      pattern=[a-zA-Z0-9_.-]+ (a table, index or backup name), which other rules may
+//	                 follow: the service checks some names' pattern before their length
 //	enum=A|B|C       the string must be one of the listed values
 //	tablename        a table's name (len=3..255;pattern=[a-zA-Z0-9_.-]+) or ARN (len=..1024)
 //

@@ -30,6 +30,7 @@ type vIn struct {
 	Throughput *vThroughput
 	Byname     map[string]vKey `json:"ByName"`
 	Names      []string        `ddb:"len=..2"`
+	Backup     string          `ddb:"namepattern;len=3..255"`
 	Ignored    string          `json:"-" ddb:"required"`
 	vCommon
 }
@@ -79,6 +80,9 @@ func TestValidate(t *testing.T) {
 			"1 validation error detected: Value '' at 'clientToken' failed to satisfy constraint: Member must have length greater than or equal to 1"},
 		{"utf-16 length", `{"TableName":"abc",` + okKeys + `,"ClientToken":"` + repeat("😀", 18) + `x"}`,
 			"1 validation error detected: Value '" + repeat("😀", 18) + "x' at 'clientToken' failed to satisfy constraint: Member must have length less than or equal to 36"},
+		{"namepattern before the length", `{"TableName":"abc",` + okKeys + `,"Backup":"x!"}`,
+			"2 validation errors detected: Value 'x!' at 'backup' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; " +
+				"Value 'x!' at 'backup' failed to satisfy constraint: Member must have length greater than or equal to 3"},
 		{"unknown members ignored", `{"TableName":"abc",` + okKeys + `,"Bogus":{"a":[1,2]}}`, ""},
 	}
 	vd := new(Validator)
