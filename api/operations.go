@@ -12,11 +12,11 @@ import (
 func Operations(svc *table.Service) map[string]Handler {
 	ql := partiql.New(svc)
 	ops := map[string]Handler{
-		"CreateTable":               Op(svc.CreateTable),
-		"DescribeTable":             Op(svc.DescribeTable),
+		"CreateTable":               tableNameRequired(Op(svc.CreateTable)),
+		"DescribeTable":             tableNameRequired(Op(svc.DescribeTable)),
 		"ListTables":                Op(svc.ListTables),
-		"DeleteTable":               Op(svc.DeleteTable),
-		"UpdateTable":               Op(svc.UpdateTable),
+		"DeleteTable":               tableNameRequired(Op(svc.DeleteTable)),
+		"UpdateTable":               tableNameRequired(Op(svc.UpdateTable)),
 		"TagResource":               Op(svc.TagResource),
 		"UntagResource":             Op(svc.UntagResource),
 		"ListTagsOfResource":        Op(svc.ListTagsOfResource),

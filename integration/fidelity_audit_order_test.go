@@ -2,11 +2,14 @@ package integration
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddblocal/ddblocal/table"
 )
 
 // TestConstraintMessageOrder: when several member constraints fail, the
@@ -84,5 +87,28 @@ func TestConstraintMessageOrder(t *testing.T) {
 		}(), "1 validation error detected: Value 'BAD' at 'contributorInsightsMode' failed to satisfy constraint: Member must satisfy enum value set: [THROTTLED_KEYS, ACCESSED_AND_THROTTLED_KEYS]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantAPIError(t, tc.err, "ValidationException", tc.want) })
+	}
+}
+
+// TestTableNameRequired: CreateTable, UpdateTable, DeleteTable and
+// DescribeTable without a TableName (absent, null, or an empty body) are
+// answered in DynamoDB's older words, alone, before anything else in the
+// request is checked (recorded against the service by a Java suite's
+// testNullTableName for CreateTable, Electric Imp's AWSDynamoDB tests for
+// UpdateTable, architect/dynalite's suite for DeleteTable and
+// DescribeTable); a body that is no object stays a SerializationException.
+func TestTableNameRequired(t *testing.T) {
+	srv := startServer(t, table.Options{})
+	const want = "The parameter 'TableName' is required but was not present in the request"
+	for _, op := range []string{"CreateTable", "UpdateTable", "DeleteTable", "DescribeTable"} {
+		for _, body := range []string{`{}`, ``, `{"TableName":null}`, `{"ProvisionedThroughput":{"ReadCapacityUnits":0},"KeySchema":[]}`} {
+			status, typ, msg := rawCall(t, srv.URL, op, body)
+			if status != 400 || !strings.HasSuffix(typ, "#ValidationException") || msg != want {
+				t.Errorf("%s %s: got %d %s %q, want 400 ValidationException %q", op, body, status, typ, msg, want)
+			}
+		}
+		if status, typ, _ := rawCall(t, srv.URL, op, `null`); status != 400 || !strings.HasSuffix(typ, "#SerializationException") {
+			t.Errorf("%s null: got %d %s, want a SerializationException", op, status, typ)
+		}
 	}
 }
