@@ -78,7 +78,10 @@ func TestMultiKeyReusesTableKey(t *testing.T) {
 // asked for it to be refused, but no recorded answer of the service
 // refuses it: ScyllaDB's Alternator tests of composite-key GSIs, which run
 // against DynamoDB too, first guessed that it "seems to be rejected" and
-// now record that "real DynamoDB appears to allow it"; ddblocal takes it.
+// now record that "real DynamoDB appears to allow it", and getmoto/moto's
+// aws_verified tests of multi-attribute indexes (test_key_conditions_hash_only,
+// test_key_conditions_with_range_keys) record the service answering it;
+// ddblocal takes it.
 func TestMultiKeyLegacyKeyConditions(t *testing.T) {
 	c := newClient(t)
 	createIndexed(t, c, "LegacyMulti", false, map[string]types.ScalarAttributeType{
@@ -116,4 +119,11 @@ func TestMultiKeyLegacyKeyConditions(t *testing.T) {
 	_, err := c.Query(context.Background(), &dynamodb.QueryInput{TableName: aws.String("LegacyMulti"), IndexName: aws.String("idx"),
 		KeyConditions: map[string]types.Condition{"h1": eq("v")}})
 	wantAPIError(t, err, "ValidationException", "Query condition missed key schema element: h2")
+	// Skipping a RANGE attribute is refused naming it (getmoto/moto's
+	// aws_verified test_key_conditions_error_skip_range_key).
+	_, err = c.Query(context.Background(), &dynamodb.QueryInput{TableName: aws.String("LegacyMulti"), IndexName: aws.String("idx"),
+		KeyConditions: map[string]types.Condition{"h1": eq("v"), "h2": eq("w"),
+			"r2": {ComparisonOperator: types.ComparisonOperatorGt, AttributeValueList: []types.AttributeValue{s("a")}}}})
+	wantAPIError(t, err, "ValidationException",
+		"RANGE key attributes r1 must have equality conditions specified in the query because a condition is present on key attribute r2")
 }
