@@ -33,6 +33,18 @@ var encodedCases = []struct {
 	{`{"l":{"L":[{"M":{"` + strings.Repeat("é", MaxNameBytes/2) + `xy":{"N":"1"}}}]}}`, false},
 	{`null`, false},
 	{` null `, false},
+	// String sets of up to maxEncodeSet members, sorted here as SortSet
+	// sorts them.
+	{`{"ss":{"SS":["b","B","a","é","ab"]},"one":{"SS":[""]}}`, true},
+	{`{"m":{"M":{"ss":{"SS":[ "z" , "y" ]}}},"l":{"L":[{"SS":["q"]}]}}`, true},
+	{`{"ss":{"SS":[` + strings.TrimSuffix(strings.Repeat(`"m",`, maxEncodeSet), ",") + `]}}`, false},
+	{`{"ss":{"SS":["a","c","b","d","e","f","g","h","i","j","k","l","m","n","o","p"]}}`, true},
+	{`{"ss":{"SS":["a","c","b","d","e","f","g","h","i","j","k","l","m","n","o","p","q"]}}`, false},
+	{`{"ss":{"SS":["x\"y"]}}`, false},
+	{`{"ss":{"SS":["x",]}}`, false},
+	{`{"ss":{"SS":["x"],"S":"y"}}`, false},
+	{`{"ss":{"SS":[1]}}`, false},
+	{`{"ss":{"SS":"x"}}`, false},
 	// Shapes the fast path leaves to the fallback.
 	{`{"b":{"B":"AAEC"},"ss":{"SS":["a","b"]},"ns":{"NS":["1","2.0"]},"bs":{"BS":["AQ=="]}}`, false},
 	{`{"ss":{"SS":["b","B","a"]},"ns":{"NS":["10","9","-1","1E2"]},"bs":{"BS":["Ag==","AQI=","AQ=="]}}`, false},

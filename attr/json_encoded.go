@@ -1,14 +1,17 @@
 package attr
 
 import (
+	"bytes"
 	"encoding/binary"
+	"slices"
 	"unicode/utf8"
 )
 
 // Encoding DynamoDB-JSON straight into the storage encoding (for
 // Encoded.UnmarshalJSON). This is a fast path only: it takes the shape real
 // write requests have and gives up (ok=false) on anything else — a type
-// other than S, N, BOOL, NULL, M or L; an escape in any string; a name
+// other than S, N, BOOL, NULL, M, L or SS (of at most maxEncodeSet members);
+// an escape in any string; a name
 // twice in one map or longer than MaxNameBytes; a null, an unknown member or a second type in an
 // AttributeValue; every error. The caller then decodes through
 // Item.UnmarshalJSON, whose result and errors are the definition; the fast
@@ -220,6 +223,10 @@ func (e *itemEncoder) value(out []byte, depth int) (_ []byte, size int, ok bool)
 		if out, size, ok = e.mapValue(out, depth); !ok {
 			return nil, 0, false
 		}
+	case "SS":
+		if out, size, ok = e.stringSet(out); !ok {
+			return nil, 0, false
+		}
 	case "L":
 		if depth >= MaxNestingDepth || d.peek() != '[' {
 			return nil, 0, false
@@ -269,6 +276,61 @@ func (e *itemEncoder) list(out []byte, depth int) (_ []byte, count, size int, ok
 		count++
 		size += vs
 	}
+}
+
+// maxEncodeSet bounds the members of a string set this path takes
+// (sorted and checked for repeats here); a larger set takes the slow path.
+const maxEncodeSet = 16
+
+// stringSet reads an SS's members and appends its encoding, the members in
+// byte order as SortSet leaves them; it gives up on an empty set, a member
+// twice, or more than maxEncodeSet members (the slow path words or takes
+// them). It returns the set's Size.
+func (e *itemEncoder) stringSet(out []byte) (_ []byte, size int, ok bool) {
+	d := &e.d
+	if d.peek() != '[' {
+		return nil, 0, false
+	}
+	var buf [maxEncodeSet][]byte
+	members := buf[:0]
+	d.i++ // '['
+	for first := true; ; first = false {
+		d.ws()
+		if d.peek() == ']' {
+			d.i++
+			break
+		}
+		if !first {
+			if d.peek() != ',' {
+				return nil, 0, false
+			}
+			d.i++
+			d.ws()
+		}
+		s, ok := e.plainString()
+		if !ok || len(members) == maxEncodeSet {
+			return nil, 0, false
+		}
+		members = append(members, s)
+	}
+	if len(members) == 0 {
+		return nil, 0, false
+	}
+	slices.SortFunc(members, bytes.Compare)
+	plain := true
+	for i, s := range members {
+		if i > 0 && bytes.Equal(s, members[i-1]) {
+			return nil, 0, false
+		}
+		plain = plain && jsonPlain(s)
+		size += len(s)
+	}
+	out = append(out, markIf(TypeSS, plain))
+	out = binary.AppendUvarint(out, uint64(len(members)))
+	for _, s := range members {
+		out = appendBytes(out, s)
+	}
+	return out, size, true
 }
 
 // insertCount inserts n as a uvarint at out[at:], before the elements

@@ -3,6 +3,7 @@ package integration
 import (
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -129,6 +130,7 @@ func TestTransferResumeAfterKill(t *testing.T) {
 	streamARN := createStreamTable(t, c, "Resume", types.StreamViewTypeKeysOnly)
 	arn := startPacedBulk(t, c, c, "Resume")
 	importARN := startBigImport(t, c, st)
+	checkBuilding(t, c, importARN)
 	p.kill()
 
 	p = startBinary(t, dir, nil, args...)
@@ -143,6 +145,32 @@ func TestTransferResumeAfterKill(t *testing.T) {
 		t.Errorf("items after the resumed import: %d, want %d", got, bigImport)
 	}
 	p.stopOK()
+}
+
+// checkBuilding: while an import builds table Imported whole, the table is
+// CREATING and an item write to it is refused as to a missing table (the
+// import may have ended meanwhile: then both are allowed). The item
+// written is one the import holds, so the counts stay.
+func checkBuilding(t *testing.T, c *dynamodb.Client, arn *string) {
+	t.Helper()
+	ctx := context.Background()
+	desc, derr := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Imported")})
+	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Imported"), Item: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: "i-0"}, "sk": &types.AttributeValueMemberS{Value: "x"}}})
+	d, ierr := c.DescribeImport(ctx, &dynamodb.DescribeImportInput{ImportArn: arn})
+	if derr != nil || ierr != nil {
+		t.Fatal(derr, ierr)
+	}
+	if d.ImportTableDescription.ImportStatus != types.ImportStatusInProgress {
+		return
+	}
+	var nf *types.ResourceNotFoundException
+	if !errors.As(err, &nf) || aws.ToString(nf.Message) != "Requested resource not found" {
+		t.Errorf("PutItem into the table an import builds: %v, want ResourceNotFoundException: Requested resource not found", err)
+	}
+	if desc.Table.TableStatus != types.TableStatusCreating {
+		t.Errorf("the table an import builds is %s, want CREATING", desc.Table.TableStatus)
+	}
 }
 
 // bigImport is the size of the import killed mid-way: large enough that

@@ -89,7 +89,7 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *ddb.Table
 func (s *Service) tableStatus(m *tableMeta, now int64) string {
 	delay := s.opts.TransientDelay.Nanoseconds()
 	switch {
-	case delay > 0 && now < m.Created+delay:
+	case delay > 0 && now < m.Created+delay, s.importingTable(m):
 		return "CREATING"
 	case delay > 0 && now < m.Updated+delay:
 		return "UPDATING"

@@ -159,6 +159,11 @@ func (s *Service) loadImport(o *store.Ownership, region, id string, job *importJ
 	if f := d.InputFormatOptions; f != nil && f.Csv != nil {
 		o3.CSV = s3import.CSVOptions{Delimiter: f.Csv.Delimiter, Header: f.Csv.HeaderList}
 	}
+	if s.bulkImportable(m, job) {
+		if st, err := s.loadImportBulk(o, region, id, job, m, o3); err != nil || job.Progress.Bulk {
+			return st, err
+		}
+	}
 	return s.readChunks(d.S3BucketSource.S3Bucket, d.S3BucketSource.S3KeyPrefix, o3, job.Progress.Pos, 0, func(c s3import.Chunk) error {
 		return s.writeImported(m, c.Records, func(tx *store.Tx) error {
 			if err := o.Fence(tx); err != nil {
@@ -173,13 +178,19 @@ func (s *Service) loadImport(o *store.Ownership, region, id string, job *importJ
 
 // importPrep is what an import's decoding goroutines make of an item for
 // writeImported: its storage key and its encoding.
-type importPrep struct{ key, enc []byte }
+type importPrep struct {
+	key, enc []byte
+	size     int // the item's Size
+}
 
 // prepareImport is itemCheck, and gives each good item its storage key and
 // its encoding, computed on the goroutine that decoded it rather than on
 // the one that writes: the bytes blindPut would encode.
 func prepareImport(m *tableMeta) func(s3import.Record) (any, error) {
 	return func(r s3import.Record) (any, error) {
+		if !r.Encoded.IsZero() {
+			return m.prepareEncoded(r.Encoded)
+		}
 		it := r.Item
 		key, err := m.itemKey(it)
 		if err != nil {
@@ -189,8 +200,22 @@ func prepareImport(m *tableMeta) func(s3import.Record) (any, error) {
 		if err := m.checkStored(size, itemLookup(it), false); err != nil {
 			return nil, err
 		}
-		return &importPrep{key: key, enc: attr.AppendBinarySized(make([]byte, 0, size+4*len(it)+8), it, size)}, nil
+		return &importPrep{key: key, enc: attr.AppendBinarySized(make([]byte, 0, size+4*len(it)+8), it, size), size: size}, nil
 	}
+}
+
+// prepareEncoded is prepareImport for an item read in its storage encoding
+// (s3import.Options.Encoded), which is stored as it is.
+func (m *tableMeta) prepareEncoded(e attr.Encoded) (any, error) {
+	key, err := m.itemKeyFrom(e.Lookup)
+	if err != nil {
+		return nil, err
+	}
+	size := e.Size()
+	if err := m.checkStored(size, e.Lookup, false); err != nil {
+		return nil, err
+	}
+	return &importPrep{key: key, enc: e.Bytes(), size: size}, nil
 }
 
 // itemCheck refuses an item without m's key or over an item limit.

@@ -63,6 +63,10 @@ type jobProgress struct {
 	// local and vector indexes store for the items written, by index name
 	// (bulk loads).
 	GSI, LSI, Vector map[string]int64 `json:",omitempty"`
+	// Bulk marks an import that builds its table whole
+	// (transfer_import_bulk.go): it keeps no position, and a resumed one
+	// starts again from the first object.
+	Bulk bool `json:",omitempty"`
 }
 
 func (j *exportJob) token() (string, int64) { return j.Desc.ClientToken, j.Created }

@@ -200,6 +200,8 @@ func lineDecodeFunc(o Options) func([]byte) (Record, error) {
 		return itemOnly(decodeIonLine)
 	case o.Conditions:
 		return decodeJSONRecord
+	case o.Encoded:
+		return decodeJSONEncoded
 	}
 	return itemOnly(decodeJSONLine)
 }

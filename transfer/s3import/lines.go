@@ -104,6 +104,36 @@ func decodeJSONFast(b []byte) (attr.Item, bool) {
 	return nil, false
 }
 
+// decodeJSONEncoded is decodeJSONLine for Options.Encoded: a line
+// {"Item":{...}} (no space around the wrapper) whose non-empty item
+// attr.Encoded's one-pass decoder takes comes back in Record.Encoded,
+// every other line as decodeJSONLine reads it (TestJSONLineFastIsPlain).
+func decodeJSONEncoded(b []byte) (Record, error) {
+	if e, ok := encodeJSONFast(b); ok {
+		return Record{Encoded: e}, nil
+	}
+	it, err := decodeJSONLine(b)
+	return Record{Item: it}, err
+}
+
+// encodeJSONFast is decodeJSONEncoded's fast path; ok is false for any
+// line it does not take.
+func encodeJSONFast(b []byte) (attr.Encoded, bool) {
+	inner, ok := bytes.CutPrefix(b, []byte(`{"Item":`))
+	if !ok || len(inner) < 3 || inner[0] != '{' || inner[len(inner)-1] != '}' {
+		return attr.Encoded{}, false
+	}
+	inner = inner[:len(inner)-1]
+	if rest := bytes.TrimLeft(inner[1:], " \t\r\n"); len(rest) == 0 || rest[0] == '}' {
+		return attr.Encoded{}, false // an empty item: the plain path words it
+	}
+	var e attr.Encoded
+	if n, ok := e.UnmarshalJSONPrefix(inner); !ok || n != len(inner) {
+		return attr.Encoded{}, false
+	}
+	return e, true
+}
+
 // decodeJSONRecord reads a bulk load's line: {"Item":{...}} with, beside
 // the item, an optional ConditionExpression and its
 // ExpressionAttributeNames and ExpressionAttributeValues. A line of the

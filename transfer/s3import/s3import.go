@@ -67,6 +67,12 @@ type Options struct {
 	// record on its own goroutine (a storage key, an encoding). An error
 	// makes the record bad.
 	Prepare func(Record) (any, error)
+	// Encoded decodes a DYNAMODB_JSON item (not a bulk load's record)
+	// straight into its storage encoding (Record.Encoded, Item nil) when
+	// it has the shape attr.Encoded's one-pass decoder takes, for a caller
+	// that only keys, checks and stores it; any other item is decoded as
+	// without it.
+	Encoded bool
 }
 
 // Condition is a bulk-load record's condition, in PutItem's parameters of
@@ -82,7 +88,9 @@ type Condition struct {
 // none, or Options.Conditions is not set), and where it was read: the
 // object's key and the record's line.
 type Record struct {
+	// Item is the record's item, nil when Encoded holds it.
 	Item      attr.Item
+	Encoded   attr.Encoded
 	Condition *Condition
 	Key       string
 	Line      int
@@ -253,7 +261,14 @@ func record(dec decoder, o Options, pos *Position, rec Record, err error, put fu
 // condition's, and then Prepare.
 func check(o Options, rec *Record) error {
 	if o.Check != nil {
-		if err := o.Check(rec.Item); err != nil {
+		it := rec.Item
+		if it == nil {
+			var err error
+			if it, err = rec.Encoded.Item(); err != nil {
+				return err
+			}
+		}
+		if err := o.Check(it); err != nil {
 			return err
 		}
 	}
@@ -282,6 +297,8 @@ func newDecoder(r io.Reader, key string, o Options) decoder {
 		return newLineDecoder(r, key, itemOnly(decodeIonLine))
 	case o.Conditions:
 		return newLineDecoder(r, key, decodeJSONRecord)
+	case o.Encoded:
+		return newLineDecoder(r, key, decodeJSONEncoded)
 	}
 	return newLineDecoder(r, key, itemOnly(decodeJSONLine))
 }

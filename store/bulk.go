@@ -1,0 +1,318 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/tidwall/btree"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Bulk loads: the data of one space built whole outside the write path and
+// installed at once (ImportTable, into the table it creates). The write
+// path costs a bulk load dearly per item: a copy-on-write B-tree insert in
+// a transaction, a write-ahead record, and a checkpoint that applies the
+// records to bbolt in the order they came (for keys spread over the table,
+// bbolt shifts each leaf to insert in its middle and rewrites most leaves
+// per transaction). A Bulk instead inserts into a private B-tree that no
+// reader sees (no copying, no record), and Install writes it to bbolt once,
+// in key order (appends to full pages), then publishes it in one ordinary
+// transaction, which logs only what its function writes.
+//
+// Durability: Install first moves the log to a new segment and waits until
+// the checkpointer has copied every earlier segment into bbolt, so no record
+// written before the load (the space's creation among them, which empties
+// the space when applied) can be applied to bbolt after the data. The data
+// then replaces the space's data in bbolt, a few MiB per bbolt transaction.
+// A crash during that leaves the space's data in bbolt partly written, and
+// nothing says it is complete: the caller keeps its own record of the load
+// (a job) and builds it again from the start, which replaces it whole. The
+// space's data must not be written while a Bulk for it is built: Install
+// refuses (ErrBulkConflict) when it was, or when the space was dropped.
+
+// ErrBulkConflict is returned by Bulk.Install when the space's data was
+// written since NewBulk, or the space is gone.
+var ErrBulkConflict = errors.New("store: the space was written or dropped while its bulk load was built")
+
+// bulkFillChunk bounds the bytes of data one bbolt transaction of a fill
+// writes, and so the dirty pages bbolt holds in memory.
+const bulkFillChunk = 8 << 20
+
+// Bulk is the data of one space being built for Install. It is not safe for
+// concurrent use.
+type Bulk struct {
+	db   *DB
+	e    *memEngine
+	id   string
+	base *kvMap // the space's data at NewBulk: Install requires it unchanged
+	m    *kvMap
+	hint btree.PathHint
+	n    int
+}
+
+// NewBulk starts building the data of space id, which must exist. ok is
+// false (and the caller writes through Update) when the store is not the
+// memory engine, durable or not: a shared (etcd) store.
+func (db *DB) NewBulk(id string) (b *Bulk, ok bool, err error) {
+	e, ok := db.eng.(*memEngine)
+	if !ok {
+		return nil, false, nil
+	}
+	root := e.cur.Load()
+	sp, found := root.spaces.Get(id)
+	if !found {
+		return nil, true, ErrBulkConflict
+	}
+	return &Bulk{db: db, e: e, id: id, base: sp.kv[subData], m: newKVMap(&e.probes)}, true, nil
+}
+
+// Put stores key → val (copied) in the data being built and returns the
+// value it replaced, or nil. Keys may come in any order; a later Put of a
+// key replaces the earlier one.
+func (b *Bulk) Put(key, val []byte) ([]byte, error) {
+	switch {
+	case len(key) == 0:
+		return nil, ErrKeyRequired
+	case len(key) > MaxKeySize:
+		return nil, ErrKeyTooLarge
+	case len(val) > MaxValueSize:
+		return nil, ErrValueTooLarge
+	}
+	prev, replaced := b.m.t.SetHint(b.m.a.store(key, val), &b.hint)
+	if !replaced {
+		b.n++
+		return nil, nil
+	}
+	b.m.a.forget(prev)
+	return b.m.a.val(prev), nil
+}
+
+// Len returns how many keys the data being built holds.
+func (b *Bulk) Len() int { return b.n }
+
+// Install makes the data built the space's data, replacing what it held,
+// durably (see above), and runs fn in the transaction that publishes it: a
+// reader sees the space before or after, never between. It returns
+// ErrBulkConflict when the space's data was written since NewBulk or the
+// space is gone, fn's error, or the store's.
+func (b *Bulk) Install(ctx context.Context, fn func(tx *Tx) error) error {
+	if !b.db.enter() {
+		return ErrClosed
+	}
+	defer b.db.inflight.Done()
+	var err error
+	if b.e.wal != nil {
+		err = b.persist()
+	}
+	if err == nil {
+		err = b.db.Update(ctx, b.publish(fn))
+	}
+	if err != nil && b.e.wal != nil {
+		// bbolt may hold the data built, the memory engine does not: put
+		// back the data the memory engine holds, so that the two agree.
+		if rerr := fillBolt(b.e.wal.ck, b.id, b.e.published); rerr != nil && !errors.Is(rerr, ErrBulkConflict) {
+			return errors.Join(err, rerr)
+		}
+	}
+	return err
+}
+
+// publish is Install's transaction: the data installed, then fn.
+func (b *Bulk) publish(fn func(tx *Tx) error) func(tx *Tx) error {
+	return func(tx *Tx) error {
+		if err := tx.write(); err != nil {
+			return err
+		}
+		t, ok := tx.t.(*memTxn)
+		if !ok {
+			return ErrBulkConflict
+		}
+		if err := t.install(b.id, b.base, b.m); err != nil {
+			return err
+		}
+		return fn(tx)
+	}
+}
+
+// published returns the data of space id as last published (nil: the
+// space is gone). Under the checkpointer's running lock, bbolt holds no
+// record that it lacks: a segment is handed over only once published.
+func (e *memEngine) published(id string) *kvMap {
+	if sp, ok := e.cur.Load().spaces.Get(id); ok {
+		return sp.kv[subData]
+	}
+	return nil
+}
+
+// persist writes the data built into bbolt once every earlier log segment
+// is there.
+func (b *Bulk) persist() error {
+	seg, err := b.e.handOver()
+	if err != nil {
+		return err
+	}
+	ck := b.e.wal.ck
+	if err := ck.waitApplied(seg); err != nil {
+		return err
+	}
+	return fillBolt(ck, b.id, func(string) *kvMap { return b.m })
+}
+
+// waitApplied waits until bbolt holds every segment up to seg. It polls
+// (a fill waits seconds at most, once per bulk load) rather than hooking
+// the checkpointer's loop. It returns the failure of a checkpoint being
+// retried, or ErrClosed once the checkpointer is closing.
+func (c *checkpointer) waitApplied(seg uint64) error {
+	for {
+		c.mu.Lock()
+		done := len(c.pending) == 0 || c.pending[0] > seg
+		closing, err := c.closing, c.err
+		c.mu.Unlock()
+		switch {
+		case done:
+			return nil
+		case closing:
+			return ErrClosed
+		case err != nil:
+			return err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// handOver ends the log's segment (when it holds any record) and returns
+// the last segment the checkpointer has been given: every record committed
+// so far is in it or before it.
+func (e *memEngine) handOver() (uint64, error) {
+	e.writer.Lock()
+	defer e.writer.Unlock()
+	w := e.wal
+	if w.pipe != nil {
+		w.pipe.drain()
+	}
+	e.head = nil // published by the drain, or lost with the log
+	if err := w.failure(); err != nil {
+		return 0, err
+	}
+	seg := w.seg
+	if w.size == 0 {
+		return seg - 1, nil
+	}
+	w.rotate()
+	return seg, w.failure()
+}
+
+// fillBolt replaces the data of space id in bbolt by the entries of the
+// map data returns (called once the lock is held), written in key order, bulkFillChunk bytes per bbolt transaction, each page filled
+// whole. It holds the checkpointer's running lock, as a checkpoint does.
+func fillBolt(c *checkpointer, id string, data func(id string) *kvMap) error {
+	c.running.Lock()
+	defer c.running.Unlock()
+	m := data(id)
+	if m == nil {
+		return ErrBulkConflict
+	}
+	f := boltFill{db: c.b.db, id: []byte(id)}
+	if err := f.begin(true); err != nil {
+		return f.abort(err)
+	}
+	var err error
+	m.t.Scan(func(e memEntry) bool {
+		kv := m.a.bytes(e)
+		err = f.put(kv[:e.klen], kv[e.klen:])
+		return err == nil
+	})
+	if err != nil {
+		return f.abort(err)
+	}
+	return mapErr(f.t.Commit())
+}
+
+// boltFill is a fill's bbolt transaction and the bucket it writes.
+type boltFill struct {
+	db *bolt.DB
+	id []byte
+	t  *bolt.Tx
+	d  *bolt.Bucket
+	n  int
+}
+
+// begin starts a fill transaction; the first empties the space's data.
+func (f *boltFill) begin(first bool) error {
+	t, err := f.db.Begin(true)
+	if err != nil {
+		return mapErr(err)
+	}
+	f.t, f.n = t, 0
+	sp := t.Bucket([]byte(spacesBucket)).Bucket(f.id)
+	if sp == nil {
+		return ErrBulkConflict
+	}
+	if first {
+		if err := sp.DeleteBucket(subNames[subData]); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
+			return mapErr(err)
+		}
+		if _, err := sp.CreateBucket(subNames[subData]); err != nil {
+			return mapErr(err)
+		}
+	}
+	f.d = sp.Bucket(subNames[subData])
+	f.d.FillPercent = 1 // keys come in order: nothing is inserted between them later in this fill
+	return nil
+}
+
+// put writes one entry, committing the transaction first when it is full.
+func (f *boltFill) put(k, v []byte) error {
+	if f.n >= bulkFillChunk {
+		err := f.t.Commit()
+		f.t = nil
+		if err != nil {
+			return mapErr(err)
+		}
+		if err := f.begin(false); err != nil {
+			return err
+		}
+	}
+	f.n += len(k) + len(v)
+	return mapErr(f.d.Put(k, v))
+}
+
+// abort rolls back the open transaction, if any, and returns err.
+func (f *boltFill) abort(err error) error {
+	if f.t != nil {
+		_ = f.t.Rollback()
+	}
+	return err
+}
+
+// install makes m the data of space id in t, if it is still base. The data
+// is durable already (or the engine keeps none), so nothing is logged; a
+// follower of the space is told every key of base as deleted and every key
+// of m as put.
+func (t *memTxn) install(id string, base, m *kvMap) error {
+	sp := t.spaceFor(id)
+	if sp == nil || sp.kv[subData] != base {
+		return ErrBulkConflict
+	}
+	t.writableMap(id, subData)
+	o := t.owned[id]
+	o.sp.kv[subData] = m
+	o.copied[subData] = false // a later write in t copies m: it may be shared with no one, but costs little
+	if t.follows != nil && (*t.follows)[id] != nil {
+		notify := func(of *kvMap, old bool) {
+			of.t.Scan(func(e memEntry) bool {
+				kv := of.a.bytes(e)
+				if old {
+					t.noteChange(id, kv[:e.klen], kv[e.klen:], nil)
+				} else {
+					t.noteChange(id, kv[:e.klen], nil, kv[e.klen:])
+				}
+				return true
+			})
+		}
+		notify(base, true)
+		notify(m, false)
+	}
+	return nil
+}
