@@ -31,6 +31,22 @@ var (
 type Error struct {
 	Msg  string
 	Kind error
+	// Current, when not empty, is the message of the service's current
+	// request layer (PutItem, UpdateItem, DeleteItem, GetItem, BatchGetItem,
+	// Query) where it words the failure differently from Msg, the older
+	// layer's (BatchWriteItem, the transactions, Scan): a duplicate set
+	// member (paritysuite/dynamodb-conformance valueLayers, eu-west-2,
+	// us-east-1, eu-west-1 and us-west-2, 2026-10-09).
+	Current string
+}
+
+// CurrentMsg is the message of the service's current request layer: Current,
+// or Msg where the two layers agree.
+func (e *Error) CurrentMsg() string {
+	if e.Current != "" {
+		return e.Current
+	}
+	return e.Msg
 }
 
 // Error returns Msg unchanged, so that it can be sent to the client as is.

@@ -35,7 +35,7 @@ func NumberSet(ns ...string) (Value, error) {
 		out[i] = c
 	}
 	if hasDuplicate(out) {
-		return Value{}, duplicatesError(ns)
+		return Value{}, numberDuplicatesError()
 	}
 	v := Value{T: TypeNS, SS: out}
 	SortSet(v)
@@ -108,23 +108,46 @@ func hasDuplicateBytes(bs [][]byte) bool {
 	return false
 }
 
-// duplicatesError lists the whole collection as DynamoDB does (Java's list
-// format, members as the client sent them).
-func duplicatesError(members []string) error {
-	return listDuplicates(members, "")
+// The two layers' words for a set holding a member twice (see
+// Error.Current). The older layer lists a string or binary set's members as
+// sent, unquoted, and words a number set's refusal without the prefix or
+// the full stop; the current layer quotes the members in its own order
+// (currentOrder) and names no member of a number set. A binary set's list
+// is followed, with no space, by "of type BS" in both ("Input collection
+// [/w==, AA==, AA==]of type BS contains duplicates.").
+const msgNumberDuplicates = "Input collection contains duplicates"
+
+// duplicatesError refuses a string set ss holding a member twice.
+func duplicatesError(ss []string) error {
+	e := listDuplicates(ss, ", ", "", false)
+	e.Current = listDuplicates(currentOrder(ss), ", ", "", true).Msg
+	return e
 }
 
-// listDuplicates is duplicatesError with qualifier written between the
+// numberDuplicatesError refuses a number set holding a number twice.
+func numberDuplicatesError() error {
+	return &Error{Msg: msgNumberDuplicates, Kind: ErrDuplicates,
+		Current: "One or more parameter values were invalid: " + msgNumberDuplicates + "."}
+}
+
+// listDuplicates lists members, joined by sep and quoted when quote is
+// set, in DynamoDB's duplicates message with qualifier written between the
 // list and the suffix.
-func listDuplicates(members []string, qualifier string) error {
+func listDuplicates(members []string, sep, qualifier string, quote bool) *Error {
 	var b strings.Builder
 	b.WriteString(msgDuplicatesPrefix)
 	b.WriteByte('[')
 	for i, m := range members {
 		if i > 0 {
-			b.WriteString(", ")
+			b.WriteString(sep)
+		}
+		if quote {
+			b.WriteByte('"')
 		}
 		b.WriteString(m)
+		if quote {
+			b.WriteByte('"')
+		}
 	}
 	b.WriteByte(']')
 	b.WriteString(qualifier)
@@ -132,17 +155,41 @@ func listDuplicates(members []string, qualifier string) error {
 	return invalid(ErrDuplicates, b.String())
 }
 
-// binaryDuplicatesError lists a binary set by the base64 text of its
-// members and names its type, with no space after the list, as DynamoDB
-// words it ("Input collection [Yg==, Yg==]of type BS contains duplicates.":
-// architect/dynalite's suite, written against the service, and ExtendDB's
-// parity tests).
+// currentOrder is the order the current layer lists a set's members in:
+// the members before the first repeat in byte order, then the repeat, then
+// the rest as sent (SS b, a, b is ["a", "b", "b"]).
+func currentOrder(members []string) []string {
+	for i, m := range members {
+		if j := slices.Index(members[:i], m); j >= 0 {
+			out := slices.Sorted(slices.Values(members[:i]))
+			return append(append(out, m), members[i+1:]...)
+		}
+	}
+	return members
+}
+
+// binaryDuplicatesError refuses a binary set bs holding a member twice,
+// listing its members by their base64 text.
 func binaryDuplicatesError(bs [][]byte) error {
 	ss := make([]string, len(bs))
 	for i, b := range bs {
 		ss[i] = base64.StdEncoding.EncodeToString(b)
 	}
-	return listDuplicates(ss, "of type BS")
+	e := listDuplicates(ss, ", ", "of type BS", false)
+	sorted := make([]string, 0, len(bs))
+	for i, b := range bs {
+		if slices.ContainsFunc(bs[:i], func(o []byte) bool { return bytes.Equal(o, b) }) {
+			first := slices.Clone(bs[:i])
+			slices.SortFunc(first, bytes.Compare)
+			for _, f := range first {
+				sorted = append(sorted, base64.StdEncoding.EncodeToString(f))
+			}
+			sorted = append(append(sorted, ss[i]), ss[i+1:]...)
+			break
+		}
+	}
+	e.Current = listDuplicates(sorted, ",", "of type BS", true).Msg
+	return e
 }
 
 // checkSet validates a set value's members: non-empty and without
@@ -162,7 +209,7 @@ func checkSet(v Value) error {
 			return invalid(ErrEmptySet, msgEmptyNS)
 		}
 		if hasDuplicate(v.SS) {
-			return duplicatesError(v.SS)
+			return numberDuplicatesError()
 		}
 	case TypeBS:
 		if len(v.BS) == 0 {

@@ -1,6 +1,7 @@
 package attr
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -68,6 +69,35 @@ func TestNameSizeLimit(t *testing.T) {
 			case !tt.ok && errString(err) != MsgNameTooLarge:
 				t.Errorf("%d %s: got %v, want %q", i, what, err, MsgNameTooLarge)
 			}
+		}
+	}
+}
+
+// TestDuplicatesByLayer: a set holding a member twice is worded by the
+// older request layer with the members as sent (a number set's without the
+// prefix and full stop) and by the current one (Error.Current) with the
+// members quoted, those before the first repeat in byte order, and no
+// member of a number set (paritysuite/dynamodb-conformance valueLayers,
+// four regions, 2026-10-09).
+func TestDuplicatesByLayer(t *testing.T) {
+	const pre = "One or more parameter values were invalid: Input collection "
+	tests := []struct{ json, older, current string }{
+		{`{"SS":["b","a","b"]}`, pre + "[b, a, b] contains duplicates.", pre + `["a", "b", "b"] contains duplicates.`},
+		{`{"SS":["c","a","c","b"]}`, pre + "[c, a, c, b] contains duplicates.", pre + `["a", "c", "c", "b"] contains duplicates.`},
+		{`{"SS":["a","a"]}`, pre + "[a, a] contains duplicates.", pre + `["a", "a"] contains duplicates.`},
+		{`{"BS":["/w==","AA==","AA=="]}`, pre + "[/w==, AA==, AA==]of type BS contains duplicates.", pre + `["AA==","/w==","AA=="]of type BS contains duplicates.`},
+		{`{"NS":["2","1","2"]}`, "Input collection contains duplicates", pre + "contains duplicates."},
+		{`{"NS":["1","1.0"]}`, "Input collection contains duplicates", pre + "contains duplicates."},
+	}
+	for _, tt := range tests {
+		var v Value
+		err := v.UnmarshalJSON([]byte(tt.json))
+		var ae *Error
+		if !errors.As(err, &ae) || !errors.Is(err, ErrDuplicates) {
+			t.Fatalf("%s: got %v, want a duplicates *Error", tt.json, err)
+		}
+		if ae.Msg != tt.older || ae.CurrentMsg() != tt.current {
+			t.Errorf("%s: got older %q, current %q; want %q, %q", tt.json, ae.Msg, ae.CurrentMsg(), tt.older, tt.current)
 		}
 	}
 }

@@ -117,7 +117,7 @@ type KeysAndAttributes struct {
 // BatchGetItemInput is BatchGetItem's request.
 type BatchGetItemInput struct {
 	// An empty RequestItems is refused by table.BatchGetItem, in its own words.
-	RequestItems           map[string]KeysAndAttributes `ddb:"required;len=..100"`
+	RequestItems           map[string]KeysAndAttributes `ddb:"required;len=..100;tablenamekeys"`
 	ReturnConsumedCapacity string                       `json:",omitempty" ddb:"enum=INDEXES|TOTAL|NONE"`
 }
 

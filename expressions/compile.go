@@ -27,6 +27,12 @@ type Input struct {
 	Names                     map[string]string     // ExpressionAttributeNames
 	Values                    map[string]attr.Value // ExpressionAttributeValues
 	Op                        Op                    // the request's operation, for messages
+	// Single marks PutItem, UpdateItem and DeleteItem, which refuse
+	// ExpressionAttributeValues given with no expression without naming
+	// the expressions that could use them (paritysuite/dynamodb-conformance,
+	// eu-west-2 and us-east-1, 2026-10-09); their transaction actions and
+	// the reads name them.
+	Single bool
 	// Legacy parameters (translated onto the same AST):
 	Expected            map[string]ExpectedAttributeValue
 	ConditionalOperator *string // AND | OR
@@ -279,6 +285,9 @@ func checkValuesUsable(in *Input, anyExpr bool) error {
 		if in.expression(u) != nil {
 			return nil
 		}
+	}
+	if in.Single {
+		return plainErr("ExpressionAttributeValues can only be specified when using expressions")
 	}
 	verb := "is"
 	if len(users) > 1 {

@@ -29,7 +29,7 @@ func TestExprLimits(t *testing.T) {
 		vals[k], ops = n(fmt.Sprint(i)), append(ops, k)
 	}
 	err := put("a IN ("+strings.Join(ops, ", ")+")", nil, vals)
-	wantAPIError(t, err, "ValidationException", "Invalid ConditionExpression: The IN operator is provided with too many operands; number of operands: 101")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: Invalid ConditionExpression: The IN operator is provided with too many operands; number of operands: 101")
 	delete(vals, ":v100")
 	if err := put("attribute_not_exists(a) OR a IN ("+strings.Join(ops[:100], ", ")+")", nil, vals); err != nil {
 		t.Errorf("IN with 100 operands: %v", err)
@@ -37,14 +37,14 @@ func TestExprLimits(t *testing.T) {
 	// Document paths nest at most 32 levels.
 	path := "a" + strings.Repeat(".b", 32)
 	err = put("attribute_not_exists("+path+")", nil, nil)
-	wantAPIError(t, err, "ValidationException", "Invalid ConditionExpression: The document path has too many nesting levels; nesting levels: 33")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: Invalid ConditionExpression: The document path has too many nesting levels; nesting levels: 33")
 	// Expressions are at most 4 KB.
 	long := "attribute_not_exists(" + strings.Repeat("a", 4096-len("attribute_not_exists()")+1) + ")"
 	err = put(long, nil, nil)
-	wantAPIError(t, err, "ValidationException", "Invalid ConditionExpression: Expression size has exceeded the maximum allowed size; expression size: 4097")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: Invalid ConditionExpression: Expression size has exceeded the maximum allowed size; expression size: 4097")
 	// Placeholder keys must be well formed.
 	err = put("attribute_not_exists(#n)", map[string]string{"#n": "a", "n": "b"}, nil)
-	wantAPIError(t, err, "ValidationException", `ExpressionAttributeNames contains invalid key: Syntax error; key: "n"`)
+	wantAPIError(t, err, "ValidationException", `1 validation error detected: ExpressionAttributeNames contains invalid key: Syntax error; key: "n"`)
 }
 
 // TestUpdateEdgeCases covers return values of list and set edits, number
@@ -131,7 +131,7 @@ func TestLegacyEdgeCases(t *testing.T) {
 	// PUT needs a value.
 	_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("LegEdge"), Key: map[string]types.AttributeValue{"pk": s("k")},
 		AttributeUpdates: map[string]types.AttributeValueUpdate{"a": {Action: types.AttributeActionPut}}})
-	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Only DELETE action is allowed when no attribute value is specified")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: One or more parameter values were invalid: Only DELETE action is allowed when no attribute value is specified")
 }
 
 // TestLegacyDeleteOnMissingItem: the API reference (AttributeValueUpdate.Action,

@@ -97,10 +97,13 @@ type exprErrorCase struct {
 }
 
 // checkExprError sends tc's expression (on PutItem if it is a condition
-// alone, else on UpdateItem) and expects a ValidationException with tc.msg.
+// alone, else on UpdateItem) and expects a ValidationException with tc.msg,
+// which both send inside the "1 validation error detected: " envelope
+// (paritysuite/dynamodb-conformance, eu-west-2 and us-east-1, 2026-10-09).
 func checkExprError(t *testing.T, c *dynamodb.Client, tc exprErrorCase) {
 	t.Helper()
 	ctx := context.Background()
+	tc.msg = "1 validation error detected: " + tc.msg
 	in := &dynamodb.UpdateItemInput{TableName: aws.String("ExErr"), Key: map[string]types.AttributeValue{"pk": s("k")},
 		ConditionExpression: tc.cond, UpdateExpression: tc.upd, ExpressionAttributeNames: tc.names, ExpressionAttributeValues: tc.values}
 	if tc.upd == nil && tc.cond != nil {

@@ -189,25 +189,25 @@ func TestLegacyMixedWithExpressions(t *testing.T) {
 
 	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("LegMix"), Item: key,
 		ConditionExpression: aws.String("attribute_not_exists(pk)"), Expected: exp})
-	wantAPIError(t, err, "ValidationException", prefix+"Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: "+prefix+"Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}")
 
 	_, err = c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("LegMix"), Key: key,
 		ConditionExpression: aws.String("attribute_exists(pk)"), Expected: exp})
-	wantAPIError(t, err, "ValidationException", prefix+"Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: "+prefix+"Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}")
 
 	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("LegMix"), Key: key,
 		UpdateExpression: aws.String("SET a = :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": n("1")}, AttributeUpdates: upd})
-	wantAPIError(t, err, "ValidationException", prefix+"Non-expression parameters: {AttributeUpdates} Expression parameters: {UpdateExpression}")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: "+prefix+"Non-expression parameters: {AttributeUpdates} Expression parameters: {UpdateExpression}")
 
 	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("LegMix"), Key: key,
 		AttributeUpdates: upd, ConditionExpression: aws.String("attribute_not_exists(pk)")})
-	wantAPIError(t, err, "ValidationException", prefix+"Non-expression parameters: {AttributeUpdates} Expression parameters: {ConditionExpression}")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: "+prefix+"Non-expression parameters: {AttributeUpdates} Expression parameters: {ConditionExpression}")
 
 	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("LegMix"), Item: key,
 		ConditionExpression: aws.String("attribute_not_exists(pk)"), ConditionalOperator: types.ConditionalOperatorOr})
-	wantAPIError(t, err, "ValidationException", prefix+"Non-expression parameters: {ConditionalOperator} Expression parameters: {ConditionExpression}")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: "+prefix+"Non-expression parameters: {ConditionalOperator} Expression parameters: {ConditionExpression}")
 
 	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("LegMix"), Item: key,
 		Expected: exp, ExpressionAttributeValues: map[string]types.AttributeValue{":one": n("1")}})
-	wantAPIError(t, err, "ValidationException", "ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: ExpressionAttributeValues can only be specified when using expressions")
 }

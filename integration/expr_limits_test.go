@@ -32,7 +32,7 @@ func TestExprOperatorLimit(t *testing.T) {
 		return err
 	}
 	err := upd(cond(151))
-	wantAPIError(t, err, "ValidationException", "Invalid ConditionExpression: The expression contains too many operators; operator count: 301")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: Invalid ConditionExpression: The expression contains too many operators; operator count: 301")
 	if got := getItem(t, c, "OpLim", key); len(got) != 2 {
 		t.Errorf("after the refused update: got %v, want the item unchanged (pk, a)", got)
 	}

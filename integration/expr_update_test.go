@@ -254,9 +254,9 @@ func TestUpdateReturnValues(t *testing.T) {
 	}
 	// PutItem and DeleteItem accept only NONE and ALL_OLD.
 	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("UpdRV"), Item: base, ReturnValues: types.ReturnValueAllNew})
-	wantAPIError(t, err, "ValidationException", "ReturnValues can only be ALL_OLD or NONE")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: ReturnValues can only be ALL_OLD or NONE")
 	_, err = c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("UpdRV"), Key: map[string]types.AttributeValue{"pk": s("k")}, ReturnValues: types.ReturnValueUpdatedOld})
-	wantAPIError(t, err, "ValidationException", "ReturnValues can only be ALL_OLD or NONE")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: ReturnValues can only be ALL_OLD or NONE")
 }
 
 // TestUpdateExpressionBuilder drives UpdateItem with the SDK's update builder.

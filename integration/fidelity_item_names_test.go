@@ -19,7 +19,10 @@ import (
 // "Empty attribute name", before the table is looked up; a name mapped to ""
 // in ExpressionAttributeNames, and a placeholder longer than 255 bytes, with
 // the words the service gives (ExtendDB/extenddb's dual-target tests,
-// captured in us-east-1). Nothing is written and no stream record appears.
+// captured in us-east-1); PutItem and UpdateItem send them inside the "1
+// validation error detected: " envelope, as they do every refusal found
+// before the table is looked up (table.requestError). Nothing is written
+// and no stream record appears.
 func TestEmptyAttributeNames(t *testing.T) {
 	ctx := context.Background()
 	srv := startClockServer(t, table.Options{})
@@ -27,7 +30,7 @@ func TestEmptyAttributeNames(t *testing.T) {
 	arn := createStreamTable(t, c, "EmptyNames", types.StreamViewTypeNewAndOldImages)
 	key := map[string]types.AttributeValue{"pk": s("k"), "sk": s("1")}
 	withEmpty := withAttr(key, "", s("x"))
-	const empty = "Empty attribute name"
+	const empty, env = "Empty attribute name", "1 validation error detected: "
 	tests := []struct {
 		name string
 		call func(tableName string) error
@@ -36,7 +39,7 @@ func TestEmptyAttributeNames(t *testing.T) {
 		{"PutItem", func(tn string) error {
 			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(tn), Item: withEmpty})
 			return err
-		}, empty},
+		}, env + empty},
 		{"BatchWriteItem", func(tn string) error {
 			_, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
 				tn: {{PutRequest: &types.PutRequest{Item: withEmpty}}}}})
@@ -51,12 +54,12 @@ func TestEmptyAttributeNames(t *testing.T) {
 			_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(tn), Key: key,
 				AttributeUpdates: map[string]types.AttributeValueUpdate{"": {Action: types.AttributeActionPut, Value: s("x")}}})
 			return err
-		}, empty},
+		}, env + empty},
 		{"UpdateItem name mapped to empty", func(tn string) error {
 			_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(tn), Key: key, UpdateExpression: aws.String("SET #a = :v"),
 				ExpressionAttributeNames: map[string]string{"#a": ""}, ExpressionAttributeValues: map[string]types.AttributeValue{":v": s("x")}})
 			return err
-		}, "ExpressionAttributeNames contains invalid value: Empty attribute name for key #a"},
+		}, env + "ExpressionAttributeNames contains invalid value: Empty attribute name for key #a"},
 		{"GetItem name mapped to empty", func(tn string) error {
 			_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(tn), Key: key, ProjectionExpression: aws.String("#a"),
 				ExpressionAttributeNames: map[string]string{"#a": ""}})

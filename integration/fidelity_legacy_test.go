@@ -21,6 +21,9 @@ func TestConditionalOperatorNeedsTwoConditions(t *testing.T) {
 		without = "ConditionalOperator cannot be used without Filter or Expected"
 		one     = "ConditionalOperator can only be used when Filter or Expected has two or more elements"
 		eq      = `{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"v"}]}`
+		// PutItem, UpdateItem and DeleteItem send it in the envelope
+		// (table.requestError).
+		env = "1 validation error detected: "
 	)
 	tests := []struct{ op, body, msg string }{
 		{"Scan", `{"TableName":"CondOp","ConditionalOperator":"OR"}`, without},
@@ -30,14 +33,14 @@ func TestConditionalOperatorNeedsTwoConditions(t *testing.T) {
 		{"Query", `{"TableName":"CondOp","ConditionalOperator":"AND"}`, without},
 		{"Query", `{"TableName":"CondOp","ConditionalOperator":"AND","KeyConditions":{"pk":` + eq + `}}`, without},
 		{"Query", `{"TableName":"CondOp","ConditionalOperator":"OR","KeyConditions":{"pk":` + eq + `},"QueryFilter":{"x":` + eq + `}}`, one},
-		{"PutItem", `{"TableName":"CondOp","Item":{"pk":{"S":"a"}},"ConditionalOperator":"AND"}`, without},
-		{"PutItem", `{"TableName":"CondOp","Item":{"pk":{"S":"a"}},"ConditionalOperator":"AND","Expected":{}}`, without},
-		{"PutItem", `{"TableName":"CondOp","Item":{"pk":{"S":"a"}},"ConditionalOperator":"OR","Expected":{"x":` + eq + `}}`, one},
-		{"DeleteItem", `{"TableName":"CondOp","Key":{"pk":{"S":"a"}},"ConditionalOperator":"AND"}`, without},
-		{"DeleteItem", `{"TableName":"CondOp","Key":{"pk":{"S":"a"}},"ConditionalOperator":"AND","Expected":{"x":` + eq + `}}`, one},
-		{"UpdateItem", `{"TableName":"CondOp","Key":{"pk":{"S":"a"}},"ConditionalOperator":"AND"}`, without},
-		{"UpdateItem", `{"TableName":"CondOp","Key":{"pk":{"S":"a"}},"ConditionalOperator":"AND","AttributeUpdates":{"x":{"Action":"PUT","Value":{"S":"v"}}}}`, without},
-		{"UpdateItem", `{"TableName":"CondOp","Key":{"pk":{"S":"a"}},"ConditionalOperator":"AND","Expected":{"x":` + eq + `}}`, one},
+		{"PutItem", `{"TableName":"CondOp","Item":{"pk":{"S":"a"}},"ConditionalOperator":"AND"}`, env + without},
+		{"PutItem", `{"TableName":"CondOp","Item":{"pk":{"S":"a"}},"ConditionalOperator":"AND","Expected":{}}`, env + without},
+		{"PutItem", `{"TableName":"CondOp","Item":{"pk":{"S":"a"}},"ConditionalOperator":"OR","Expected":{"x":` + eq + `}}`, env + one},
+		{"DeleteItem", `{"TableName":"CondOp","Key":{"pk":{"S":"a"}},"ConditionalOperator":"AND"}`, env + without},
+		{"DeleteItem", `{"TableName":"CondOp","Key":{"pk":{"S":"a"}},"ConditionalOperator":"AND","Expected":{"x":` + eq + `}}`, env + one},
+		{"UpdateItem", `{"TableName":"CondOp","Key":{"pk":{"S":"a"}},"ConditionalOperator":"AND"}`, env + without},
+		{"UpdateItem", `{"TableName":"CondOp","Key":{"pk":{"S":"a"}},"ConditionalOperator":"AND","AttributeUpdates":{"x":{"Action":"PUT","Value":{"S":"v"}}}}`, env + without},
+		{"UpdateItem", `{"TableName":"CondOp","Key":{"pk":{"S":"a"}},"ConditionalOperator":"AND","Expected":{"x":` + eq + `}}`, env + one},
 		// Mixing with an expression is found first.
 		{"Scan", `{"TableName":"CondOp","ConditionalOperator":"AND","ProjectionExpression":"x"}`,
 			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {ConditionalOperator} Expression parameters: {ProjectionExpression}"},

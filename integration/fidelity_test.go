@@ -57,11 +57,11 @@ func TestValidationBeforeLookup(t *testing.T) {
 			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Missing"), Item: key,
 				ConditionExpression: aws.String("attribute_not_exists(pk)"), Expected: map[string]types.ExpectedAttributeValue{"pk": {Exists: aws.Bool(false)}}})
 			return err
-		}, "ValidationException", "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}"},
+		}, "ValidationException", "1 validation error detected: Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}"},
 		{"missing table, syntax error", func() error {
 			_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("Missing"), Key: key, UpdateExpression: aws.String("SET")})
 			return err
-		}, "ValidationException", `Invalid UpdateExpression: Syntax error; token: "<EOF>", near: "SET"`},
+		}, "ValidationException", `1 validation error detected: Invalid UpdateExpression: Syntax error; token: "<EOF>", near: "SET"`},
 		{"missing table, no key condition", func() error {
 			_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Missing")})
 			return err
@@ -74,7 +74,7 @@ func TestValidationBeforeLookup(t *testing.T) {
 		{"missing table, bad ReturnValues", func() error {
 			_, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("Missing"), Key: key, ReturnValues: types.ReturnValueAllNew})
 			return err
-		}, "ValidationException", "ReturnValues can only be ALL_OLD or NONE"},
+		}, "ValidationException", "1 validation error detected: ReturnValues can only be ALL_OLD or NONE"},
 		{"missing table, Segment without TotalSegments", func() error {
 			_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Missing"), Segment: aws.Int32(1)})
 			return err
@@ -179,7 +179,7 @@ func edgeRejections(ctx context.Context, c *dynamodb.Client, key map[string]type
 			_, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("Edge"), Key: key, Expected: map[string]types.ExpectedAttributeValue{
 				"n": {ComparisonOperator: types.ComparisonOperatorBetween, AttributeValueList: []types.AttributeValue{n("2"), n("1")}}}})
 			return err
-		}, "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound"},
+		}, "1 validation error detected: The BETWEEN condition was provided a range where the lower bound is greater than the upper bound"},
 		{"lower-case operator", func() error {
 			_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Edge"), ScanFilter: map[string]types.Condition{
 				"n": {ComparisonOperator: "eq", AttributeValueList: []types.AttributeValue{n("1")}}}})
@@ -204,7 +204,7 @@ func edgeRejections(ctx context.Context, c *dynamodb.Client, key map[string]type
 			_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("Edge"), Key: key, AttributeUpdates: map[string]types.AttributeValueUpdate{
 				"n": {Action: types.AttributeActionAdd, Value: s("x")}}})
 			return err
-		}, "One or more parameter values were invalid: Action ADD is not supported for the type S"},
+		}, "1 validation error detected: One or more parameter values were invalid: Action ADD is not supported for the type S"},
 		{"expression ADD of NS to SS", func() error {
 			_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("Edge"), Key: key, UpdateExpression: aws.String("ADD ss :v"),
 				ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberNS{Value: []string{"1"}}}})

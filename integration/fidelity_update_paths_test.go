@@ -107,7 +107,7 @@ func TestUpdateExpressionNamesAndNesting(t *testing.T) {
 	}
 	ab := map[string]string{"#a": "a", "#b": "b"}
 	vals := map[string]types.AttributeValue{":a": s("a"), ":b": s("a")}
-	const pre = "Invalid UpdateExpression: "
+	const pre = "1 validation error detected: Invalid UpdateExpression: " // UpdateItem's envelope
 	for _, tt := range []struct {
 		expr   string
 		names  map[string]string

@@ -119,7 +119,7 @@ func TestItemKeyErrors(t *testing.T) {
 		{"put ALL_NEW", func() error {
 			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Keys"), Item: map[string]types.AttributeValue{"pk": s("a"), "sk": s("b")}, ReturnValues: types.ReturnValueAllNew})
 			return err
-		}, "ReturnValues can only be ALL_OLD or NONE"},
+		}, "1 validation error detected: ReturnValues can only be ALL_OLD or NONE"},
 		{"missing table", func() error {
 			_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Nope"), Key: map[string]types.AttributeValue{"pk": s("a")}})
 			return err
@@ -165,9 +165,9 @@ func TestMalformedRequests(t *testing.T) {
 		{"invalid number", "PutItem", `{"TableName":"Raw","Item":{"pk":{"S":"k"},"v":{"N":"12abc"}}}`, 400, "ValidationException",
 			"1 validation error detected: The parameter cannot be converted to a numeric value: 12abc"},
 		{"empty set", "PutItem", `{"TableName":"Raw","Item":{"pk":{"S":"k"},"v":{"SS":[]}}}`, 400, "ValidationException",
-			"One or more parameter values were invalid: An string set  may not be empty"},
+			"1 validation error detected: One or more parameter values were invalid: An string set  may not be empty"},
 		{"duplicate set member", "PutItem", `{"TableName":"Raw","Item":{"pk":{"S":"k"},"v":{"NS":["1","1.0"]}}}`, 400, "ValidationException",
-			"One or more parameter values were invalid: Input collection [1, 1.0] contains duplicates."},
+			"1 validation error detected: One or more parameter values were invalid: Input collection contains duplicates."},
 		{"empty attribute value", "PutItem", `{"TableName":"Raw","Item":{"pk":{"S":"k"},"v":{}}}`, 400, "ValidationException",
 			"Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"},
 		{"two types", "PutItem", `{"TableName":"Raw","Item":{"pk":{"S":"k"},"v":{"S":"a","N":"1"}}}`, 400, "ValidationException",

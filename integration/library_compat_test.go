@@ -152,7 +152,7 @@ func TestQueryParameterMixErrors(t *testing.T) {
 		AttributeUpdates: map[string]types.AttributeValueUpdate{"n": {Value: n("1")}}, Expected: map[string]types.ExpectedAttributeValue{"n": {Exists: aws.Bool(false)}},
 		UpdateExpression: aws.String("SET n = :v"), ConditionExpression: aws.String("attribute_not_exists(n)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":v": n("1")}})
-	wantAPIError(t, err, "ValidationException", prefix+"Non-expression parameters: {AttributeUpdates, Expected} Expression parameters: {UpdateExpression, ConditionExpression}")
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: "+prefix+"Non-expression parameters: {AttributeUpdates, Expected} Expression parameters: {UpdateExpression, ConditionExpression}")
 	if got := tableState(t, c, "Mix"); len(got) != 0 {
 		t.Errorf("rejected requests stored %v", got)
 	}
@@ -204,7 +204,7 @@ func TestElectroDBParenthesizedUpdate(t *testing.T) {
 	}
 	// One '+' or '-' per value, parenthesized or not.
 	_, err = update("SET #count = (#count + :a) + :b", map[string]types.AttributeValue{":a": n("1"), ":b": n("1")})
-	wantAPIError(t, err, "ValidationException", `Invalid UpdateExpression: Syntax error; token: "+", near: ") + :b"`)
+	wantAPIError(t, err, "ValidationException", `1 validation error detected: Invalid UpdateExpression: Syntax error; token: "+", near: ") + :b"`)
 	if after := tableState(t, c, "Electro"); !slices.Equal(after, before) {
 		t.Errorf("a rejected update changed the table: %v, was %v", after, before)
 	}

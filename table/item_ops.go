@@ -2,6 +2,8 @@ package table
 
 import (
 	"context"
+	"errors"
+	"strings"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/capacity"
@@ -47,14 +49,14 @@ func emptyNameError() error {
 // looked up: a bad request is a ValidationException even for a missing table.
 func (s *Service) PutItem(ctx context.Context, region string, in *ddb.PutItemInput) (*ddb.WriteOutput, error) {
 	if err := ddb.CheckOldReturnValues(in.ReturnValues); err != nil {
-		return nil, err
+		return nil, requestError(err)
 	}
 	c, err := s.compileExpr(writeExprInput(&in.WriteParams))
 	if err != nil {
-		return nil, err
+		return nil, requestError(err)
 	}
 	if _, ok := in.Item[""]; ok {
-		return nil, emptyNameError()
+		return nil, requestError(emptyNameError())
 	}
 	m, err := s.table(ctx, region, in.TableName)
 	if err != nil {
@@ -78,9 +80,13 @@ func (s *Service) PutItem(ctx context.Context, region string, in *ddb.PutItemInp
 // DeleteItem deletes one item by key; deleting an absent item succeeds.
 func (s *Service) DeleteItem(ctx context.Context, region string, in *ddb.DeleteItemInput) (*ddb.WriteOutput, error) {
 	if err := ddb.CheckOldReturnValues(in.ReturnValues); err != nil {
-		return nil, err
+		return nil, requestError(err)
 	}
-	c, m, err := s.compileFor(ctx, region, in.TableName, writeExprInput(&in.WriteParams))
+	c, err := s.compileExpr(writeExprInput(&in.WriteParams))
+	if err != nil {
+		return nil, requestError(err)
+	}
+	m, err := s.table(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +104,11 @@ func (s *Service) DeleteItem(ctx context.Context, region string, in *ddb.DeleteI
 func (s *Service) UpdateItem(ctx context.Context, region string, in *ddb.UpdateItemInput) (*ddb.WriteOutput, error) {
 	ei := writeExprInput(&in.WriteParams)
 	ei.UpdateExpression, ei.AttributeUpdates, ei.Op = in.UpdateExpression, in.AttributeUpdates, expressions.OpUpdate
-	c, m, err := s.compileFor(ctx, region, in.TableName, ei)
+	c, err := s.compileExpr(ei)
+	if err != nil {
+		return nil, requestError(err)
+	}
+	m, err := s.table(ctx, region, in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -306,6 +316,39 @@ func (m *tableMeta) updateNext(keyItem attr.Item, upd *expressions.Update) (func
 func writeExprInput(p *ddb.WriteParams) expressions.Input {
 	return expressions.Input{
 		ConditionExpression: p.ConditionExpression, Expected: p.Expected, ConditionalOperator: p.ConditionalOperator,
-		Names: p.ExpressionAttributeNames, Values: p.ExpressionAttributeValues, Op: expressions.OpWrite,
+		Names: p.ExpressionAttributeNames, Values: p.ExpressionAttributeValues, Op: expressions.OpWrite, Single: true,
 	}
+}
+
+// requestError puts a refusal of PutItem, UpdateItem or DeleteItem found
+// before the table is looked up (ReturnValues, the expressions and their
+// placeholders, the legacy parameters) inside the "1 validation error
+// detected: " envelope, as the service sends it; a message already in an
+// envelope is left as it is. Recorded by paritysuite/dynamodb-conformance
+// in eu-west-2 and us-east-1 on 2026-10-09 (its putItem, deleteItem and
+// updateItem error-message tests: placeholders without an expression, empty
+// placeholder maps, an empty or undefined-value ConditionExpression,
+// DeleteItem's ReturnValues, malformed Expected conditions) and in its
+// eu-west-2 capture of 2026-09-20 (syntax errors, unused placeholders, an
+// undefined value, an empty UpdateExpression, expression and legacy
+// parameters mixed, redundant parentheses, contains' distinct operand).
+// What needs the table (the key's schema, a key attribute updated) stays
+// bare, as recorded.
+func requestError(err error) error {
+	var de *ddb.Error
+	if !errors.As(err, &de) || de.Code != ddb.ValidationException || enveloped(de.Message) {
+		return err
+	}
+	return ddb.Errorf(ddb.ValidationException, "1 validation error detected: %s", de.Message)
+}
+
+// enveloped reports whether msg is already inside a validation envelope
+// ("1 validation error detected: ", "2 validation errors detected: "...).
+func enveloped(msg string) bool {
+	i := strings.IndexByte(msg, ' ')
+	if i <= 0 || strings.Trim(msg[:i], "0123456789") != "" {
+		return false
+	}
+	rest := msg[i:]
+	return strings.HasPrefix(rest, " validation error detected: ") || strings.HasPrefix(rest, " validation errors detected: ")
 }

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -23,6 +24,7 @@ const (
 	ruleMax
 	rulePattern
 	ruleEnum
+	ruleTableNameKeys
 )
 
 // rule is one parsed constraint.
@@ -102,6 +104,11 @@ func parseRules(tag string, t reflect.Type) ([]rule, error) {
 			if arg == "" {
 				err = errors.New("want requiredunless=FIELD")
 			}
+		case "tablenamekeys":
+			if derefType(t).Kind() != reflect.Map || derefType(t).Key().Kind() != reflect.String {
+				return nil, fmt.Errorf("rule %q: does not apply to %s", part, t)
+			}
+			r.kind = ruleTableNameKeys
 		case "tablename":
 			if derefType(t).Kind() != reflect.String {
 				return nil, fmt.Errorf("rule %q: does not apply to %s", part, t)
@@ -234,8 +241,54 @@ func (r *rule) check(v reflect.Value) string {
 		if !slices.Contains(r.set, v.String()) {
 			return "Member must satisfy enum value set: " + r.enumRendered
 		}
+	case ruleTableNameKeys:
+		for _, k := range v.MapKeys() {
+			if !validTableName(k.String()) {
+				return msgTableNameKeys
+			}
+		}
 	}
 	return ""
+}
+
+// msgTableNameKeys is the service's refusal of a map keyed by table names
+// (BatchGetItem's RequestItems) holding a key that is no table name: every
+// constraint of the key listed, whichever failed
+// (paritysuite/dynamodb-conformance validation-ordering/batchOperations,
+// us-east-1 and eu-west-2, 2026-10-09).
+const msgTableNameKeys = "Map keys must satisfy constraint: [Member must have length less than or equal to 255, " +
+	"Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"
+
+// validTableName reports whether s is a table's name (3 to 255 of
+// [a-zA-Z0-9_.-]) or an ARN, which the service checks when it looks the
+// table up.
+func validTableName(s string) bool {
+	if strings.HasPrefix(s, "arn:") {
+		return true
+	}
+	if len(s) < 3 || len(s) > 255 {
+		return false
+	}
+	for i := range len(s) {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// renderFor prints v, which breaks r, as the service's message shows it:
+// a map keyed by table names as the request's JSON (the recorded echo of
+// BatchGetItem's RequestItems, '{"bad!name":{"Keys":[{"pk":{"S":"a"}}]}}'),
+// anything else as render does.
+func (r *rule) renderFor(v reflect.Value) string {
+	if r.kind == ruleTableNameKeys {
+		if b, err := json.Marshal(v.Interface()); err == nil {
+			return string(b)
+		}
+	}
+	return render(v)
 }
 
 // javaLength counts UTF-16 code units, as Java's String.length does.

@@ -28,6 +28,8 @@ import (
 //	                 follow: the service checks some names' pattern before their length
 //	enum=A|B|C       the string must be one of the listed values
 //	tablename        a table's name (len=3..255;pattern=[a-zA-Z0-9_.-]+) or ARN (len=..1024)
+//	tablenamekeys    a map's keys are table names or ARNs (BatchGetItem's RequestItems), its
+//	                 value shown as JSON in the message
 //
 // A member that is absent is only checked by `required`. Non-pointer strings
 // and numbers cannot be told apart from absent when zero, so "" and 0 count
@@ -134,7 +136,7 @@ func (c *checker) structValue(v reflect.Value, path string) {
 		}
 		for _, r := range f.rules {
 			if msg := r.check(fv); msg != "" {
-				c.msgs = append(c.msgs, "Value '"+render(fv)+"' at '"+p+"' failed to satisfy constraint: "+msg)
+				c.msgs = append(c.msgs, "Value '"+r.renderFor(fv)+"' at '"+p+"' failed to satisfy constraint: "+msg)
 			}
 		}
 		if f.walk {

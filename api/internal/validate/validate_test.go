@@ -296,3 +296,34 @@ func TestPatternHoldsSemicolon(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateTableNameKeys: a map keyed by table names (BatchGetItem's
+// RequestItems) fails its key constraint when a key is neither a table
+// name nor an ARN, every constraint listed, the map shown as JSON.
+func TestValidateTableNameKeys(t *testing.T) {
+	type entry struct {
+		Keys []string `json:",omitempty"`
+	}
+	type in struct {
+		Items map[string]entry `ddb:"tablenamekeys"`
+	}
+	const keys = "failed to satisfy constraint: Map keys must satisfy constraint: [Member must have length less than or equal to 255, " +
+		"Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"
+	tests := []struct{ name, body, want string }{
+		{"names", `{"Items":{"Orders":{},"a.b-c_1":{}}}`, ""},
+		{"arn", `{"Items":{"arn:aws:dynamodb:us-east-1:123456789012:table/x":{}}}`, ""},
+		{"pattern", `{"Items":{"bad!name":{"Keys":["a"]}}}`, `1 validation error detected: Value '{"bad!name":{"Keys":["a"]}}' at 'items' ` + keys},
+		{"short", `{"Items":{"ab":{},"Orders":{}}}`, `1 validation error detected: Value '{"Orders":{},"ab":{}}' at 'items' ` + keys},
+		{"long", `{"Items":{"` + repeat("a", 256) + `":{}}}`, `1 validation error detected: Value '{"` + repeat("a", 256) + `":{}}' at 'items' ` + keys},
+	}
+	vd := new(Validator)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var v in
+			err := decode(vd, []byte(tt.body), &v)
+			if got := errText(err); got != tt.want {
+				t.Errorf("Decode(%s)\n got: %s\nwant: %s", tt.body, got, tt.want)
+			}
+		})
+	}
+}
