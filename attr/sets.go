@@ -35,7 +35,7 @@ func NumberSet(ns ...string) (Value, error) {
 		out[i] = c
 	}
 	if hasDuplicate(out) {
-		return Value{}, numberDuplicatesError()
+		return Value{}, numberDuplicatesError(ns)
 	}
 	v := Value{T: TypeNS, SS: out}
 	SortSet(v)
@@ -124,10 +124,12 @@ func duplicatesError(ss []string) error {
 	return e
 }
 
-// numberDuplicatesError refuses a number set holding a number twice.
-func numberDuplicatesError() error {
-	return &Error{Msg: msgNumberDuplicates, Kind: ErrDuplicates,
-		Current: "One or more parameter values were invalid: " + msgNumberDuplicates + "."}
+// numberDuplicatesError refuses a number set ns holding a number twice:
+// the older layer lists the members as sent (the current layer names none).
+func numberDuplicatesError(ns []string) error {
+	e := listDuplicates(ns, ", ", "", false)
+	e.Current = "One or more parameter values were invalid: " + msgNumberDuplicates + "."
+	return e
 }
 
 // listDuplicates lists members, joined by sep and quoted when quote is
@@ -209,7 +211,7 @@ func checkSet(v Value) error {
 			return invalid(ErrEmptySet, msgEmptyNS)
 		}
 		if hasDuplicate(v.SS) {
-			return numberDuplicatesError()
+			return numberDuplicatesError(v.SS)
 		}
 	case TypeBS:
 		if len(v.BS) == 0 {

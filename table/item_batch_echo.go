@@ -25,46 +25,14 @@ import (
 const msgMapValue = "failed to satisfy constraint: Map value must satisfy constraint: " +
 	"[Member must have length less than or equal to 25, Member must have length greater than or equal to 1]"
 
-// msgMapKeys is the RequestItems map's key constraint, which a table name
-// that is no table name fails, every constraint listed whichever failed
-// (the same suite's batchWriteItem error-message test, us-east-1 and
-// eu-west-2, October 2026; an ARN is checked when the table is looked up).
-const msgMapKeys = "failed to satisfy constraint: Map keys must satisfy constraint: " +
-	"[Member must have length less than or equal to 255, Member must have length greater than or equal to 3, " +
-	"Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"
-
-// batchMapError is that refusal of a BatchWriteItem's RequestItems, or nil:
-// its value constraint, or its key constraint.
+// batchMapError is that refusal of a BatchWriteItem's RequestItems, or nil.
 func batchMapError(items map[string][]ddb.WriteRequest) error {
 	for _, reqs := range items {
 		if len(reqs) == 0 || len(reqs) > maxBatchWriteRequests {
 			return ddb.Errorf(ddb.ValidationException, "1 validation error detected: Value '%s' at 'requestItems' %s", javaRequestItems(items), msgMapValue)
 		}
 	}
-	for name := range items {
-		if !tableNameOrARN(name) {
-			return ddb.Errorf(ddb.ValidationException, "1 validation error detected: Value '%s' at 'requestItems' %s", javaRequestItems(items), msgMapKeys)
-		}
-	}
 	return nil
-}
-
-// tableNameOrARN reports whether s is a table's name (3 to 255 of
-// [a-zA-Z0-9_.-]) or an ARN.
-func tableNameOrARN(s string) bool {
-	if strings.HasPrefix(s, "arn:") {
-		return true
-	}
-	if len(s) < 3 || len(s) > 255 {
-		return false
-	}
-	for i := range len(s) {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // javaRequestItems renders RequestItems as the service echoes it, tables
