@@ -62,7 +62,7 @@ func TestUpdateTableValidatesFirst(t *testing.T) {
 // its on-demand or warm throughput; on a provisioned one its throughput,
 // but not to what it is.
 func TestUpdateIndex(t *testing.T) {
-	two, three := int64(2), int64(3)
+	two, three, warm := int64(2), int64(3), int64(20000)
 	pt := func(r, w *int64) *ddb.ProvisionedThroughput {
 		return &ddb.ProvisionedThroughput{ReadCapacityUnits: r, WriteCapacityUnits: w}
 	}
@@ -78,7 +78,7 @@ func TestUpdateIndex(t *testing.T) {
 		{"on demand, nothing", "PAY_PER_REQUEST", false, ddb.UpdateGlobalSecondaryIndexAction{}, only, 0, 0},
 		{"on demand, empty maximum", "PAY_PER_REQUEST", false, ddb.UpdateGlobalSecondaryIndexAction{OnDemandThroughput: &ddb.OnDemandThroughput{}}, only, 0, 0},
 		{"on demand, maximum", "PAY_PER_REQUEST", false, ddb.UpdateGlobalSecondaryIndexAction{OnDemandThroughput: &ddb.OnDemandThroughput{MaxReadRequestUnits: &two}}, "", 0, 0},
-		{"on demand, warm", "PAY_PER_REQUEST", false, ddb.UpdateGlobalSecondaryIndexAction{WarmThroughput: &ddb.WarmThroughput{ReadUnitsPerSecond: &three}}, "", 0, 0},
+		{"on demand, warm", "PAY_PER_REQUEST", false, ddb.UpdateGlobalSecondaryIndexAction{WarmThroughput: &ddb.WarmThroughput{ReadUnitsPerSecond: &warm}}, "", 0, 0}, // above the on-demand floor: lowering is refused (catalog_warm.go)
 		{"switching to on demand, throughput", "PAY_PER_REQUEST", true, ddb.UpdateGlobalSecondaryIndexAction{ProvisionedThroughput: pt(&two, &three)},
 			"One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: g when BillingMode is PAY_PER_REQUEST", 0, 0},
 		{"provisioned, unchanged", "PROVISIONED", false, ddb.UpdateGlobalSecondaryIndexAction{ProvisionedThroughput: pt(&two, &two)},
