@@ -140,7 +140,7 @@ func (c *config) serverFlags(fs *flag.FlagSet, env *envVars, raw *rawFlags) {
 	fs.Var(newBoolValue(&raw.sharedDb), "sharedDb", "accepted for DynamoDB Local compatibility: tables are always shared across access keys")
 	fs.Var(newBoolValue(new(bool)), "optimizeDbBeforeStartup", "accepted for DynamoDB Local compatibility; no effect")
 	c.pprof = env.bool("PPROF")
-	fs.Var(newBoolValue(&c.pprof), "pprof", "serve net/http/pprof under /_ddblocal/debug/pprof/ [DDBLOCAL_PPROF]")
+	fs.Var(newBoolValue(&c.pprof), "pprof", "serve Go's profiler (runtime/pprof) under /_ddblocal/debug/pprof/ [DDBLOCAL_PPROF]")
 	fs.StringVar(&c.credentials, "credentials", env.str("CREDENTIALS", ""), "verify SigV4 signatures: KEY:SECRET[:ACCOUNT[:TOKEN]],... or @FILE [DDBLOCAL_CREDENTIALS]")
 	fs.StringVar(&c.tls.cert, "tls-cert", env.str("TLS_CERT", ""), "serve HTTPS with this PEM certificate (with --tls-key) [DDBLOCAL_TLS_CERT]")
 	fs.StringVar(&c.tls.key, "tls-key", env.str("TLS_KEY", ""), "the PEM private key of --tls-cert [DDBLOCAL_TLS_KEY]")
