@@ -202,13 +202,14 @@ func (db *DB) runLive(live []*request) {
 	// of live. What they read may belong to a commit still in the
 	// pipeline, so they are answered with the others.
 	var refused []*request
+	local := true // over etcd, read the local copy until a commit conflicts
 	for attempt := 0; len(live) > 0; attempt++ {
 		t, err := db.eng.begin(true)
 		if err != nil {
 			finishAll(live, err)
 			break
 		}
-		if db.optimistic {
+		if db.optimistic && !(local && t.(*etcdTxn).readLocal()) {
 			t.(*etcdTxn).prefetch(batchPrefetch(live))
 		}
 		failed := -1
@@ -245,6 +246,7 @@ func (db *DB) runLive(live []*request) {
 				// Nothing applied: a caller whose context has ended
 				// gets its error rather than another attempt.
 				live, results = dropEnded(live, results)
+				local = false
 				backoff(attempt)
 				continue
 			case db.optimistic && tooLarge(err) && len(live) > 1:

@@ -79,6 +79,9 @@ type etcdEngine struct {
 	commitHook func(ctx context.Context, cmps []clientv3.Cmp, ops []clientv3.Op) (*clientv3.TxnResponse, error)
 	// watcher, when set (tests), serves watches instead of cli.
 	watcher clientv3.Watcher
+	// mirror is the local copy eventually consistent reads may be served
+	// from (etcd_mirror.go); nil when not kept.
+	mirror *mirror
 }
 
 func (e *etcdEngine) begin(writable bool) (txn, error) {
@@ -91,6 +94,9 @@ func (e *etcdEngine) close() error {
 	}
 	e.interrupt()
 	<-e.probed
+	if e.mirror != nil {
+		e.mirror.stop()
+	}
 	if e.closeClient {
 		return e.cli.Close()
 	}
@@ -120,6 +126,10 @@ type etcdTxn struct {
 	fences  map[string]int64            // election key → create revision (Ownership.Fence)
 	dropped []string                    // data prefixes of spaces dropped by this transaction
 	err     error                       // the first failed etcd request: the transaction is void
+	// local, when set, is the process's copy of the store this read-only
+	// transaction reads at its revision (ReadEventual); what it does not
+	// hold is read from etcd at that revision.
+	local *mirrorSnap
 }
 
 func (t *etcdTxn) writable() bool { return t.rw }
@@ -141,6 +151,11 @@ func (t *etcdTxn) fail(err error) {
 func (t *etcdTxn) fetch(from, to string, limit int64, desc bool) ([]kv, bool) {
 	if t.err != nil || t.finished {
 		return nil, false
+	}
+	if t.local != nil {
+		if out, more, ok := t.local.fetch(from, to, limit, desc); ok {
+			return out, more
+		}
 	}
 	opts := []clientv3.OpOption{}
 	if to != "" {
@@ -329,6 +344,9 @@ func (t *etcdTxn) commit() error {
 		return t.err
 	}
 	if len(t.writes) == 0 && len(t.dropped) == 0 {
+		if t.local != nil && len(t.reads)+len(t.ranges)+len(t.fences) > 0 {
+			return t.validate() // what it read may be stale (readLocal)
+		}
 		return nil
 	}
 	cmps, ops, size := t.request()
@@ -356,6 +374,9 @@ func (t *etcdTxn) commit() error {
 		return t.e.resolve(marker, lease, err)
 	case !resp.Succeeded:
 		return errConflict
+	}
+	if t.e.mirror != nil {
+		t.e.mirror.noteCommit(resp.Header.Revision)
 	}
 	return nil
 }

@@ -109,6 +109,7 @@ func openEtcd(o EtcdOptions, log *slog.Logger) (*DB, error) {
 		timeout = etcdTimeout
 	}
 	e := &etcdEngine{cli: cli, prefix: prefix, timeout: timeout, closeClient: own, ctx: ctx, interrupt: interrupt, probed: make(chan struct{})}
+	e.mirror = newMirror(e)
 	var err error
 	if e.shard, e.shardSession, err = claimShard(ctx, cli, prefix, timeout); err != nil {
 		// A shard of its own is only faster; a random one is as exact.

@@ -100,9 +100,18 @@ func (c *countingKV) Txn(ctx context.Context) clientv3.Txn {
 }
 
 // openEtcdCounting opens a store on the shared member under prefix whose
-// requests kv counts; it waits for the limits' probe, so that the counts
+// requests kv counts, without a local copy (whose load and confirmations
+// would count too); it waits for the limits' probe, so that the counts
 // are the test's own.
 func openEtcdCounting(t *testing.T, prefix string) (*DB, *countingKV) {
+	t.Helper()
+	db, kv := openEtcdCountingMirrored(t, prefix)
+	db.eng.(*etcdEngine).mirror = nil
+	return db, kv
+}
+
+// openEtcdCountingMirrored is openEtcdCounting with the local copy kept.
+func openEtcdCountingMirrored(t *testing.T, prefix string) (*DB, *countingKV) {
 	t.Helper()
 	cli := etcdClient(t)
 	kv := &countingKV{KV: cli.KV}
