@@ -110,14 +110,14 @@ func TestClusterPrefetchedReads(t *testing.T) {
 		return map[string]types.AttributeValue{"pk": s("p"), "sk": s(fmt.Sprintf("%02d", i))}
 	}
 
-	got, err := b.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("pfr"), Key: key(7), ProjectionExpression: aws.String("v")})
+	got, err := b.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("pfr"), Key: key(7), ProjectionExpression: aws.String("v"), ConsistentRead: aws.Bool(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v, ok := got.Item["v"].(*types.AttributeValueMemberN); !ok || v.Value != "7" || len(got.Item) != 1 {
 		t.Errorf("GetItem through b = %v, want only v 7", got.Item)
 	}
-	if got, err = b.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("pfr"), Key: key(40)}); err != nil || got.Item != nil {
+	if got, err = b.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("pfr"), Key: key(40), ConsistentRead: aws.Bool(true)}); err != nil || got.Item != nil {
 		t.Errorf("GetItem of an absent key = %v, %v; want no item", got.Item, err)
 	}
 

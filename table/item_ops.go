@@ -217,7 +217,7 @@ func (s *Service) GetItem(ctx context.Context, region string, in *ddb.GetItemInp
 	var item attr.Item
 	var renderedJSON []byte
 	size := 0
-	err = s.db.Read(func(tx *store.Tx) error {
+	err = s.readKeyed(r, func(tx *store.Tx) error {
 		var err error
 		item, renderedJSON, size, err = s.getStored(tx, r, key, raw)
 		return err

@@ -57,3 +57,15 @@ func (s *Service) prefetchTransactGet(tx *store.Tx, gets []txGet) {
 	}
 	tx.Prefetch(ps...)
 }
+
+// readKeyed runs fn, the store read of keyed read r: an eventually
+// consistent read of the table as it is now (no --eventual-lag) may be
+// served from this front-end's local copy of a shared store
+// (store.DB.ReadEventual: in cluster mode, no etcd request, staleness
+// bounded); any other read is a Read.
+func (s *Service) readKeyed(r keyedRead, fn func(tx *store.Tx) error) error {
+	if !r.consistent && r.at == 0 {
+		return s.db.ReadEventual(fn)
+	}
+	return s.db.Read(fn)
+}

@@ -97,6 +97,10 @@ func (s *Service) gsiDue(m *tableMeta) func(seq uint64, t int64) bool {
 // /_ddblocal/settle) instead of sleeping.
 func (s *Service) Settle(ctx context.Context) error {
 	s.settled.Store(s.now().UnixNano())
+	// In cluster mode, this front-end's local copy catches up (store.DB.ReadEventual).
+	if err := s.db.SettleReads(); err != nil {
+		return err
+	}
 	// Replicated writes first: the replicas' indexes then settle them too.
 	if err := s.settleReplication(ctx); err != nil {
 		return err
