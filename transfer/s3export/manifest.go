@@ -63,6 +63,10 @@ type summaryDoc struct {
 // summary last, so a reader that finds the summary finds a whole export.
 // The Writer is unusable afterwards.
 func (w *Writer) Finish(s Summary) (Result, error) {
+	if err := w.flush(); err != nil {
+		w.Abort()
+		return Result{}, err
+	}
 	if w.files == nil && w.cur == nil {
 		if err := w.open(); err != nil {
 			return Result{}, err

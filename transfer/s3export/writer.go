@@ -53,6 +53,11 @@ type Writer struct {
 	items  int64
 	billed int64
 	line   []byte
+	// pipe encodes AddStored's items in Ion on other goroutines
+	// (parallel.go); err is the first error it met, which every later
+	// call returns.
+	pipe *ionPipe
+	err  error
 }
 
 // fileEntry is one line of manifest-files.json.
@@ -93,7 +98,10 @@ func Start(ctx context.Context, o Options) (*Writer, error) {
 
 // Add writes one item of a full export.
 func (w *Writer) Add(it attr.Item) error {
-	var err error
+	err := w.flush()
+	if err != nil {
+		return err
+	}
 	if w.line, err = w.enc.appendItem(w.line[:0], it); err != nil {
 		return err
 	}
@@ -105,14 +113,21 @@ func (w *Writer) Add(it attr.Item) error {
 // (attr.AppendBinary). In DYNAMODB_JSON the item is transcoded without
 // being decoded (attr.AppendBinaryJSON), so a large export allocates
 // nothing per item and its garbage does not grow the heap; its plain twin,
-// Add of the decoded item, writes the same bytes (TestAddStoredIsAdd).
+// Add of the decoded item, writes the same bytes (TestAddStoredIsAdd). In
+// Ion the items are encoded on other goroutines, several runs of them at
+// once (parallel.go), and written in order, as Add would write them; an
+// error may then show at a later call or at Finish.
 func (w *Writer) AddStored(b []byte) error {
+	if w.err != nil {
+		return w.err
+	}
 	if w.o.Format != FormatJSON {
-		it, err := attr.DecodeBinary(b)
-		if err != nil {
+		if err := w.addStoredIon(b); err != nil {
+			w.err = err
+			w.dropRuns()
 			return err
 		}
-		return w.Add(it)
+		return nil
 	}
 	size, err := attr.BinarySize(b)
 	if err != nil {
@@ -129,7 +144,10 @@ func (w *Writer) AddStored(b []byte) error {
 
 // AddChange writes one record of an incremental export.
 func (w *Writer) AddChange(c Change) error {
-	var err error
+	err := w.flush()
+	if err != nil {
+		return err
+	}
 	if w.line, err = w.enc.appendChange(w.line[:0], c); err != nil {
 		return err
 	}
@@ -162,6 +180,9 @@ func (w *Writer) write() error {
 // is written to it: the service writes at least one file per partition,
 // an empty one for an empty partition.
 func (w *Writer) NextFile() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
 	if w.cur != nil {
 		if err := w.closeFile(); err != nil {
 			return err
@@ -201,6 +222,7 @@ func (w *Writer) closeFile() error {
 // Abort discards the data file being written. Files already committed
 // stay, as a failed export of the service leaves its files.
 func (w *Writer) Abort() {
+	w.dropRuns()
 	if w.cur != nil {
 		w.cur.obj.Abort()
 		w.cur = nil
@@ -221,5 +243,10 @@ func (w *Writer) putSmall(name string, b []byte) error {
 	return err
 }
 
-// ItemCount is how many items (or change records) were written so far.
-func (w *Writer) ItemCount() int64 { return w.items }
+// ItemCount is how many items (or change records) were written so far;
+// it first writes those AddStored still holds (an error in them stays for
+// the next call to return).
+func (w *Writer) ItemCount() int64 {
+	_ = w.flush()
+	return w.items
+}

@@ -1,0 +1,163 @@
+package s3export
+
+import (
+	"runtime"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/transfer/iontext"
+)
+
+// Writing Ion costs far more than compressing it: the Amazon Ion
+// library's text writer takes most of an Ion export's time. So AddStored
+// in Ion gathers the stored items in runs (ionRun), encodes each run on a
+// goroutine of its own, several runs at once, and writes the runs'
+// lines through write, in the order the items came, on the caller's
+// goroutine: the data files, their item counts and the billed size are
+// those of its plain twin, Add of each decoded item, line for line
+// (TestParallelIonIsPlain). DYNAMODB_JSON is transcoded without decoding
+// and needs no help (AddStored).
+
+// A run is closed after runItems items or runBytes bytes of stored items,
+// whichever comes first, so the runs in flight hold a bounded amount of
+// memory whatever the items' sizes.
+const (
+	runItems = 256
+	runBytes = 1 << 20
+)
+
+// ionRun is a run of stored items and, once done is closed, their lines.
+type ionRun struct {
+	src  []byte // the stored items, one after another
+	ends []int  // where each stored item ends in src
+	enc  *iontext.Encoder
+	done chan struct{}
+	// Set by the goroutine that encodes the run: the lines of the items
+	// that encoded (lines[lineEnds[i-1]:lineEnds[i]]), their billed size,
+	// and the error that stopped it, if one did.
+	lines    []byte
+	lineEnds []int
+	billed   int64
+	err      error
+}
+
+// ionPipe is the Writer's runs: the one being gathered, those being
+// encoded, oldest first, and those written, kept for reuse with their
+// buffers and encoders.
+type ionPipe struct {
+	cur    *ionRun
+	flight []*ionRun
+	spare  []*ionRun
+	inAir  int // how many runs may be encoded at once
+}
+
+// addStoredIon adds one stored item to the current run, starting the run
+// when it is full and writing the oldest runs' lines when too many are in
+// flight.
+func (w *Writer) addStoredIon(b []byte) error {
+	p := w.pipe
+	if p == nil {
+		p = &ionPipe{inAir: 2 * runtime.GOMAXPROCS(0)}
+		w.pipe = p
+	}
+	if p.cur == nil {
+		if n := len(p.spare); n > 0 {
+			p.cur, p.spare = p.spare[n-1], p.spare[:n-1]
+		} else {
+			p.cur = &ionRun{enc: iontext.NewEncoder()}
+		}
+	}
+	r := p.cur
+	r.src = append(r.src, b...)
+	r.ends = append(r.ends, len(r.src))
+	if len(r.ends) < runItems && len(r.src) < runBytes {
+		return nil
+	}
+	p.cur = nil
+	w.launch(r)
+	for len(p.flight) > p.inAir {
+		if err := w.writeRun(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// launch starts encoding r on a goroutine of its own.
+func (w *Writer) launch(r *ionRun) {
+	p := w.pipe
+	r.done = make(chan struct{})
+	p.flight = append(p.flight, r)
+	go r.encode()
+}
+
+// encode writes the run's lines; it stops at the first item that fails.
+func (r *ionRun) encode() {
+	defer close(r.done)
+	start := 0
+	for _, end := range r.ends {
+		it, err := attr.DecodeBinary(r.src[start:end])
+		if err == nil {
+			r.lines, err = r.enc.AppendRecord(r.lines, iontext.Field{Name: "Item", Item: it})
+		}
+		if err != nil {
+			r.err = err
+			return
+		}
+		r.lineEnds = append(r.lineEnds, len(r.lines))
+		r.billed += int64(it.Size())
+		start = end
+	}
+}
+
+// writeRun waits for the oldest run in flight and writes its lines.
+func (w *Writer) writeRun() error {
+	p := w.pipe
+	r := p.flight[0]
+	p.flight[0] = nil
+	p.flight = p.flight[1:]
+	<-r.done
+	w.billed += r.billed
+	start := 0
+	for _, end := range r.lineEnds {
+		w.line = r.lines[start:end]
+		if err := w.write(); err != nil {
+			return err
+		}
+		start = end
+	}
+	w.line = nil
+	if err := r.err; err != nil {
+		return err
+	}
+	r.src, r.ends, r.lines, r.lineEnds, r.billed = r.src[:0], r.ends[:0], r.lines[:0], r.lineEnds[:0], 0
+	p.spare = append(p.spare, r)
+	return nil
+}
+
+// flush encodes and writes every item AddStored has gathered. An error
+// sticks: the Writer's later calls return it.
+func (w *Writer) flush() error {
+	if w.err != nil || w.pipe == nil {
+		return w.err
+	}
+	p := w.pipe
+	if p.cur != nil {
+		w.launch(p.cur)
+		p.cur = nil
+	}
+	for len(p.flight) > 0 {
+		if err := w.writeRun(); err != nil {
+			w.err = err
+			w.dropRuns()
+			return err
+		}
+	}
+	return nil
+}
+
+// dropRuns forgets the runs in flight; their goroutines end by themselves.
+func (w *Writer) dropRuns() {
+	if w.pipe != nil {
+		w.pipe.cur, w.pipe.flight = nil, nil
+	}
+}
