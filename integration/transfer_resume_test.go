@@ -363,6 +363,7 @@ func TestImportClusterHandover(t *testing.T) {
 	if err != nil || d.ImportTableDescription.ImportStatus != types.ImportStatusInProgress {
 		t.Fatalf("the import seen from the second front-end: %+v, %v", d, err)
 	}
+	checkNoBulkDuringImport(t, c2, arn)
 	p1.kill()
 	got := waitImport(t, c2, arn)
 	if got.ImportStatus != types.ImportStatusCompleted || got.ImportedItemCount != clusterImport || got.ProcessedItemCount != clusterImport || got.ErrorCount != 0 {
@@ -373,6 +374,23 @@ func TestImportClusterHandover(t *testing.T) {
 		t.Errorf("items after the import taken over: %d, want %d", n, clusterImport)
 	}
 	p2.stopOK()
+}
+
+// checkNoBulkDuringImport: a bulk load into the table an import (run by
+// another front-end) creates is refused while the import runs, as into any
+// table being created (the import may have ended meanwhile: then the load
+// is not checked).
+func checkNoBulkDuringImport(t *testing.T, c *dynamodb.Client, arn *string) {
+	t.Helper()
+	ctx := context.Background()
+	_, berr := c.StartBulkPutItems(ctx, bulkInput("Imported", "big/", "during-import"))
+	d, err := c.DescribeImport(ctx, &dynamodb.DescribeImportInput{ImportArn: arn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.ImportTableDescription.ImportStatus == types.ImportStatusInProgress {
+		wantAPIError(t, berr, "ResourceInUseException", "Attempt to change a resource which is still in use: Table is being created: Imported")
+	}
 }
 
 // TestExportClusterHandover: two front-ends share an etcd store; an export

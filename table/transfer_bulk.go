@@ -59,6 +59,9 @@ func (s *Service) StartBulkPutItems(ctx context.Context, region string, in *ddb.
 	if err := checkBulkTarget(m); err != nil { // transfer_bulk_global.go
 		return nil, err
 	}
+	if err := s.checkBulkState(m); err != nil { // transfer_bulk_state.go
+		return nil, err
+	}
 	now := s.now()
 	job := newBulkJob(m, in, now)
 	id, _ := jobIDFromARN(job.Desc.BulkOperationArn, kindBulk)
