@@ -3,11 +3,13 @@ package integration
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -45,7 +47,8 @@ import (
 // import machinery's own. DDBLOCAL_TRANSFER_CPUPROFILE=FILE saves the
 // server's CPU profile of the import's first ten seconds, and of the
 // export's in FILE-export; DDBLOCAL_TRANSFER_IN_MEMORY=1 runs on the
-// in-memory store.
+// in-memory store. While each runs, a client reads an item of a table of
+// its own every 5 ms and the latencies are logged (fgProbe).
 func BenchmarkTransfer(b *testing.B) {
 	n := 1000000
 	if v, _ := strconv.Atoi(os.Getenv("DDBLOCAL_TRANSFER_SCALE")); v > 0 {
@@ -139,6 +142,8 @@ func stopSlow(b *testing.B, p *proc) {
 func benchImport(b *testing.B, p *proc, n int) measured {
 	c := p.client()
 	ctx := context.Background()
+	probeIdle(b, c)
+	fg := startProbe(b, c)
 	m := procMeter{t: b, p: p}
 	m.start()
 	imp, err := c.ImportTable(ctx, &dynamodb.ImportTableInput{InputFormat: types.InputFormatDynamodbJson, InputCompressionType: types.InputCompressionTypeGzip,
@@ -161,6 +166,7 @@ func benchImport(b *testing.B, p *proc, n int) measured {
 		last = out.ImportTableDescription
 		return last.ImportStatus != types.ImportStatusInProgress
 	})
+	fg.report(b, "import")
 	if last.ImportStatus != types.ImportStatusCompleted || last.ImportedItemCount != int64(n) {
 		b.Fatalf("import: %s, %d of %d items", last.ImportStatus, last.ImportedItemCount, n)
 	}
@@ -179,6 +185,8 @@ func benchExport(b *testing.B, p *proc, format types.ExportFormat) measured {
 		b.Fatal(err)
 	}
 	b.Logf("table: %d items, TableSizeBytes %d MiB", aws.ToInt64(desc.Table.ItemCount), aws.ToInt64(desc.Table.TableSizeBytes)>>20)
+	probeIdle(b, c)
+	fg := startProbe(b, c)
 	m := procMeter{t: b, p: p}
 	m.start()
 	out, err := c.ExportTableToPointInTime(ctx, &dynamodb.ExportTableToPointInTimeInput{TableArn: desc.Table.TableArn, S3Bucket: aws.String("out"),
@@ -198,6 +206,7 @@ func benchExport(b *testing.B, p *proc, format types.ExportFormat) measured {
 		e = got.ExportDescription
 		return e.ExportStatus != types.ExportStatusInProgress
 	})
+	fg.report(b, "export")
 	if e.ExportStatus != types.ExportStatusCompleted || aws.ToInt64(e.ItemCount) != aws.ToInt64(desc.Table.ItemCount) {
 		b.Fatalf("export: %s, %d items", e.ExportStatus, aws.ToInt64(e.ItemCount))
 	}
@@ -405,4 +414,78 @@ func (m *procMeter) profile(path string, seconds int) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		m.t.Log(err)
 	}
+}
+
+// fgProbe measures what a transfer running in the background costs the
+// requests in the foreground: while it runs, one client reads an item of
+// a small table of its own with GetItem every 5 ms, one request at a time,
+// and the latencies are reported as percentiles and the maximum (issue
+// 26: background work never blocks a foreground request for more than a
+// few milliseconds). The machine's load shows in these figures too: read
+// them beside the load average and beside a run with nothing in the
+// background (DDBLOCAL_TRANSFER_PROBE_IDLE=1 probes for a second before the
+// transfer starts).
+type fgProbe struct {
+	stop chan struct{}
+	done chan []time.Duration
+}
+
+// startProbe creates table Probe (once) and its item, and starts probing.
+func startProbe(t testing.TB, c *dynamodb.Client) *fgProbe {
+	ctx := context.Background()
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Probe"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}}})
+	var inUse *types.ResourceInUseException
+	if err != nil && !errors.As(err, &inUse) {
+		t.Fatal(err)
+	}
+	key := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "probe"}}
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Probe"), Item: key}); err != nil {
+		t.Fatal(err)
+	}
+	p := &fgProbe{stop: make(chan struct{}), done: make(chan []time.Duration, 1)}
+	go func() {
+		var lat []time.Duration
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-p.stop:
+				p.done <- lat
+				return
+			case <-tick.C:
+			}
+			began := time.Now()
+			if _, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Probe"), Key: key}); err != nil {
+				t.Error(err)
+			}
+			lat = append(lat, time.Since(began))
+		}
+	}()
+	return p
+}
+
+// report stops the probe and logs its latencies.
+func (p *fgProbe) report(t testing.TB, what string) {
+	close(p.stop)
+	lat := <-p.done
+	if len(lat) == 0 {
+		return
+	}
+	slices.Sort(lat)
+	q := func(f float64) time.Duration { return lat[int(f*float64(len(lat)-1))].Round(10 * time.Microsecond) }
+	t.Logf("%s: foreground GetItem latency over %d requests: p50 %v, p99 %v, p99.9 %v, max %v", what, len(lat), q(0.5), q(0.99), q(0.999), lat[len(lat)-1].Round(10*time.Microsecond))
+}
+
+// probeIdle logs the probe's latencies for a second with no transfer
+// running, when DDBLOCAL_TRANSFER_PROBE_IDLE is set: the machine's own
+// share of the figures.
+func probeIdle(t testing.TB, c *dynamodb.Client) {
+	if os.Getenv("DDBLOCAL_TRANSFER_PROBE_IDLE") == "" {
+		return
+	}
+	p := startProbe(t, c)
+	time.Sleep(time.Second)
+	p.report(t, "idle")
 }
