@@ -219,16 +219,11 @@ func splitLines(ctx context.Context, s bucket.Store, bkt, prefix string, o Optio
 // pos.Records records, into raw chunks.
 func splitObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos *Position, size int, emit func(*rawChunk) error) error {
 	key, skip := pos.Key, pos.Records
-	rc, err := s.Open(ctx, bkt, key)
+	r, closeObj, err := openObject(ctx, s, bkt, key, o.Compression)
 	if err != nil {
 		return err
 	}
-	defer rc.Close()
-	r, done, err := decompress(rc, o.Compression)
-	if err != nil {
-		return fmt.Errorf("%s: %w", key, err)
-	}
-	defer done()
+	defer closeObj()
 	d := newLineDecoder(r, key, nil)
 	cur := &rawChunk{key: key}
 	for n := int64(0); ; {

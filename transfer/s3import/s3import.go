@@ -195,20 +195,30 @@ func walkObjects(ctx context.Context, s bucket.Store, bkt, prefix string, from P
 	return pos.Stats, err
 }
 
+// openObject opens object key of bkt and its decompressing reader; the
+// returned func closes both.
+func openObject(ctx context.Context, s bucket.Store, bkt, key, c string) (io.Reader, func(), error) {
+	rc, err := s.Open(ctx, bkt, key)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, done, err := decompress(rc, c)
+	if err != nil {
+		rc.Close()
+		return nil, nil, fmt.Errorf("%s: %w", key, err)
+	}
+	return r, func() { done(); rc.Close() }, nil
+}
+
 // readObject reads the object pos names, skipping its first pos.Records
 // records, and advances pos past each record it reads.
 func readObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos *Position, put func(Record, Position) error, bad func(*RecordError, Position)) error {
 	key, skip := pos.Key, pos.Records
-	rc, err := s.Open(ctx, bkt, key)
+	r, closeObj, err := openObject(ctx, s, bkt, key, o.Compression)
 	if err != nil {
 		return err
 	}
-	defer rc.Close()
-	r, done, err := decompress(rc, o.Compression)
-	if err != nil {
-		return fmt.Errorf("%s: %w", key, err)
-	}
-	defer done()
+	defer closeObj()
 	dec := newDecoder(r, key, o)
 	for n := int64(0); ; n++ {
 		if err := ctx.Err(); err != nil {
