@@ -220,7 +220,7 @@ func TestNumberSetAndInt(t *testing.T) {
 		t.Errorf("NumberSet = %v %q, want NS %q", v.T, got, want)
 	}
 	_, err = NumberSet("1", "1.0")
-	if got, want := err.Error(), "One or more parameter values were invalid: Input collection [1, 1.0] contains duplicates."; got != want {
+	if got, want := err.Error(), "Input collection contains duplicates"; got != want {
 		t.Errorf("NumberSet dup error = %q, want %q", got, want)
 	}
 	if _, err := NumberSet(); err == nil || err.Error() != msgEmptyNS {

@@ -35,7 +35,7 @@ func NumberSet(ns ...string) (Value, error) {
 		out[i] = c
 	}
 	if hasDuplicate(out) {
-		return Value{}, numberDuplicatesError(ns)
+		return Value{}, numberDuplicatesError()
 	}
 	v := Value{T: TypeNS, SS: out}
 	SortSet(v)
@@ -124,12 +124,15 @@ func duplicatesError(ss []string) error {
 	return e
 }
 
-// numberDuplicatesError refuses a number set ns holding a number twice:
-// the older layer lists the members as sent (the current layer names none).
-func numberDuplicatesError(ns []string) error {
-	e := listDuplicates(ns, ", ", "", false)
-	e.Current = "One or more parameter values were invalid: " + msgNumberDuplicates + "."
-	return e
+// numberDuplicatesError refuses a number set holding a number twice. Neither
+// layer names the members: the older one (BatchWriteItem,
+// TransactWriteItems, TransactGetItems, Scan, and PartiQL's set literals)
+// words it without the prefix or the full stop, the current one with both
+// (paritysuite/dynamodb-conformance valueLayers, eu-west-2, us-east-1,
+// eu-west-1 and us-west-2, 2026-10-09: NS 2, 1, 2 everywhere).
+func numberDuplicatesError() error {
+	return &Error{Msg: msgNumberDuplicates, Kind: ErrDuplicates,
+		Current: "One or more parameter values were invalid: " + msgNumberDuplicates + "."}
 }
 
 // listDuplicates lists members, joined by sep and quoted when quote is
@@ -211,7 +214,7 @@ func checkSet(v Value) error {
 			return invalid(ErrEmptySet, msgEmptyNS)
 		}
 		if hasDuplicate(v.SS) {
-			return numberDuplicatesError(v.SS)
+			return numberDuplicatesError()
 		}
 	case TypeBS:
 		if len(v.BS) == 0 {

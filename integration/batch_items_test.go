@@ -61,7 +61,7 @@ func TestBatchWriteItemRejectsBadItemsLikePutItem(t *testing.T) {
 		// BatchWriteItem words a duplicate in the older layer (valueLayers).
 		{"duplicate string set members", ok(ritem{"ss": &types.AttributeValueMemberSS{Value: []string{"a", "a"}}}),
 			"One or more parameter values were invalid: Input collection [a, a] contains duplicates."},
-		{"duplicate number set members", ok(ritem{"ns": &types.AttributeValueMemberNS{Value: []string{"1", "1.0"}}}), "One or more parameter values were invalid: Input collection [1, 1.0] contains duplicates."},
+		{"duplicate number set members", ok(ritem{"ns": &types.AttributeValueMemberNS{Value: []string{"1", "1.0"}}}), "Input collection contains duplicates"},
 		{"not a number", ok(ritem{"n": n("abc")}), ""},
 		{"number out of range", ok(ritem{"n": n("1e126")}), ""},
 		{"empty set inside a map", ok(ritem{"m": &types.AttributeValueMemberM{Value: ritem{"ss": &types.AttributeValueMemberSS{Value: []string{}}}}}), ""},

@@ -29,7 +29,7 @@ func TestDuplicateSetMembersInItems(t *testing.T) {
 		older, current string
 	}{
 		{&types.AttributeValueMemberSS{Value: []string{"a", "b", "a"}}, pre + "[a, b, a] contains duplicates.", pre + `["a", "b", "a"] contains duplicates.`},
-		{&types.AttributeValueMemberNS{Value: []string{"1", "1.0"}}, pre + "[1, 1.0] contains duplicates.", pre + "contains duplicates."},
+		{&types.AttributeValueMemberNS{Value: []string{"1", "1.0"}}, "Input collection contains duplicates", pre + "contains duplicates."},
 		{&types.AttributeValueMemberBS{Value: [][]byte{[]byte("b"), []byte("b")}}, pre + "[Yg==, Yg==]of type BS contains duplicates.",
 			pre + `["Yg==","Yg=="]of type BS contains duplicates.`},
 	}

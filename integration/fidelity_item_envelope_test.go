@@ -137,8 +137,10 @@ func envExpected(e types.ExpectedAttributeValue) map[string]types.ExpectedAttrib
 // worded by the operation's request layer: PutItem, UpdateItem and
 // DeleteItem (inside the envelope), GetItem, BatchGetItem and Query (bare)
 // quote the members, those before the first repeat in byte order, and name
-// no member of a number set; BatchWriteItem, TransactWriteItems and Scan
-// list them as sent, a number set's refusal without the prefix
+// no member of a number set; BatchWriteItem, TransactWriteItems,
+// TransactGetItems and Scan list them as sent, and word a number set's
+// refusal "Input collection contains duplicates", without the prefix or the
+// full stop
 // (paritysuite/dynamodb-conformance valueLayers, eu-west-2, us-east-1,
 // eu-west-1 and us-west-2, 2026-10-09; its eu-west-2 capture of 2026-09-20
 // for the empty sets). Nothing is written.
@@ -174,7 +176,7 @@ func TestItemSetsByLayer(t *testing.T) {
 		{exSS("b", "a", "b"), pre + `Input collection ["a", "b", "b"] contains duplicates.`, pre + "Input collection [b, a, b] contains duplicates."},
 		{&types.AttributeValueMemberBS{Value: [][]byte{{0xff}, {0}, {0}}}, pre + `Input collection ["AA==","/w==","AA=="]of type BS contains duplicates.`,
 			pre + "Input collection [/w==, AA==, AA==]of type BS contains duplicates."},
-		{exNS("2", "1", "2"), pre + "Input collection contains duplicates.", pre + "Input collection [2, 1, 2] contains duplicates."},
+		{exNS("2", "1", "2"), pre + "Input collection contains duplicates.", "Input collection contains duplicates"},
 	}
 	for _, d := range dupes {
 		withSet := map[string]types.AttributeValue{"pk": s("k"), "s": d.v}
@@ -197,8 +199,32 @@ func TestItemSetsByLayer(t *testing.T) {
 		wantAPIError(t, err, "ValidationException", d.older)
 		_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Put: &types.Put{TableName: tbl, Item: withSet}}}})
 		wantAPIError(t, err, "ValidationException", d.older)
+		olderLayerSets(t, c, d.v, d.older)
 	}
 	wantItem(t, c, "Layers", key, "")
+}
+
+// olderLayerSets: the older layer's other surfaces refuse the set v with
+// older as the valueLayers captures show: a BatchWriteItem delete key, a
+// TransactGetItems key bare; a TransactWriteItems update value and a Scan
+// filter value inside "ExpressionAttributeValues contains invalid value:
+// ... for key :t".
+func olderLayerSets(t *testing.T, c *dynamodb.Client, v types.AttributeValue, older string) {
+	t.Helper()
+	ctx := context.Background()
+	tbl := aws.String("Layers")
+	setKey := map[string]types.AttributeValue{"pk": v}
+	values := map[string]types.AttributeValue{":t": v}
+	wrapped := "ExpressionAttributeValues contains invalid value: " + older + " for key :t"
+	_, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"Layers": {{DeleteRequest: &types.DeleteRequest{Key: setKey}}}}})
+	wantAPIError(t, err, "ValidationException", older)
+	_, err = c.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{{Get: &types.Get{TableName: tbl, Key: setKey}}}})
+	wantAPIError(t, err, "ValidationException", older)
+	_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Update: &types.Update{TableName: tbl,
+		Key: map[string]types.AttributeValue{"pk": s("k")}, UpdateExpression: aws.String("SET s = :t"), ExpressionAttributeValues: values}}}})
+	wantAPIError(t, err, "ValidationException", wrapped)
+	_, err = c.Scan(ctx, &dynamodb.ScanInput{TableName: tbl, FilterExpression: aws.String("s = :t"), ExpressionAttributeValues: values})
+	wantAPIError(t, err, "ValidationException", wrapped)
 }
 
 // TestEmptyTableName: a TableName sent as "" is refused as an empty name,
@@ -263,6 +289,36 @@ func TestBatchTableNameKeys(t *testing.T) {
 	wantAPIError(t, err, "ValidationException", `1 validation error detected: Value '{"bad!name":{"Keys":[{"pk":{"S":"a"}}]}}' at 'requestItems' `+keys)
 	_, err = c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: get, ReturnConsumedCapacity: "BOGUS"})
 	wantAPIError(t, err, "ValidationException", `2 validation errors detected: Value '{"bad!name":{"Keys":[{"pk":{"S":"a"}}]}}' at 'requestItems' `+keys+"; "+rcc)
+	write := map[string][]types.WriteRequest{"ab": {{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{"pk": s("x")}}}}}
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: write})
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: Value '{ab=[WriteRequest(putRequest=PutRequest(item={pk=AttributeValue(s=x, n=null, b=null, "+
+		"iNT=null, dECIMAL=null, dOUBLE=null, sS=null, nS=null, bS=null, iNTSET=null, dECIMALSET=null, dOUBLESET=null, m=null, l=null, nULL=null, bOOL=null)}, "+
+		"workloadProfileName=null), deleteRequest=null)]}' at 'requestItems' "+keys)
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: write, ReturnConsumedCapacity: "BOGUS"})
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: "+rcc)
+	// A bad name beside a valid one is refused before either table is
+	// looked up, and nothing is written; an empty request list is refused
+	// by the map's value constraint first.
+	createTable(t, c, "NameKeys", false)
+	write["NameKeys"] = []types.WriteRequest{{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{"pk": s("y")}}}}
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: write})
+	if err == nil || !strings.HasSuffix(err.Error(), keys) {
+		t.Errorf("a bad name beside NameKeys: got %v, want the map key constraint", err)
+	}
+	wantItem(t, c, "NameKeys", map[string]types.AttributeValue{"pk": s("y")}, "")
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"ab": {}}})
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: Value '{ab=[]}' at 'requestItems' failed to satisfy constraint: "+
+		"Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]")
+	// A table's ARN passes the key constraint.
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("NameKeys")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+		*d.Table.TableArn: write["NameKeys"]}}); err != nil {
+		t.Fatalf("BatchWriteItem by the table's ARN: %v", err)
+	}
+	wantItem(t, c, "NameKeys", map[string]types.AttributeValue{"pk": s("y")}, `M{pk:S"y"}`)
 }
 
 // TestOlderLayerValueWrapper: Scan and TransactWriteItems refuse a bad value

@@ -25,6 +25,15 @@ import (
 const msgMapValue = "failed to satisfy constraint: Map value must satisfy constraint: " +
 	"[Member must have length less than or equal to 25, Member must have length greater than or equal to 1]"
 
+// msgMapKeys is the RequestItems map's key constraint, which a key that is
+// no table name fails, every constraint listed whichever failed
+// (paritysuite/dynamodb-conformance's batchWriteItem error-message test,
+// us-east-1 and eu-west-2, 2026-10-09: "bad!name"; an ARN is checked when
+// the table is looked up).
+const msgMapKeys = "failed to satisfy constraint: Map keys must satisfy constraint: " +
+	"[Member must have length less than or equal to 255, Member must have length greater than or equal to 3, " +
+	"Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"
+
 // batchMapError is that refusal of a BatchWriteItem's RequestItems, or nil.
 func batchMapError(items map[string][]ddb.WriteRequest) error {
 	for _, reqs := range items {
@@ -33,6 +42,45 @@ func batchMapError(items map[string][]ddb.WriteRequest) error {
 		}
 	}
 	return nil
+}
+
+// CheckBatchWriteRequestItems is the service's refusal of a client's
+// BatchWriteItem by its RequestItems map, or nil: the value constraint
+// first, then the key constraint, echoing the map as Java prints it. The
+// service checks the keys after every other member's constraint (an
+// unknown ReturnConsumedCapacity is reported alone: the same suite's
+// batchOperations validation-ordering test), before any table is looked up.
+// api calls it where a client's request is validated; BatchWriteItem itself
+// checks only the value constraint, so that the service's own callers may
+// name a table as they like.
+func (s *Service) CheckBatchWriteRequestItems(items map[string][]ddb.WriteRequest) error {
+	if err := batchMapError(items); err != nil {
+		return err
+	}
+	for name := range items {
+		if !tableNameOrARN(name) {
+			return ddb.Errorf(ddb.ValidationException, "1 validation error detected: Value '%s' at 'requestItems' %s", javaRequestItems(items), msgMapKeys)
+		}
+	}
+	return nil
+}
+
+// tableNameOrARN reports whether s is a table's name (3 to 255 of
+// [a-zA-Z0-9_.-]) or an ARN.
+func tableNameOrARN(s string) bool {
+	if strings.HasPrefix(s, "arn:") {
+		return true
+	}
+	if len(s) < 3 || len(s) > 255 {
+		return false
+	}
+	for i := range len(s) {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // javaRequestItems renders RequestItems as the service echoes it, tables
