@@ -119,7 +119,7 @@ func deepError[In any](r *Request, err error, order deepOrder[In]) error {
 	older := jsonDepth(r.Body) >= olderReaderDepth
 	if verr := vd.Validate(in); verr != nil {
 		if !older {
-			verr = newerConditionalOperator(in, verr)
+			verr = newerConditionalOperator(in, newerReturnValues(in, verr))
 		}
 		return verr
 	}

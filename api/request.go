@@ -36,7 +36,7 @@ func (r *Request) Decode(v any) error {
 		vd = new(validate.Validator)
 	}
 	if err := vd.Validate(v); err != nil {
-		return newerConditionalOperator(v, err)
+		return newerConditionalOperator(v, newerReturnValues(v, err))
 	}
 	return nil
 }
