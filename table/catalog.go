@@ -37,11 +37,14 @@ type tableMeta struct {
 	WriteCapacity          int64
 	OnDemandThroughput     *ddb.OnDemandThroughput
 	WarmRead, WarmWrite    int64 // WarmThroughput asked for (0: none)
-	Stream                 *ddb.StreamSpecification
-	StreamLabel            string
-	SSE                    *ddb.SSESpecification
-	TableClass             string
-	DeletionProtection     bool
+	// WarmHighRead and WarmHighWrite are the most warmUnits described
+	// before the last UpdateTable: a table's warm throughput never falls.
+	WarmHighRead, WarmHighWrite int64
+	Stream                      *ddb.StreamSpecification
+	StreamLabel                 string
+	SSE                         *ddb.SSESpecification
+	TableClass                  string
+	DeletionProtection          bool
 	// DeletingIndexes are global indexes deleted within TransientDelay:
 	// DescribeTable reports them DELETING until then.
 	DeletingIndexes []deletingIndex

@@ -30,6 +30,8 @@ type catalogRecord struct {
 	OnDemandThroughput     *recordOnDemand           `json:"OnDemandThroughput"`
 	WarmRead               int64                     `json:"WarmRead,omitempty"`
 	WarmWrite              int64                     `json:"WarmWrite,omitempty"`
+	WarmHighRead           int64                     `json:"WarmHighRead,omitempty"`
+	WarmHighWrite          int64                     `json:"WarmHighWrite,omitempty"`
 	Stream                 *recordStream             `json:"Stream,omitempty"`
 	StreamLabel            string                    `json:"StreamLabel,omitempty"`
 	SSE                    *recordSSE                `json:"SSE,omitempty"`
@@ -174,7 +176,7 @@ func encodeMeta(m *tableMeta) ([]byte, error) {
 		BillingMode:            m.BillingMode, ReadCapacity: m.ReadCapacity, WriteCapacity: m.WriteCapacity,
 		PayPerRequestSince: m.PayPerRequestSince,
 		OnDemandThroughput: (*recordOnDemand)(m.OnDemandThroughput),
-		WarmRead:           m.WarmRead, WarmWrite: m.WarmWrite,
+		WarmRead:           m.WarmRead, WarmWrite: m.WarmWrite, WarmHighRead: m.WarmHighRead, WarmHighWrite: m.WarmHighWrite,
 		Stream: (*recordStream)(m.Stream), StreamLabel: m.StreamLabel,
 		SSE: (*recordSSE)(m.SSE), TableClass: m.TableClass, DeletionProtection: m.DeletionProtection,
 		DeletingIndexes: convert(m.DeletingIndexes, func(d deletingIndex) recordDeletedIndex {
@@ -211,7 +213,7 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 		BillingMode:            r.BillingMode, ReadCapacity: r.ReadCapacity, WriteCapacity: r.WriteCapacity,
 		PayPerRequestSince: r.PayPerRequestSince,
 		OnDemandThroughput: (*ddb.OnDemandThroughput)(r.OnDemandThroughput),
-		WarmRead:           r.WarmRead, WarmWrite: r.WarmWrite,
+		WarmRead:           r.WarmRead, WarmWrite: r.WarmWrite, WarmHighRead: r.WarmHighRead, WarmHighWrite: r.WarmHighWrite,
 		Stream: (*ddb.StreamSpecification)(r.Stream), StreamLabel: r.StreamLabel,
 		SSE: (*ddb.SSESpecification)(r.SSE), TableClass: r.TableClass, DeletionProtection: r.DeletionProtection,
 		DeletingIndexes: convert(r.DeletingIndexes, func(d recordDeletedIndex) deletingIndex {

@@ -247,6 +247,7 @@ func indexSpaces(tx *store.Tx, m *tableMeta, created, deleted []string, notFound
 // applyUpdate validates and applies an UpdateTable request to a copy of the
 // table's definition.
 func (m *tableMeta) applyUpdate(in *ddb.UpdateTableInput) error {
+	m.WarmHighRead, m.WarmHighWrite = m.warmUnits() // catalog_warm.go: it never falls
 	toOnDemand := in.BillingMode == "PAY_PER_REQUEST" && m.BillingMode != "PAY_PER_REQUEST"
 	if in.BillingMode != "" || in.ProvisionedThroughput != nil {
 		mode := in.BillingMode

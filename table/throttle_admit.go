@@ -212,13 +212,19 @@ func (m *tableMeta) warm(w *ddb.WarmThroughput) {
 	m.WarmWrite = max(m.WarmWrite, deref(w.WriteUnitsPerSecond))
 }
 
-// warmUnits is the read and write units per second m can serve at once:
-// what a new table's partitions serve (as for a new on-demand table), its
-// provisioned capacity, or the warm throughput asked for, whichever is most.
+// warmUnits is the read and write units per second m can serve at once,
+// as DescribeTable shows them: the warm throughput asked for, or, when more,
+// what a new on-demand table's partitions serve (on demand) or the
+// provisioned capacity (provisioned), and never less than it was before
+// (ack-api-quirks DDB-TABLE-061, recorded from the service: a PROVISIONED
+// 1/1 table is warm at 1/1, at 3/3 after 3/3 and still after going back to
+// 1/1; 12000/4000 once on demand, kept when switched back to 1/1).
 func (m *tableMeta) warmUnits() (read, write int64) {
-	read = max(throttle.OnDemandReadUnits, m.ReadCapacity, m.WarmRead)
-	write = max(throttle.OnDemandWriteUnits, m.WriteCapacity, m.WarmWrite)
-	return read, write
+	read, write = max(m.WarmRead, m.WarmHighRead), max(m.WarmWrite, m.WarmHighWrite)
+	if m.BillingMode == "PAY_PER_REQUEST" {
+		return max(read, throttle.OnDemandReadUnits), max(write, throttle.OnDemandWriteUnits)
+	}
+	return max(read, m.ReadCapacity), max(write, m.WriteCapacity)
 }
 
 // warmDescription is DescribeTable's WarmThroughput.
