@@ -58,10 +58,12 @@ func writeShuffledSource(t *testing.T, st bucket.Store, n int) (map[string]strin
 }
 
 // checkWhole fails the test unless table name holds exactly want (pk to v,
-// sk "x"), Scanned consistently, and DescribeTable counts its items and
-// their bytes.
-func checkWhole(t *testing.T, c *dynamodb.Client, name string, want map[string]string, when string) {
+// sk "x"), Scanned consistently, DescribeTable counts its items and their
+// bytes, in the table and in its index bySk, and the index holds them all.
+func checkWhole(t *testing.T, p *proc, name string, want map[string]string, when string) {
 	t.Helper()
+	c := p.client()
+	settleAt(t, p.URL) // the index has every write
 	got := map[string]string{}
 	in := &dynamodb.ScanInput{TableName: aws.String(name), ConsistentRead: aws.Bool(true)}
 	for {
@@ -93,14 +95,24 @@ func checkWhole(t *testing.T, c *dynamodb.Client, name string, want map[string]s
 	if n, b := aws.ToInt64(d.Table.ItemCount), aws.ToInt64(d.Table.TableSizeBytes); n != int64(len(want)) || b != bytes {
 		t.Errorf("%s: DescribeTable counts %d items of %d bytes, want %d of %d", when, n, b, len(want), bytes)
 	}
+	g := d.Table.GlobalSecondaryIndexes[0]
+	if n, b := aws.ToInt64(g.ItemCount), aws.ToInt64(g.IndexSizeBytes); n != int64(len(want)) || b != bytes {
+		t.Errorf("%s: DescribeTable counts %d entries of %d bytes in index bySk, want %d of %d", when, n, b, len(want), bytes)
+	}
+	q, err := c.Query(context.Background(), &dynamodb.QueryInput{TableName: aws.String(name), IndexName: aws.String("bySk"),
+		KeyConditionExpression: aws.String("sk = :x"), Select: types.SelectCount,
+		ExpressionAttributeValues: map[string]types.AttributeValue{":x": &types.AttributeValueMemberS{Value: "x"}}})
+	if err != nil || q.Count != int32(len(want)) || q.LastEvaluatedKey != nil {
+		t.Errorf("%s: index bySk counts %v items (more: %v), %v; want %d", when, q.Count, q.LastEvaluatedKey != nil, err, len(want))
+	}
 }
 
-// TestImportBuildsTableWhole: an import into a table without indexes on
-// the durable store builds the table whole (store.Bulk) from keys in no
-// order, some of them twice: the table holds the last record of each key,
-// DescribeTable counts them and their bytes, and all of it survives a
-// kill -9 right after a later write (the data in bbolt, the write in the
-// log) and a clean restart.
+// TestImportBuildsTableWhole: an import into a table with a global index
+// on the durable store builds the table and the index whole (store.Bulk)
+// from keys in no order, some of them twice: the table and the index hold
+// the last record of each key, DescribeTable counts them and their bytes,
+// and all of it survives a kill -9 right after a later write (the data in
+// bbolt, the write in the log) and a clean restart.
 func TestImportBuildsTableWhole(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -111,8 +123,7 @@ func TestImportBuildsTableWhole(t *testing.T) {
 	args := []string{"--host", "127.0.0.1", "--port", "0", "--db-path", filepath.Join(dir, "db"), "--s3-dir", s3dir}
 	p := startBinary(t, dir, nil, args...)
 	c := p.client()
-	params := importParams("Whole")
-	params.GlobalSecondaryIndexes = nil
+	params := importParams("Whole") // with global index bySk (ALL) on sk
 	out, err := c.ImportTable(context.Background(), &dynamodb.ImportTableInput{InputFormat: types.InputFormatDynamodbJson,
 		InputCompressionType: types.InputCompressionTypeGzip, TableCreationParameters: params,
 		S3BucketSource: &types.S3BucketSource{S3Bucket: aws.String("src"), S3KeyPrefix: aws.String("whole/")}})
@@ -124,7 +135,7 @@ func TestImportBuildsTableWhole(t *testing.T) {
 		t.Fatalf("import: status %s, imported %d, processed %d, errors %d; want COMPLETED, %d, %d, 1", d.ImportStatus,
 			d.ImportedItemCount, d.ProcessedItemCount, d.ErrorCount, records, records+1)
 	}
-	checkWhole(t, c, "Whole", want, "after the import")
+	checkWhole(t, p, "Whole", want, "after the import")
 	if _, err := c.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("Whole"), Item: map[string]types.AttributeValue{
 		"pk": &types.AttributeValueMemberS{Value: "later"}, "sk": &types.AttributeValueMemberS{Value: "x"}, "v": &types.AttributeValueMemberS{Value: "w"}}}); err != nil {
 		t.Fatal(err)
@@ -132,9 +143,9 @@ func TestImportBuildsTableWhole(t *testing.T) {
 	want["later"] = "w"
 	p.kill()
 	p = startBinary(t, dir, nil, args...)
-	checkWhole(t, p.client(), "Whole", want, "after kill -9")
+	checkWhole(t, p, "Whole", want, "after kill -9")
 	p.stopOK()
 	p = startBinary(t, dir, nil, args...)
-	checkWhole(t, p.client(), "Whole", want, "after a restart")
+	checkWhole(t, p, "Whole", want, "after a restart")
 	p.stopOK()
 }

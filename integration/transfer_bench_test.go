@@ -47,8 +47,10 @@ import (
 // import machinery's own. DDBLOCAL_TRANSFER_CPUPROFILE=FILE saves the
 // server's CPU profile of the import's first ten seconds, and of the
 // export's in FILE-export; DDBLOCAL_TRANSFER_IN_MEMORY=1 runs on the
-// in-memory store. While each runs, a client reads an item of a table of
-// its own every 5 ms and the latencies are logged (fgProbe).
+// in-memory store; DDBLOCAL_TRANSFER_GSI=1 imports the table with a global
+// index (on n, every attribute projected). While each runs, a client reads
+// an item of a table of its own every 5 ms and the latencies are logged
+// (fgProbe).
 func BenchmarkTransfer(b *testing.B) {
 	n := 1000000
 	if v, _ := strconv.Atoi(os.Getenv("DDBLOCAL_TRANSFER_SCALE")); v > 0 {
@@ -146,11 +148,17 @@ func benchImport(b *testing.B, p *proc, n int) measured {
 	fg := startProbe(b, c)
 	m := procMeter{t: b, p: p}
 	m.start()
+	params := &types.TableCreationParameters{TableName: aws.String("Big"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}}}
+	if os.Getenv("DDBLOCAL_TRANSFER_GSI") != "" { // a global index on n, every attribute projected
+		params.AttributeDefinitions = append(params.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String("n"), AttributeType: types.ScalarAttributeTypeN})
+		params.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{{IndexName: aws.String("byN"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("n"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}
+	}
 	imp, err := c.ImportTable(ctx, &dynamodb.ImportTableInput{InputFormat: types.InputFormatDynamodbJson, InputCompressionType: types.InputCompressionTypeGzip,
-		S3BucketSource: &types.S3BucketSource{S3Bucket: aws.String("src"), S3KeyPrefix: aws.String("big/")}, TableCreationParameters: &types.TableCreationParameters{
-			TableName: aws.String("Big"), BillingMode: types.BillingModePayPerRequest,
-			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}}}})
+		S3BucketSource: &types.S3BucketSource{S3Bucket: aws.String("src"), S3KeyPrefix: aws.String("big/")}, TableCreationParameters: params})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -338,7 +338,7 @@ const clusterImport = 20000
 
 // TestImportClusterHandover: two front-ends share an etcd store; an import
 // started through the first (the owner of the transfers) shows IN_PROGRESS
-// through the second, the first is killed with SIGKILL in the middle of
+// through the second, its table CREATING, the first is killed with SIGKILL in the middle of
 // it, and the second, once the dead one's lease ends, resumes it from its
 // last checkpoint: it completes with every item imported once, its counts
 // going on from the checkpoint's, and both front-ends' view is the same.
@@ -359,9 +359,13 @@ func TestImportClusterHandover(t *testing.T) {
 	arn := startImportOf(t, c1, bucket.Dir{Root: s3dir}, clusterImport)
 	p2 := startBinary(t, dir, nil, args...)
 	c2 := p2.client()
+	desc, derr := c2.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String("Imported")})
 	d, err := c2.DescribeImport(context.Background(), &dynamodb.DescribeImportInput{ImportArn: arn})
 	if err != nil || d.ImportTableDescription.ImportStatus != types.ImportStatusInProgress {
 		t.Fatalf("the import seen from the second front-end: %+v, %v", d, err)
+	}
+	if derr != nil || desc.Table.TableStatus != types.TableStatusCreating {
+		t.Fatalf("the table being imported seen from the second front-end: %v, %v; want CREATING", desc, derr)
 	}
 	checkNoBulkDuringImport(t, c2, arn)
 	p1.kill()

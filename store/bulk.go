@@ -91,35 +91,54 @@ func (b *Bulk) Put(key, val []byte) ([]byte, error) {
 // Len returns how many keys the data being built holds.
 func (b *Bulk) Len() int { return b.n }
 
+// Ascend calls fn with each entry of the data being built, in key order,
+// until fn returns false. The slices are valid only during the call.
+func (b *Bulk) Ascend(fn func(k, v []byte) bool) {
+	b.m.t.Scan(func(e memEntry) bool {
+		kv := b.m.a.bytes(e)
+		return fn(kv[:e.klen], kv[e.klen:])
+	})
+}
+
 // Install makes the data built the space's data, replacing what it held,
 // durably (see above), and runs fn in the transaction that publishes it: a
-// reader sees the space before or after, never between. It returns
-// ErrBulkConflict when the space's data was written since NewBulk or the
-// space is gone, fn's error, or the store's.
-func (b *Bulk) Install(ctx context.Context, fn func(tx *Tx) error) error {
+// reader sees the space before or after, never between. The data of more
+// spaces (others, from NewBulk of the same DB) is installed with it, in
+// the same transaction. It returns ErrBulkConflict when a space's data was
+// written since its NewBulk or the space is gone, fn's error, or the
+// store's.
+func (b *Bulk) Install(ctx context.Context, fn func(tx *Tx) error, others ...*Bulk) error {
 	if !b.db.enter() {
 		return ErrClosed
 	}
 	defer b.db.inflight.Done()
+	all := append([]*Bulk{b}, others...)
+	for _, o := range others {
+		if o.e != b.e {
+			return errors.New("store: bulk loads of two stores installed together")
+		}
+	}
 	var err error
 	if b.e.wal != nil {
-		err = b.persist()
+		err = b.persist(all)
 	}
 	if err == nil {
-		err = b.db.Update(ctx, b.publish(fn))
+		err = b.db.Update(ctx, publish(all, fn))
 	}
 	if err != nil && b.e.wal != nil {
 		// bbolt may hold the data built, the memory engine does not: put
 		// back the data the memory engine holds, so that the two agree.
-		if rerr := fillBolt(b.e.wal.ck, b.id, b.e.published); rerr != nil && !errors.Is(rerr, ErrBulkConflict) {
-			return errors.Join(err, rerr)
+		for _, o := range all {
+			if rerr := fillBolt(b.e.wal.ck, o.id, b.e.published); rerr != nil && !errors.Is(rerr, ErrBulkConflict) {
+				return errors.Join(err, rerr)
+			}
 		}
 	}
 	return err
 }
 
 // publish is Install's transaction: the data installed, then fn.
-func (b *Bulk) publish(fn func(tx *Tx) error) func(tx *Tx) error {
+func publish(all []*Bulk, fn func(tx *Tx) error) func(tx *Tx) error {
 	return func(tx *Tx) error {
 		if err := tx.write(); err != nil {
 			return err
@@ -128,8 +147,10 @@ func (b *Bulk) publish(fn func(tx *Tx) error) func(tx *Tx) error {
 		if !ok {
 			return ErrBulkConflict
 		}
-		if err := t.install(b.id, b.base, b.m); err != nil {
-			return err
+		for _, b := range all {
+			if err := t.install(b.id, b.base, b.m); err != nil {
+				return err
+			}
 		}
 		return fn(tx)
 	}
@@ -145,9 +166,9 @@ func (e *memEngine) published(id string) *kvMap {
 	return nil
 }
 
-// persist writes the data built into bbolt once every earlier log segment
-// is there.
-func (b *Bulk) persist() error {
+// persist writes the data built of every space of all into bbolt once
+// every earlier log segment is there.
+func (b *Bulk) persist(all []*Bulk) error {
 	seg, err := b.e.handOver()
 	if err != nil {
 		return err
@@ -156,7 +177,12 @@ func (b *Bulk) persist() error {
 	if err := ck.waitApplied(seg); err != nil {
 		return err
 	}
-	return fillBolt(ck, b.id, func(string) *kvMap { return b.m })
+	for _, o := range all {
+		if err := fillBolt(ck, o.id, func(string) *kvMap { return o.m }); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // waitApplied waits until bbolt holds every segment up to seg. It polls

@@ -77,8 +77,9 @@ func dumpSpace(t *testing.T, db *DB, id string) string {
 }
 
 // TestBulkInstall: a bulk load replaces the space's data (here two keys)
-// with the data built, in key order, and publishes it with what the
-// install's function writes, in one transaction. A durable store keeps it
+// with the data built, in key order (as Ascend lists it), and publishes it
+// with another space's and what the install's function writes, in one
+// transaction. A durable store keeps it
 // across a crash (the files copied while open) and a clean close, though
 // the space was created in the log's open segment, whose replay creates
 // the space empty again: the install moves the log on first.
@@ -94,18 +95,31 @@ func TestBulkInstall(t *testing.T) {
 				db = openMem(t)
 			}
 			withSpace(t, db, "t", "a", "zz")
+			withSpace(t, db, "u", "b")
 			b, want := buildBulk(t, db, "t", 20000)
+			other, wantOther := buildBulk(t, db, "u", 3000)
 			if got := dumpSpace(t, db, "t"); got != "a=1:a\nzz=2:zz\n" {
 				t.Fatalf("before the install, the space holds:\n%s", got)
 			}
+			var built strings.Builder
+			b.Ascend(func(k, v []byte) bool {
+				fmt.Fprintf(&built, "%s=%d:%.8s\n", k, len(v), v)
+				return true
+			})
+			if built.String() != want {
+				t.Fatalf("Ascend over the data built: %d bytes listed, want %d", built.Len(), len(want))
+			}
 			err := b.Install(context.Background(), func(tx *Tx) error {
 				return tx.CatalogPut([]byte("installed"), []byte("yes"))
-			})
+			}, other)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got := dumpSpace(t, db, "t"); got != want {
 				t.Fatalf("after the install: %d bytes listed, want %d", len(got), len(want))
+			}
+			if got := dumpSpace(t, db, "u"); got != wantOther {
+				t.Fatalf("the other space after the install: %d bytes listed, want %d", len(got), len(wantOther))
 			}
 			if !durable {
 				return

@@ -56,11 +56,12 @@ func (s *Service) logRetention(m *tableMeta) time.Duration {
 	return r
 }
 
-// creating reports whether m is still CREATING (TransientDelay): the backup
-// operations answer TableNotFoundException for it, as DynamoDB does.
+// creating reports whether m is still CREATING (TransientDelay, or an
+// import creates it): the backup operations answer TableNotFoundException
+// for it, as DynamoDB does.
 func (s *Service) creating(m *tableMeta) bool {
 	d := s.opts.TransientDelay
-	return d > 0 && s.now().UnixNano() < m.Created+d.Nanoseconds()
+	return m.Importing != "" || d > 0 && s.now().UnixNano() < m.Created+d.Nanoseconds()
 }
 
 // enablingBackups refuses CreateBackup and UpdateContinuousBackups on a

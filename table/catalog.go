@@ -53,6 +53,10 @@ type tableMeta struct {
 	PITR            *pitrMeta                 // point-in-time recovery, nil when off (backup_pitr.go)
 	Policies        map[string]resourcePolicy // resource-based policies by stream label, "" for the table's (policy_ops.go)
 	Restore         *restoreMeta              // what a restored table came from (backup_restore.go)
+	// Importing is the ID of the import that creates the table and has not
+	// ended yet ("" when none): the table is CREATING until then
+	// (transfer_import_state.go).
+	Importing string
 	// ContributorInsights is the Contributor Insights setting of the table
 	// ("") and its global indexes (insights_contributor.go).
 	ContributorInsights map[string]insightsState

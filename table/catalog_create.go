@@ -29,10 +29,17 @@ func (s *Service) CreateTable(ctx context.Context, region string, in *ddb.Create
 	if in.GlobalTableSourceArn != "" {
 		return s.createFromSource(ctx, region, in)
 	}
+	return s.createTable(ctx, region, in, "")
+}
+
+// createTable is CreateTable of a regional table; importing is the ID of
+// the import that creates it ("" for none: see tableMeta.Importing).
+func (s *Service) createTable(ctx context.Context, region string, in *ddb.CreateTableInput, importing string) (*ddb.TableOutput, error) {
 	m, err := s.newTableMeta(region, in)
 	if err != nil {
 		return nil, err
 	}
+	m.Importing = importing
 	if mode := in.GlobalTableSettingsReplicationMode; mode != "" {
 		m.Global = &globalSettings{SettingsMode: mode} // ENABLED: a multi-account global table's source
 	}

@@ -85,11 +85,12 @@ func (s *Service) describe(m *tableMeta, stats map[string]spaceStats) *ddb.Table
 }
 
 // tableStatus is m's TableStatus at now: CREATING or UPDATING for
-// Options.TransientDelay after it was created or updated, else ACTIVE.
+// Options.TransientDelay after it was created or updated, CREATING while
+// an import creates it, else ACTIVE.
 func (s *Service) tableStatus(m *tableMeta, now int64) string {
 	delay := s.opts.TransientDelay.Nanoseconds()
 	switch {
-	case delay > 0 && now < m.Created+delay, s.importingTable(m):
+	case delay > 0 && now < m.Created+delay, m.Importing != "":
 		return "CREATING"
 	case delay > 0 && now < m.Updated+delay:
 		return "UPDATING"

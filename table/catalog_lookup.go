@@ -11,10 +11,11 @@ import (
 // in the caller's scope, with the caller's access checked.
 
 // table returns the table named by a TableName member (name or ARN), or
-// ResourceNotFoundException with the message item operations use. The
+// ResourceNotFoundException with the message item operations use, also
+// for a table an import is creating (transfer_import_state.go). The
 // caller (ctx) must be allowed to use it (see authorize).
 func (s *Service) table(ctx context.Context, region, name string) (*tableMeta, error) {
-	return s.lookup(ctx, region, name, "", nil)
+	return notImporting(s.lookup(ctx, region, name, "", nil))
 }
 
 // tableIndex is table for a Query or Scan of index (none when nil): the
@@ -25,7 +26,7 @@ func (s *Service) tableIndex(ctx context.Context, region, name string, index *st
 	if index != nil {
 		ix = *index
 	}
-	return s.lookup(ctx, region, name, ix, nil)
+	return notImporting(s.lookup(ctx, region, name, ix, nil))
 }
 
 // tableForControl is table with the message the control-plane operations use.

@@ -43,6 +43,7 @@ type catalogRecord struct {
 	PITR                   *recordPITR               `json:"PITR,omitempty"`
 	Policies               map[string]recordPolicy   `json:"Policies,omitempty"`
 	Restore                *recordRestore            `json:"Restore,omitempty"`
+	Importing              string                    `json:"Importing,omitempty"`
 	ContributorInsights    map[string]recordInsights `json:"ContributorInsights,omitempty"`
 	Replicas               []recordReplica           `json:"Replicas,omitempty"`
 	Strong                 bool                      `json:"Strong,omitempty"`
@@ -187,6 +188,7 @@ func encodeMeta(m *tableMeta) ([]byte, error) {
 		PITR:                (*recordPITR)(m.PITR),
 		Policies:            convertMap(m.Policies, func(p resourcePolicy) recordPolicy { return recordPolicy(p) }),
 		Restore:             (*recordRestore)(m.Restore),
+		Importing:           m.Importing,
 		ContributorInsights: convertMap(m.ContributorInsights, func(s insightsState) recordInsights { return recordInsights(s) }),
 		Replicas:            convert(m.Replicas, func(r replicaMeta) recordReplica { return recordReplica(r) }),
 		Strong:              m.Strong, Witness: m.Witness, WitnessSince: m.WitnessSince, AutoScaling: m.AutoScaling, Global: m.Global,
@@ -224,6 +226,7 @@ func decodeMeta(b []byte) (*tableMeta, error) {
 		PITR:                (*pitrMeta)(r.PITR),
 		Policies:            convertMap(r.Policies, func(p recordPolicy) resourcePolicy { return resourcePolicy(p) }),
 		Restore:             (*restoreMeta)(r.Restore),
+		Importing:           r.Importing,
 		ContributorInsights: convertMap(r.ContributorInsights, func(s recordInsights) insightsState { return insightsState(s) }),
 		Replicas:            convert(r.Replicas, func(r recordReplica) replicaMeta { return replicaMeta(r) }),
 		Strong:              r.Strong, Witness: r.Witness, WitnessSince: r.WitnessSince, AutoScaling: r.AutoScaling, Global: r.Global,

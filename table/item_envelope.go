@@ -52,9 +52,6 @@ type writeOp struct {
 // ReplicatedWriteConflictException.
 func (s *Service) beginWrite(kind writeKind, muts []*mutation) (writeOp, error) {
 	op := writeOp{kind: kind, muts: muts}
-	if err := s.refuseImporting(muts); err != nil {
-		return op, err
-	}
 	for _, mu := range muts {
 		mu.keepLog = s.keepsLog(mu.meta)
 		if kind != writeService && s.throttling(mu.meta) {

@@ -52,7 +52,9 @@ func (s *Service) StartBulkPutItems(ctx context.Context, region string, in *ddb.
 	if err := checkBulkRequest(in); err != nil {
 		return nil, err
 	}
-	m, err := s.table(ctx, region, in.TableName)
+	// Not s.table, which refuses a table an import creates: checkBulkState
+	// answers for it.
+	m, err := s.lookup(ctx, region, in.TableName, "", nil)
 	if err != nil {
 		return nil, err
 	}

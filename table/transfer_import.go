@@ -55,19 +55,19 @@ func (s *Service) ImportTable(ctx context.Context, region string, in *ddb.Import
 		}
 	}
 	p := in.TableCreationParameters
-	if _, err := s.CreateTable(ctx, region, &ddb.CreateTableInput{TableName: p.TableName, AttributeDefinitions: p.AttributeDefinitions,
+	now := s.now()
+	id := jobID(now)
+	if _, err := s.createTable(ctx, region, &ddb.CreateTableInput{TableName: p.TableName, AttributeDefinitions: p.AttributeDefinitions,
 		KeySchema: p.KeySchema, BillingMode: p.BillingMode, ProvisionedThroughput: p.ProvisionedThroughput,
 		OnDemandThroughput: p.OnDemandThroughput, SSESpecification: p.SSESpecification, GlobalSecondaryIndexes: p.GlobalSecondaryIndexes,
-		VectorIndexes: p.VectorIndexes}); err != nil {
+		VectorIndexes: p.VectorIndexes}, id); err != nil {
 		return nil, err
 	}
 	m, err := s.catalog.get(s.db, region, p.TableName)
 	if err != nil {
 		return nil, err
 	}
-	now := s.now()
-	job := newImportJob(m, in, now)
-	id, _ := jobIDFromARN(job.Desc.ImportArn, kindImport)
+	job := newImportJob(m, in, id, now)
 	if err := s.db.Update(ctx, func(tx *store.Tx) error { return writeJob(tx, region, kindImport, id, job) }); err != nil {
 		return nil, err
 	}
@@ -91,8 +91,8 @@ func checkImportOptions(in *ddb.ImportTableInput) error {
 	return nil
 }
 
-func newImportJob(m *tableMeta, in *ddb.ImportTableInput, now time.Time) *importJob {
-	d := ddb.ImportTableDescription{ImportArn: m.arn() + "/import/" + jobID(now), ImportStatus: "IN_PROGRESS",
+func newImportJob(m *tableMeta, in *ddb.ImportTableInput, id string, now time.Time) *importJob {
+	d := ddb.ImportTableDescription{ImportArn: m.arn() + "/import/" + id, ImportStatus: "IN_PROGRESS",
 		TableArn: m.arn(), TableId: m.ID, ClientToken: in.ClientToken, S3BucketSource: *in.S3BucketSource,
 		InputFormat: in.InputFormat, InputFormatOptions: in.InputFormatOptions, InputCompressionType: in.InputCompressionType,
 		TableCreationParameters: in.TableCreationParameters, StartTime: epochSeconds(now.UnixNano())}
@@ -129,7 +129,7 @@ func (s *Service) runImport(o *store.Ownership, region, id string, job *importJo
 		d.ImportStatus = "FAILED"
 		d.FailureCode, d.FailureMessage = s3Failure(err)
 	}
-	s.endJob(o, region, kindImport, id, job)
+	s.endImport(o, region, id, job)
 }
 
 // jobTable returns the table a job writes to, which must be the one it

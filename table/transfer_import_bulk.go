@@ -4,23 +4,26 @@ import (
 	"time"
 
 	"github.com/ddblocal/ddblocal/attr"
-	"github.com/ddblocal/ddblocal/ddb"
+	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/transfer/s3import"
 )
 
 // An import builds its table whole when nothing else needs its items one
-// write at a time: the table has no global or vector index (which follow
-// the change log) and keeps no change log (no stream, PITR or eventual
+// write at a time: the table has no vector index (which follows the
+// change log) and keeps no change log (no stream, PITR or eventual
 // consistency lag), and the store can (store.Bulk: the memory engine,
 // durable or not, not etcd). The items go into a private copy of the
-// table's data, which store.Bulk.Install writes to bbolt in key order and
-// publishes in the transaction that records the import's last counts:
-// no write-ahead record, copy-on-write insert or checkpoint per item.
+// table's data; its global indexes' data is built from that once every
+// item is in (buildIndexes: what the index applier would write for each
+// item put into the empty table, so their watermarks stay where the
+// table's creation put them). store.Bulk.Install writes all of it to
+// bbolt in key order and publishes it in the transaction that records the
+// import's last counts: no write-ahead record, change-log record,
+// copy-on-write insert or checkpoint per item.
 //
-// While it builds, the table is CREATING (DescribeTable), as the service
-// keeps an imported table, and refuses every item write, as a missing
-// table (ResourceNotFoundException): the data is replaced whole at the end.
+// While it builds, the table is CREATING and takes no item operation
+// (transfer_import_state.go): the data is replaced whole at the end.
 // Its progress (counts, no position) is recorded now and then; a server
 // killed before the install starts the import again from the first object
 // (Progress.Bulk), which builds the data again and replaces whatever bbolt
@@ -32,52 +35,15 @@ const bulkProgressEvery = 100 * time.Millisecond
 
 // bulkImportable reports whether m's import may build it whole.
 func (s *Service) bulkImportable(m *tableMeta, job *importJob) bool {
-	if s.plain || len(m.gsis) > 0 || len(m.vectors) > 0 || len(m.lsis) > 0 || s.keepsLog(m) {
+	if s.plain || len(m.vectors) > 0 || len(m.lsis) > 0 || s.keepsLog(m) {
 		return false
 	}
 	// An import begun item by item (by an earlier version) goes on so.
 	return job.Progress.Bulk || job.Progress.Written == 0 && job.Progress.Pos.Key == ""
 }
 
-// importingTable reports whether m is being built by an import, and so
-// takes no writes.
-func (s *Service) importingTable(m *tableMeta) bool {
-	r := s.transfers
-	if r == nil || r.importing.Load() == 0 {
-		return false
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.building[m.ID]
-}
-
-// refuseImporting refuses a write to a table an import is building.
-func (s *Service) refuseImporting(muts []*mutation) error {
-	for _, mu := range muts {
-		if s.importingTable(mu.meta) {
-			return ddb.NotFound("")
-		}
-	}
-	return nil
-}
-
-// setBuilding marks a table as built by an import (on) or not.
-func (r *transferRunner) setBuilding(id string, on bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if on {
-		r.building[id] = true
-		r.importing.Add(1)
-		return
-	}
-	delete(r.building, id)
-	r.importing.Add(-1)
-}
-
 // loadImportBulk is loadImport building the table whole.
 func (s *Service) loadImportBulk(o *store.Ownership, region, id string, job *importJob, m *tableMeta, o3 s3import.Options) (s3import.Stats, error) {
-	s.transfers.setBuilding(m.ID, true)
-	defer s.transfers.setBuilding(m.ID, false)
 	b, ok, err := s.db.NewBulk(m.ID)
 	if err != nil || !ok {
 		return s3import.Stats{}, err
@@ -114,18 +80,85 @@ func (s *Service) loadImportBulk(o *store.Ownership, region, id string, job *imp
 	if err != nil {
 		return st, err
 	}
+	ixs, err := s.buildIndexes(m, b)
+	if err != nil {
+		return st, err
+	}
+	others := make([]*store.Bulk, len(ixs))
+	for i := range ixs {
+		others[i] = ixs[i].b
+	}
 	err = b.Install(s.bg, func(tx *store.Tx) error {
-		sp := tx.Space(m.ID)
-		if sp == nil {
-			return store.ErrBulkConflict
-		}
-		items, bytes := sp.Stats()
-		if err := sp.AddStats(int64(b.Len())-items, size-bytes); err != nil {
+		if err := setStats(tx, m.ID, int64(b.Len()), size); err != nil {
 			return err
 		}
+		for i, g := range m.gsis {
+			if err := setStats(tx, indexSpaceID(m, g.Name), ixs[i].items, ixs[i].size); err != nil {
+				return err
+			}
+		}
 		return s.recordBulk(tx, o, region, id, job)
-	})
+	}, others...)
 	return st, err
+}
+
+// setStats sets space id's item and byte counters.
+func setStats(tx *store.Tx, id string, items, size int64) error {
+	sp := tx.Space(id)
+	if sp == nil {
+		return store.ErrBulkConflict
+	}
+	n, bytes := sp.Stats()
+	return sp.AddStats(items-n, size-bytes)
+}
+
+// indexBulk is the data of a global index built for an import.
+type indexBulk struct {
+	b           *store.Bulk
+	items, size int64 // its entries, and their projected items' bytes
+}
+
+// buildIndexes builds the data of each of m's global indexes from the
+// table's data built (b), decoding each item once: for each item, the
+// entry the index applier writes for a put into an empty index
+// (index.Change.Apply). TestImportSortedMatchesPlain shows the same bytes
+// as the plain twin's import item by item.
+func (s *Service) buildIndexes(m *tableMeta, b *store.Bulk) ([]indexBulk, error) {
+	out := make([]indexBulk, len(m.gsis))
+	for i, g := range m.gsis {
+		ib, ok, err := s.db.NewBulk(indexSpaceID(m, g.Name))
+		if err == nil && !ok {
+			err = store.ErrBulkConflict // not the memory engine, though the table's was
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[i].b = ib
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	var err error
+	b.Ascend(func(k, v []byte) bool {
+		var it attr.Item
+		if it, err = attr.DecodeBinary(v); err != nil {
+			return false
+		}
+		size := it.Size()
+		for i, g := range m.gsis {
+			c := g.DiffSized(k, nil, it, -1, size)
+			if c.NewKey == nil {
+				continue
+			}
+			if _, err = out[i].b.Put(c.NewKey, index.AppendEntry(nil, c.New, c.NewSize)); err != nil {
+				return false
+			}
+			out[i].items++
+			out[i].size += int64(c.NewSize)
+		}
+		return true
+	})
+	return out, err
 }
 
 // recordBulk records a bulk import's counts, while this process owns the

@@ -15,10 +15,10 @@ import (
 	"github.com/ddblocal/ddblocal/transfer/bucket"
 )
 
-// TestImportSortedMatchesPlain: an import puts each chunk's items in key
-// order (its fast path); with the fast paths off (Service.plain) it puts
-// them in the order read. Both store the same bytes: every entry of the
-// table's space and of its global index's, and the same counters, for a
+// TestImportSortedMatchesPlain: an import builds the table whole (its fast
+// path); with the fast paths off (Service.plain) it puts the items in the
+// order read. Both store the same bytes: every entry of the table's space
+// and of its global indexes', and the same counters, for a
 // source of three chunks whose keys come in no order, some twice in one
 // chunk and some in two (the later record wins either way). The change
 // log's records, which only the index applier reads here, come in the
@@ -47,13 +47,15 @@ func TestImportSortedMatchesPlain(t *testing.T) {
 	}
 }
 
-// Without the index, the fast import builds the table whole
-// (transfer_import_bulk.go) and the plain twin writes it item by item:
-// TestImportSortedMatchesPlain's gsi=false case shows they store the same.
+// The fast import builds the table, and its global indexes, whole
+// (transfer_import_bulk.go) and the plain twin writes it item by item,
+// the index applier following: TestImportSortedMatchesPlain shows they
+// store the same.
 
-// importedBytes imports src/in/ into a new table, with a global index on g
-// when gsi is set, and returns what the store holds for it: each entry of
-// the table's and the index's spaces, and their counters, as lines.
+// importedBytes imports src/in/ into a new table, with global indexes on
+// g (ALL) and on g, v (KEYS_ONLY) when gsi is set, and returns what the
+// store holds for it: each entry of the table's and the indexes' spaces,
+// and their counters, as lines.
 func importedBytes(t *testing.T, st bucket.Store, plain, gsi bool) []string {
 	t.Helper()
 	ctx := context.Background()
@@ -71,10 +73,13 @@ func importedBytes(t *testing.T, st bucket.Store, plain, gsi bool) []string {
 		KeySchema:            []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}}}
 	spaces := []func(*tableMeta) string{func(m *tableMeta) string { return m.ID }}
 	if gsi {
-		params.AttributeDefinitions = append(params.AttributeDefinitions, ddb.AttributeDefinition{AttributeName: "g", AttributeType: "S"})
+		params.AttributeDefinitions = append(params.AttributeDefinitions, ddb.AttributeDefinition{AttributeName: "g", AttributeType: "S"},
+			ddb.AttributeDefinition{AttributeName: "v", AttributeType: "N"})
 		params.GlobalSecondaryIndexes = []ddb.GlobalSecondaryIndex{{IndexName: "G", KeySchema: []ddb.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}},
-			Projection: &ddb.Projection{ProjectionType: "ALL"}}}
-		spaces = append(spaces, func(m *tableMeta) string { return indexSpaceID(m, "G") })
+			Projection: &ddb.Projection{ProjectionType: "ALL"}},
+			{IndexName: "V", KeySchema: []ddb.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}, {AttributeName: "v", KeyType: "RANGE"}},
+				Projection: &ddb.Projection{ProjectionType: "KEYS_ONLY"}}}
+		spaces = append(spaces, func(m *tableMeta) string { return indexSpaceID(m, "G") }, func(m *tableMeta) string { return indexSpaceID(m, "V") })
 	}
 	out, err := s.ImportTable(ctx, region, &ddb.ImportTableInput{InputFormat: "DYNAMODB_JSON",
 		S3BucketSource: &ddb.S3BucketSource{S3Bucket: "src", S3KeyPrefix: "in/"}, TableCreationParameters: params})

@@ -55,7 +55,7 @@ func TestInterruptedJobsResume(t *testing.T) {
 	}
 	now := time.Now()
 	imp := newImportJob(m, &ddb.ImportTableInput{InputFormat: s3import.FormatJSON,
-		S3BucketSource: &ddb.S3BucketSource{S3Bucket: "src", S3KeyPrefix: "in/"}}, now)
+		S3BucketSource: &ddb.S3BucketSource{S3Bucket: "src", S3KeyPrefix: "in/"}}, jobID(now), now)
 	imp.Progress = jobProgress{Written: 2, Pos: s3import.Position{Key: "in/a.json", Records: 2,
 		Stats: s3import.Stats{Objects: 1, Processed: 2, Bytes: aSize}}}
 	exp := newExportJob(m, &ddb.ExportTableToPointInTimeInput{S3Bucket: "dst"}, now, now, nil)

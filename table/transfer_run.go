@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/ddblocal/ddblocal/store"
@@ -35,16 +34,11 @@ type transferRunner struct {
 	wake    chan struct{}
 	mu      sync.Mutex
 	running map[string]bool // by job key
-	// building holds, under mu, the IDs of the tables an import builds
-	// whole (transfer_import_bulk.go), which take no writes; importing
-	// counts them, so that a write checks the map only while there is one.
-	building  map[string]bool
-	importing atomic.Int32
 }
 
 // startTransfers starts the runner on s.background.
 func (s *Service) startTransfers() {
-	s.transfers = &transferRunner{wake: make(chan struct{}, 1), running: map[string]bool{}, building: map[string]bool{}}
+	s.transfers = &transferRunner{wake: make(chan struct{}, 1), running: map[string]bool{}}
 	s.background.Go(s.runTransfers)
 }
 

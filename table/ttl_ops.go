@@ -73,6 +73,9 @@ func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *ddb.U
 	if err != nil {
 		return nil, err
 	}
+	if s.creating(m) {
+		return nil, s.inUse(m, s.now().UnixNano())
+	}
 	spec := in.TimeToLiveSpecification
 	if err := refuseStrongTTL(m, spec); err != nil { // replica_strong_rules.go
 		return nil, err
