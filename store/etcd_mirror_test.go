@@ -2,10 +2,14 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
 // snapshotOf renders what a read sees of space "m": one key, the data
@@ -154,4 +158,167 @@ func openEtcdPrefix(t *testing.T, prefix string) *DB {
 	}
 	closeAtEnd(t, db)
 	return db
+}
+
+// heldWatcher is a Watcher whose responses are held back while hold is
+// set: a local copy fed by it falls behind the store on purpose.
+type heldWatcher struct {
+	clientv3.Watcher
+	mu      sync.Mutex
+	held    bool
+	release chan struct{} // closed when the hold ends
+}
+
+func (w *heldWatcher) hold() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.held {
+		w.held, w.release = true, make(chan struct{})
+	}
+}
+
+func (w *heldWatcher) unhold() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.held {
+		w.held = false
+		close(w.release)
+	}
+}
+
+// wait returns once responses may be delivered, or ctx has ended.
+func (w *heldWatcher) wait(ctx context.Context) {
+	w.mu.Lock()
+	held, release := w.held, w.release
+	w.mu.Unlock()
+	if held {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+	}
+}
+
+func (w *heldWatcher) Watch(ctx context.Context, key string, opts ...clientv3.OpOption) clientv3.WatchChan {
+	in := w.Watcher.Watch(ctx, key, opts...)
+	out := make(chan clientv3.WatchResponse)
+	go func() {
+		defer close(out)
+		for resp := range in {
+			w.wait(ctx)
+			select {
+			case out <- resp:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
+}
+
+// TestEtcdStaleCopyWrites: a front-end's batch of writes reads its local
+// copy, and a copy that is behind another process's commit (its watch held
+// back while the copy still counts as current) never lets a write act on
+// what it read there: a condition that passes on the stale value is caught
+// by the commit's compares and evaluated again on the committed one (and
+// fails), and one that fails on the stale value while the committed one
+// passes is caught by the compare-only check and evaluated again (and
+// writes). Each function sees the stale value first, then the committed.
+func TestEtcdStaleCopyWrites(t *testing.T) {
+	prefix := fmt.Sprintf("sw%d/", etcdMember.n.Add(1))
+	db := openEtcdPrefix(t, prefix)
+	e := db.eng.(*etcdEngine)
+	w := &heldWatcher{Watcher: e.cli}
+	e.watcher = w // before the copy starts (its first read)
+	other := openEtcdPrefix(t, prefix)
+	withSpace(t, db, "m")
+	put := func(db *DB, v string) {
+		t.Helper()
+		mustUpdate(t, db, func(tx *Tx) error { return tx.Space("m").Put([]byte("k"), []byte(v)) })
+	}
+	errCond := errors.New("condition failed")
+	// cond puts next when k holds want, else fails; it records what it saw.
+	cond := func(want, next string, saw *[]string) func(tx *Tx) error {
+		return func(tx *Tx) error {
+			v := string(tx.Space("m").Get([]byte("k")))
+			*saw = append(*saw, v)
+			if v != want {
+				return errCond
+			}
+			return tx.Space("m").Put([]byte("k"), []byte(next))
+		}
+	}
+	for _, tc := range []struct {
+		name                 string
+		stale, committed     string // k in the copy, k in etcd
+		want, next           string // the condition and the write
+		wantErr              error
+		wantValue            string
+		wantSaw0, wantSawEnd string
+	}{
+		{"passes on the stale value", "a1", "a2", "a1", "a3", errCond, "a2", "a1", "a2"},
+		{"fails on the stale value", "b1", "b2", "b2", "b3", nil, "b3", "b1", "b2"},
+	} {
+		put(db, tc.stale) // this process's own commit: the copy holds it once current
+		awaitCopy(t, db, tc.stale)
+		w.hold()
+		put(other, tc.committed)
+		// The copy counts as current throughout, though it lacks other's commit.
+		stale := keepFresh(e.mirror)
+		var saw []string
+		err := db.Update(context.Background(), cond(tc.want, tc.next, &saw))
+		stale()
+		w.unhold()
+		if !errors.Is(err, tc.wantErr) {
+			t.Errorf("%s: Update = %v, want %v", tc.name, err, tc.wantErr)
+		}
+		if len(saw) < 2 || saw[0] != tc.wantSaw0 || saw[len(saw)-1] != tc.wantSawEnd {
+			t.Errorf("%s: the condition saw %q, want %q (the copy) first and %q (etcd) last", tc.name, saw, tc.wantSaw0, tc.wantSawEnd)
+		}
+		var got []byte
+		mustView(t, other, func(tx *Tx) error { got = tx.Space("m").Get([]byte("k")); return nil })
+		if string(got) != tc.wantValue {
+			t.Errorf("%s: k = %q after the write, want %q", tc.name, got, tc.wantValue)
+		}
+	}
+}
+
+// awaitCopy waits until db's local copy is current and its key k of space
+// "m" holds want.
+func awaitCopy(t *testing.T, db *DB, want string) {
+	t.Helper()
+	m := db.eng.(*etcdEngine).mirror
+	deadline := time.Now().Add(time.Minute)
+	for {
+		var v []byte
+		if err := db.ReadEventual(func(tx *Tx) error { v = tx.Space("m").Get([]byte("k")); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if m.current() != nil && string(v) == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the local copy is not current with %q after a minute", want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// keepFresh makes m count as confirmed just now, every millisecond, until
+// the function it returns is called.
+func keepFresh(m *mirror) (stop func()) {
+	quit, done := make(chan struct{}), make(chan struct{})
+	m.fresh.Store(max(int64(time.Since(m.epoch)), 1)) // before the caller goes on
+	go func() {
+		defer close(done)
+		for {
+			m.fresh.Store(max(int64(time.Since(m.epoch)), 1))
+			select {
+			case <-quit:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	return func() { close(quit); <-done }
 }

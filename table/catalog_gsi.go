@@ -114,7 +114,7 @@ func (s *Service) startApplier(m *tableMeta) *gsi.Applier {
 			}
 			return max(s.logRetention(cur), streamRetain(cur))
 		},
-		Due:    s.gsiDue(m),
+		Due:    s.applierDue(m),
 		Hold:   func(tx *store.Tx) (uint64, bool) { return logHold(tx, id) },
 		Now:    s.opts.Now,
 		Logger: s.opts.Logger,
@@ -186,7 +186,9 @@ func (s *Service) notifyWrite(m *tableMeta, w written) {
 }
 
 // settleIndexes waits until m's global indexes have applied every write
-// acknowledged before it was called: the default read-your-writes visibility.
+// acknowledged before it was called: the default read-your-writes
+// visibility (and, with lagging indexes, every write before the Settle,
+// which another front-end's applier learns of through recordSettle).
 func (s *Service) settleIndexes(ctx context.Context, m *tableMeta) error {
 	var seq uint64
 	err := s.db.View(func(tx *store.Tx) error {
@@ -199,6 +201,9 @@ func (s *Service) settleIndexes(ctx context.Context, m *tableMeta) error {
 		return err
 	}
 	a := s.applier(m)
+	if err := s.recordSettle(ctx, m); err != nil {
+		return err
+	}
 	a.Notify()
 	return a.WaitFor(ctx, seq)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/vector"
 )
 
 // lags returns the lag of m's eventually consistent reads and of its global
@@ -90,9 +91,52 @@ func (s *Service) gsiDue(m *tableMeta) func(seq uint64, t int64) bool {
 	}
 }
 
+// applierDue is gsiDue for the applier of m's global indexes: in cluster
+// mode the applier runs in one front-end (the table's owner) and a Settle
+// may be another's, which records it in the table's space (settleIndexes;
+// the record a vector index's owner reads too), so a record the owner's
+// own lag holds back is due once a settle recorded there is later than it.
+func (s *Service) applierDue(m *tableMeta) func(seq uint64, t int64) bool {
+	due := s.gsiDue(m)
+	if !s.db.Shared() {
+		return due
+	}
+	id := m.ID
+	return func(seq uint64, t int64) bool {
+		if due(seq, t) {
+			return true
+		}
+		var settled int64
+		err := s.db.View(func(tx *store.Tx) error {
+			if sp := tx.Space(id); sp != nil {
+				settled = vector.ReadSettled(sp)
+			}
+			return nil
+		})
+		return err == nil && t <= settled
+	}
+}
+
+// recordSettle records this front-end's last Settle in m's space, in
+// cluster mode when m's global indexes lag and another front-end applies
+// them (applierDue); alone, or as m's owner, its own Settle is enough.
+func (s *Service) recordSettle(ctx context.Context, m *tableMeta) error {
+	if _, l := s.lags(m); !s.db.Shared() || l.IsZero() || s.owns(m.ID) {
+		return nil
+	}
+	settled := s.settled.Load()
+	return s.db.Update(ctx, func(tx *store.Tx) error {
+		sp := tx.Space(m.ID)
+		if sp == nil {
+			return nil
+		}
+		return vector.WriteSettled(sp, settled)
+	})
+}
+
 // Settle makes every write acknowledged so far visible to every read: it
 // ends the lag of earlier writes and waits until every global and vector
-// index has applied them (a vector index's owner learns of it through the
+// index has applied them (an index's owner learns of it through the
 // store when it is another front-end). Tests call it (POST
 // /_ddblocal/settle) instead of sleeping.
 func (s *Service) Settle(ctx context.Context) error {

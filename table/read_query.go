@@ -288,8 +288,16 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 	ps.plain = s.plain
 	var pg page
 	var gw gsiWait
+	// An eventually consistent page of the table as it is now, or of a
+	// global index, may be read from this front-end's local copy of a
+	// shared store (store.DB.ReadEventual, as readKeyed); once it has
+	// waited for a global index, it reads the store itself.
+	read := s.db.Read
+	if !consistent && r.at == 0 {
+		read = s.db.ReadEventual
+	}
 	for {
-		err := s.db.Read(func(tx *store.Tx) error {
+		err := read(func(tx *store.Tx) error {
 			if global {
 				if err := s.checkGSI(tx, t, &gw); err != nil || gw.behind {
 					return err
@@ -305,6 +313,7 @@ func (s *Service) readPages(ctx context.Context, t target, ps pageSpec, consiste
 		if err == nil && gw.behind {
 			err = s.applier(t.meta).WaitFor(ctx, gw.target)
 			if err == nil {
+				read = s.db.Read
 				continue
 			}
 		}
