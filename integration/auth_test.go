@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
@@ -35,12 +34,11 @@ import (
 	"github.com/ddblocal/ddblocal/table"
 )
 
-// childTimeout is the -test.timeout for a child test process: what is left
-// of this test binary's own deadline, less a margin to report the child's
-// output, so a loaded machine hits the package's limit (the README's
-// command) rather than a tighter one of the child's own.
-func childTimeout(t *testing.T) string {
-	d, ok := t.Deadline()
+// childTimeoutAt is the -test.timeout for a child test process: what is
+// left of this test binary's own deadline (ok false: none), less a margin to
+// report the child's output, so a loaded machine hits the package's limit
+// (the README's command) rather than a tighter one of the child's own.
+func childTimeoutAt(d time.Time, ok bool) string {
 	if !ok {
 		return "-test.timeout=0"
 	}
@@ -56,27 +54,17 @@ func childTimeout(t *testing.T) string {
 // verifies SigV4 signatures and every client signs with a configured key,
 // so nothing in the suite depends on signatures being ignored. The cross
 // compilation check has nothing to do with signing and is not repeated.
+// TestMain starts the child as the run begins (passes_test.go).
 func TestSuiteWithCredentials(t *testing.T) {
 	if signedPass() {
 		t.Skip("this is the signed pass")
 	}
 	t.Parallel()
-	args := []string{"-test.count=1", childTimeout(t), "-test.skip=^(TestSuiteWithCredentials|TestBuildsForLaptops)$"}
-	if testing.Short() {
-		args = append(args, "-test.short")
-	}
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), signedPassEnv+"=1")
-	if !testing.Short() {
-		// Share this process's binary rather than building another.
-		cmd.Env = append(cmd.Env, builtBinaryEnv+"="+binaryPath(t))
-	}
-	start := time.Now()
-	out, err := cmd.CombinedOutput()
+	out, took, err := childPasses.signed.wait(t)
 	if err != nil {
 		t.Fatalf("the suite with --credentials failed (%v):\n%s", err, out)
 	}
-	t.Logf("the suite with --credentials passed in %s", time.Since(start).Round(time.Millisecond))
+	t.Logf("the suite with --credentials passed in %s", took.Round(time.Millisecond))
 }
 
 // signRaw signs req (whose body is body) for us-east-1 with the suite's

@@ -6,6 +6,7 @@ package integration
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -33,9 +34,14 @@ const (
 // It is lazy so that running only the in-process tests never pays for a build.
 var ddblocalBinary = sync.OnceValues(buildBinary)
 
-// TestMain removes the binary built by ddblocalBinary after the run.
+// TestMain starts the child passes the run selects beside its own tests
+// (passes_test.go), and removes the binary built by ddblocalBinary after
+// the run.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	startPassesEarly()
 	code := m.Run()
+	stopPasses()
 	_ = os.RemoveAll(binaryDir())
 	os.Exit(code)
 }

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -356,23 +355,21 @@ func testStoreOptions(t testing.TB) store.Options {
 const coreSuite = "^(TestPutGetDelete|TestItemKeyErrors|TestQuerySortConditions|TestQueryNumberSortOrder|TestQueryBinarySortKey|TestQueryFilterLimitAndPaging|TestQuerySelect|TestQueryErrors|TestBatchWriteItemRejectsBadItemsLikePutItem|TestGSIQuery|TestGSIProjections|TestGSIPaging|TestGSIParallelScan|TestTransactWriteCancellationReasons|TestTransactWriteValidationErrors|TestTransactIdempotentRetry|TestTransactMixedTablesAndGet|TestTransactTransfers|TestSearchVectorsConditionsAndProjection|TestVectorIndexFollowsWritesAndLag)$"
 
 // TestCoreSuiteOnEtcd runs coreSuite again in a child process whose
-// in-process servers keep their tables in etcd.
+// in-process servers keep their tables in etcd (started by TestMain as the
+// run begins: passes_test.go).
 func TestCoreSuiteOnEtcd(t *testing.T) {
 	if clusterPass() || signedPass() {
 		t.Skip("run once, from the unsigned pass")
 	}
 	t.Parallel()
-	cmd := exec.Command(os.Args[0], "-test.count=1", childTimeout(t), "-test.run="+coreSuite)
-	cmd.Env = append(os.Environ(), clusterPassEnv+"=1")
-	start := time.Now()
-	out, err := cmd.CombinedOutput()
+	out, took, err := childPasses.core.wait(t)
 	if err != nil {
 		t.Fatalf("the core suite in cluster mode failed (%v):\n%s", err, out)
 	}
 	if strings.Contains(string(out), "no tests to run") {
 		t.Fatalf("the core suite matched no tests:\n%s", out)
 	}
-	t.Logf("the core suite passed in cluster mode in %s", time.Since(start).Round(time.Millisecond))
+	t.Logf("the core suite passed in cluster mode in %s", took.Round(time.Millisecond))
 }
 
 // TestClusterStreams: a stream records writes made through every front-end,
