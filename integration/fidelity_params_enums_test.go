@@ -18,7 +18,10 @@ import (
 // (paritysuite/dynamodb-conformance registry row
 // update-item-validation-error-aggregation, 31 of 33 Regions, us-east-1 and
 // eu-west-2 among them, 2026-10-07); an invalid table name goes first, in
-// the older per-value form. Nothing is written.
+// the older per-value form; without a Key every member's refusal is joined
+// in the older form, in the service's member order (the same suite's
+// validation-ordering/updateItem, eu-west-2 and us-east-1, 2026-10-09).
+// Nothing is written.
 func TestUpdateItemReturnValuesNewer(t *testing.T) {
 	ctx := context.Background()
 	srv := startServer(t, table.Options{})
@@ -46,5 +49,14 @@ func TestUpdateItemReturnValuesNewer(t *testing.T) {
 		AttributeUpdates: map[string]types.AttributeValueUpdate{"x": {Action: types.AttributeActionPut, Value: s("1")}},
 		Expected:         map[string]types.ExpectedAttributeValue{"a": {Exists: aws.Bool(false)}, "b": {Exists: aws.Bool(false)}}, ConditionalOperator: "XOR"})
 	wantAPIError(t, err, "ValidationException", "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]")
+	status, _, msg := rawCall(t, srv.URL, "UpdateItem", `{"TableName":"","UpdateExpression":"SET a = :a","ExpressionAttributeValues":{":a":{"S":"x"}},`+
+		`"ReturnConsumedCapacity":"INVALID","ReturnValues":"INVALID"}`)
+	if want := "4 validation errors detected: " +
+		"Value 'INVALID' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]; " +
+		"Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1; " +
+		"Value 'INVALID' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]; " +
+		"Value null at 'key' failed to satisfy constraint: Member must not be null"; status != 400 || msg != want {
+		t.Errorf("UpdateItem without Key:\n got %d %q\nwant 400 %q", status, msg, want)
+	}
 	wantItem(t, c, "RVNewer", key, "")
 }

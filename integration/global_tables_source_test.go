@@ -59,11 +59,13 @@ func TestMultiAccountReplicaFromSourceArn(t *testing.T) {
 		return err
 	}
 
-	// Without a source, KeySchema and AttributeDefinitions are required as ever.
+	// Without a source, KeySchema and AttributeDefinitions are required as
+	// ever, listed in the service's member order (api/internal/validate's
+	// javaMapOrder).
 	_, err := eu.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Music")})
 	wantAPIError(t, err, "ValidationException", "2 validation errors detected: "+
-		"Value null at 'attributeDefinitions' failed to satisfy constraint: Member must not be null; "+
-		"Value null at 'keySchema' failed to satisfy constraint: Member must not be null")
+		"Value null at 'keySchema' failed to satisfy constraint: Member must not be null; "+
+		"Value null at 'attributeDefinitions' failed to satisfy constraint: Member must not be null")
 	sourceRefusals(t, replica, keys, defs, gsi, lsi)
 	if _, err := eu.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Music")}); err == nil {
 		t.Fatal("a refused replica exists")

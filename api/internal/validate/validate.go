@@ -3,9 +3,11 @@ package validate
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/ddblocal/ddblocal/ddb"
@@ -50,11 +52,10 @@ type structRules struct {
 
 // fieldRules is the checking plan for one field.
 type fieldRules struct {
-	index  int
-	name   string // path segment: the JSON member name with its first letter lowered
-	inline bool   // an embedded struct whose members JSON flattens into the parent
-	rules  []rule
-	walk   bool // the field's type reaches a struct with ddb tags
+	index []int  // reflect's index path: an embedded struct's members are the parent's
+	name  string // path segment: the JSON member name with its first letter lowered
+	rules []rule
+	walk  bool // the field's type reaches a struct with ddb tags
 	// zeroer marks a struct type with an IsZero method (attr.Encoded),
 	// which says when its value counts as not sent.
 	zeroer bool
@@ -119,11 +120,7 @@ func (c *checker) structValue(v reflect.Value, path string) {
 	}
 	for i := range sr.fields {
 		f := &sr.fields[i]
-		fv := v.Field(f.index)
-		if f.inline {
-			c.value(fv, path)
-			continue
-		}
+		fv := v.FieldByIndex(f.index)
 		p := f.name
 		if path != "" {
 			p = path + "." + f.name
@@ -186,43 +183,86 @@ func (vd *Validator) rulesFor(t reflect.Type) *structRules {
 	return actual.(*structRules)
 }
 
-// parseStruct builds the plan for struct type t.
+// parseStruct builds the plan for struct type t: its members, an embedded
+// struct's among them, in the order the service reports their failures.
 func parseStruct(t reflect.Type) *structRules {
 	sr := &structRules{}
+	members := 0
+	if err := sr.collect(t, t, nil, &members); err != nil {
+		sr.err = err
+		return sr
+	}
+	order := javaMapOrder(members)
+	slices.SortStableFunc(sr.fields, func(a, b fieldRules) int { return order(a.name) - order(b.name) })
+	return sr
+}
+
+// collect appends the plan of struct type t's fields (t is top, or a
+// struct embedded in it at index path at) and counts its JSON members.
+func (sr *structRules) collect(top, t reflect.Type, at []int, members *int) error {
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		jsonName, skip := jsonMemberName(sf)
 		if skip {
 			continue
 		}
-		tag := sf.Tag.Get("ddb")
-		if sf.Anonymous && jsonName == "" && derefType(sf.Type).Kind() == reflect.Struct {
-			if reaches(sf.Type) {
-				sr.fields = append(sr.fields, fieldRules{index: i, inline: true})
+		index := append(slices.Clip(at), i)
+		if sf.Anonymous && jsonName == "" && sf.Type.Kind() == reflect.Struct {
+			if err := sr.collect(top, sf.Type, index, members); err != nil {
+				return err
 			}
 			continue
 		}
 		if !sf.IsExported() {
 			continue
 		}
+		*members++
 		if jsonName == "" {
 			jsonName = sf.Name
 		}
-		rules, err := parseRules(tag, sf.Type)
+		rules, err := parseRules(sf.Tag.Get("ddb"), sf.Type)
 		if err == nil {
-			err = unlessFieldsExist(rules, t)
+			err = unlessFieldsExist(rules, top)
 		}
 		if err != nil {
-			sr.err = fmt.Errorf("api: bad ddb tag on %s.%s: %w", t, sf.Name, err)
-			return sr
+			return fmt.Errorf("api: bad ddb tag on %s.%s: %w", t, sf.Name, err)
 		}
-		f := fieldRules{index: i, name: lowerFirst(jsonName), rules: rules, walk: reaches(sf.Type),
+		f := fieldRules{index: index, name: lowerFirst(jsonName), rules: rules, walk: reaches(sf.Type),
 			zeroer: sf.Type.Kind() == reflect.Struct && sf.Type.Implements(reflect.TypeFor[isZeroer]())}
 		if len(f.rules) > 0 || f.walk {
 			sr.fields = append(sr.fields, f)
 		}
 	}
-	return sr
+	return nil
+}
+
+// javaMapOrder returns the rank of a member (by its path segment) in the
+// order the service lists its members' failures: the iteration order of a
+// java.util.HashMap holding the shape's members names, which is the
+// bucket of String.hashCode spread by HashMap.hash, in a table of 16
+// buckets doubled while members exceed three quarters of it; members
+// sharing a bucket keep the struct's order. Every order recorded fits it
+// (paritysuite/dynamodb-conformance, us-east-1 and eu-west-2, 2026-10-07 to
+// 10-09: UpdateItem's returnConsumedCapacity, tableName, returnValues,
+// conditionalOperator, key; PutItem's returnValues before tableName;
+// BatchWriteItem's and TransactWriteItems' clientRequestToken,
+// returnConsumedCapacity, returnItemCollectionMetrics; BatchGetItem's
+// requestItems before returnConsumedCapacity; CreateTable's global indexes
+// before its local ones; an attribute definition's type before its name;
+// throughput's write before read; Time to Live's attributeName before
+// enabled).
+func javaMapOrder(members int) func(name string) int {
+	buckets := 16
+	for members*4 > buckets*3 {
+		buckets *= 2
+	}
+	return func(name string) int {
+		var h uint32
+		for _, c := range utf16.Encode([]rune(name)) {
+			h = 31*h + uint32(c)
+		}
+		return int((h ^ h>>16) & uint32(buckets-1))
+	}
 }
 
 // unlessFieldsExist checks that the fields requiredunless rules name are

@@ -44,9 +44,9 @@ func TestValidate(t *testing.T) {
 		{"valid", `{"TableName":"abc",` + okKeys + `}`, ""},
 		{"null table name", `{` + okKeys + `}`,
 			"1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"},
-		{"empty body", ``,
-			"2 validation errors detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null; " +
-				"Value null at 'keySchema' failed to satisfy constraint: Member must not be null"},
+		{"empty body, in the service's order", ``,
+			"2 validation errors detected: Value null at 'keySchema' failed to satisfy constraint: Member must not be null; " +
+				"Value null at 'tableName' failed to satisfy constraint: Member must not be null"},
 		{"short", `{"TableName":"ab",` + okKeys + `}`,
 			"1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
 		{"long", `{"TableName":"` + string(make256('a')) + `",` + okKeys + `}`,
@@ -69,8 +69,8 @@ func TestValidate(t *testing.T) {
 		{"max on pointer", `{"TableName":"abc",` + okKeys + `,"Limit":101}`,
 			"1 validation error detected: Value '101' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100"},
 		{"nested struct", `{"TableName":"abc",` + okKeys + `,"Throughput":{"WriteCapacityUnits":11}}`,
-			"2 validation errors detected: Value null at 'throughput.readCapacityUnits' failed to satisfy constraint: Member must not be null; " +
-				"Value '11' at 'throughput.writeCapacityUnits' failed to satisfy constraint: Member must have value less than or equal to 10"},
+			"2 validation errors detected: Value '11' at 'throughput.writeCapacityUnits' failed to satisfy constraint: Member must have value less than or equal to 10; " +
+				"Value null at 'throughput.readCapacityUnits' failed to satisfy constraint: Member must not be null"},
 		{"value number zero counts as absent", `{"TableName":"abc",` + okKeys + `,"Throughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":0}}`, ""},
 		{"map of structs", `{"TableName":"abc",` + okKeys + `,"ByName":{"x":{"AttributeName":"a","KeyType":"bad"}}}`,
 			"1 validation error detected: Value 'bad' at 'byName.x.member.keyType' failed to satisfy constraint: Member must satisfy enum value set: [HASH, RANGE]"},
@@ -143,9 +143,9 @@ func TestValidateRequiredUnless(t *testing.T) {
 	tests := []struct{ name, body, want string }{
 		{"neither", `{"Name":"a"}`,
 			"1 validation error detected: Value null at 'keys' failed to satisfy constraint: Member must not be null"},
-		{"neither, with another error in member order", `{}`,
-			"2 validation errors detected: Value null at 'name' failed to satisfy constraint: Member must not be null; " +
-				"Value null at 'keys' failed to satisfy constraint: Member must not be null"},
+		{"neither, with another error in the service's order", `{}`,
+			"2 validation errors detected: Value null at 'keys' failed to satisfy constraint: Member must not be null; " +
+				"Value null at 'name' failed to satisfy constraint: Member must not be null"},
 		{"the named member instead", `{"Name":"a","Source":"s"}`, ""},
 		{"both", `{"Name":"a","Source":"s","Keys":[{"AttributeName":"pk","KeyType":"HASH"}]}`, ""},
 		{"present is still checked", `{"Name":"a","Source":"s","Keys":[]}`,
@@ -325,5 +325,46 @@ func TestValidateTableNameKeys(t *testing.T) {
 				t.Errorf("Decode(%s)\n got: %s\nwant: %s", tt.body, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestJavaMapOrder: the service lists its members' failures in the order
+// of a Java HashMap of the shape's member names; every recorded order of
+// several failures is that order (see javaMapOrder).
+func TestJavaMapOrder(t *testing.T) {
+	const (
+		null = "failed to satisfy constraint: Member must not be null"
+		rcc  = "Value 'INVALID' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]"
+		rv   = "Value 'INVALID' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]"
+		ricm = "Value 'INVALID' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]"
+		xor  = "Value 'XOR' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [OR, AND]"
+	)
+	enums := `"ReturnConsumedCapacity":"INVALID","ReturnValues":"INVALID","ReturnItemCollectionMetrics":"INVALID"`
+	tests := []struct {
+		name string
+		body string
+		in   any
+		want string
+	}{
+		{"UpdateItem", `{` + enums + `,"ConditionalOperator":"XOR"}`, new(ddb.UpdateItemInput),
+			"6 validation errors detected: " + rcc + "; Value null at 'tableName' " + null + "; " + rv + "; " + xor + "; " + ricm +
+				"; Value null at 'key' " + null},
+		{"PutItem", `{"ReturnValues":"INVALID"}`, new(ddb.PutItemInput),
+			"3 validation errors detected: " + rv + "; Value null at 'item' " + null + "; Value null at 'tableName' " + null},
+		{"BatchWriteItem", `{"RequestItems":{"T_1":[{"DeleteRequest":{"Key":{"pk":{"S":"a"}}}}]},` + enums + `}`, new(ddb.BatchWriteItemInput),
+			"2 validation errors detected: " + rcc + "; " + ricm},
+		{"TransactWriteItems", `{"TransactItems":[{"ConditionCheck":{"TableName":"abc","Key":{"pk":{"S":"a"}},"ConditionExpression":"a"}}],"ClientRequestToken":"` + repeat("x", 37) + `",` + enums + `}`, new(ddb.TransactWriteItemsInput),
+			"3 validation errors detected: Value '" + repeat("x", 37) + "' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36; " +
+				rcc + "; " + ricm},
+		{"attribute definition", `{"TableName":"abc","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{}],"BillingMode":"PAY_PER_REQUEST"}`,
+			new(ddb.CreateTableInput),
+			"2 validation errors detected: Value null at 'attributeDefinitions.1.member.attributeType' " + null +
+				"; Value null at 'attributeDefinitions.1.member.attributeName' " + null},
+	}
+	vd := new(Validator)
+	for _, tt := range tests {
+		if got := errText(decode(vd, []byte(tt.body), tt.in)); got != tt.want {
+			t.Errorf("%s:\n got: %s\nwant: %s", tt.name, got, tt.want)
+		}
 	}
 }
