@@ -117,7 +117,7 @@ func deepError[In any](r *Request, err error, order deepOrder[In]) error {
 		vd = new(validate.Validator)
 	}
 	older := jsonDepth(r.Body) >= olderReaderDepth
-	if verr := vd.Validate(in); verr != nil {
+	if verr := vd.ValidateBody(in, r.Body); verr != nil {
 		if !older {
 			verr = newerConditionalOperator(in, newerReturnValues(in, verr))
 		}

@@ -35,7 +35,7 @@ func (r *Request) Decode(v any) error {
 	if vd == nil {
 		vd = new(validate.Validator)
 	}
-	if err := vd.Validate(v); err != nil {
+	if err := vd.ValidateBody(v, r.Body); err != nil {
 		return newerConditionalOperator(v, newerReturnValues(v, err))
 	}
 	return nil

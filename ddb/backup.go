@@ -61,7 +61,7 @@ type CreateBackupOutput struct {
 
 // BackupArnInput is the request of DescribeBackup and DeleteBackup.
 type BackupArnInput struct {
-	BackupArn string `ddb:"required;len=37..1024"`
+	BackupArn string `ddb:"required;len=37..1024;emptysays=Invalid Backup ARN"`
 }
 
 // SourceTableDetails describes the table a backup was taken of.
@@ -166,7 +166,7 @@ type RestoreOverrides struct {
 
 // RestoreTableFromBackupInput is RestoreTableFromBackup's request.
 type RestoreTableFromBackupInput struct {
-	TargetTableName string `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	TargetTableName string `ddb:"required;len=3..255;namepattern;emptysays=TableName must be at least 3 characters long and at most 255 characters long"`
 	BackupArn       string `ddb:"required;len=37..1024"`
 	RestoreOverrides
 }
@@ -175,7 +175,7 @@ type RestoreTableFromBackupInput struct {
 type RestoreTableToPointInTimeInput struct {
 	SourceTableArn          string   `json:",omitempty" ddb:"len=1..1024"`
 	SourceTableName         string   `json:",omitempty" ddb:"len=3..255;pattern=[a-zA-Z0-9_.-]+"`
-	TargetTableName         string   `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	TargetTableName         string   `ddb:"required;len=3..255;namepattern;emptysays=TableName must be at least 3 characters long and at most 255 characters long"`
 	UseLatestRestorableTime *bool    `json:",omitempty"`
 	RestoreDateTime         *float64 `json:",omitempty"`
 	RestoreOverrides
@@ -206,7 +206,7 @@ type DescribeKinesisStreamingDestinationOutput struct {
 // PutResourcePolicyInput is PutResourcePolicy's request.
 type PutResourcePolicyInput struct {
 	ResourceArn                     string `ddb:"required;len=1..1283"`
-	Policy                          string `ddb:"required"`
+	Policy                          string `ddb:"required;emptysays=One or more parameter values were invalid: Invalid policy document: This policy contains invalid Json"`
 	ExpectedRevisionId              string `json:",omitempty" ddb:"len=1..255"`
 	ConfirmRemoveSelfResourceAccess bool   `json:",omitempty"`
 }

@@ -6,7 +6,7 @@ package ddb
 // GlobalTableNameInput is the request of DescribeGlobalTable and
 // DescribeGlobalTableSettings.
 type GlobalTableNameInput struct {
-	GlobalTableName string `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	GlobalTableName string `ddb:"required;len=3..255;namepattern;emptysays=TableName must be at least 3 characters long and at most 255 characters long"`
 }
 
 // CreateGlobalTableInput is CreateGlobalTable's request.

@@ -5,7 +5,7 @@ package ddb
 // UpdateContributorInsightsInput is UpdateContributorInsights' request.
 type UpdateContributorInsightsInput struct {
 	TableName                 string  `ddb:"required;tablename"`
-	IndexName                 *string `json:",omitempty" ddb:"len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	IndexName                 *string `json:",omitempty" ddb:"len=3..255;namepattern;emptysays=IndexName must be at least 3 characters long and at most 255 characters long"`
 	ContributorInsightsAction string  `ddb:"required;enum=ENABLE|DISABLE"`
 	ContributorInsightsMode   string  `json:",omitempty" ddb:"enum=THROTTLED_KEYS|ACCESSED_AND_THROTTLED_KEYS"`
 }
@@ -21,7 +21,7 @@ type UpdateContributorInsightsOutput struct {
 // DescribeContributorInsightsInput is DescribeContributorInsights' request.
 type DescribeContributorInsightsInput struct {
 	TableName string  `ddb:"required;tablename"`
-	IndexName *string `json:",omitempty" ddb:"len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	IndexName *string `json:",omitempty" ddb:"len=3..255;namepattern;emptysays=IndexName must be at least 3 characters long and at most 255 characters long"`
 }
 
 // DescribeContributorInsightsOutput is DescribeContributorInsights' response.

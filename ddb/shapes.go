@@ -125,7 +125,7 @@ type StreamSpecification struct {
 type SSESpecification struct {
 	Enabled        *bool  `json:",omitempty"`
 	SSEType        string `json:",omitempty" ddb:"enum=AES256|KMS"`
-	KMSMasterKeyId string `json:",omitempty"`
+	KMSMasterKeyId string `json:",omitempty" ddb:"len=1.."`
 }
 
 // CreateTableInput is CreateTable's request. AttributeDefinitions and
@@ -146,7 +146,7 @@ type CreateTableInput struct {
 	Tags                      []Tag                  `json:",omitempty"`
 	TableClass                string                 `json:",omitempty"` // checked by table, in its own words
 	DeletionProtectionEnabled *bool                  `json:",omitempty"`
-	ResourcePolicy            string                 `json:",omitempty"`
+	ResourcePolicy            string                 `json:",omitempty" ddb:"emptysays=One or more parameter values were invalid: Invalid policy document: This policy contains invalid Json"`
 	VectorIndexes             []VectorIndex          `json:",omitempty"`
 	// GlobalTableSourceArn makes the table a replica of a multi-account
 	// global table (2026), with GlobalTableSettingsReplicationMode ENABLED.
@@ -189,8 +189,10 @@ type DescribeTableOutput struct {
 }
 
 // TableNameInput is the request of DescribeTable and DeleteTable (the name may be an ARN).
+// A name sent as "" breaks the name's rules (ack-api-quirks DDB-TABLE-457:
+// DescribeTable "length >= 3; pattern", recorded 2026-10-09).
 type TableNameInput struct {
-	TableName string `ddb:"required;tablename"`
+	TableName string `ddb:"required;tablename;checkempty"`
 }
 
 // ProvisionedThroughputDescription reports a table's or index's throughput.

@@ -32,7 +32,7 @@ type FilterSpecification struct {
 
 // ExportTableToPointInTimeInput is ExportTableToPointInTime's request.
 type ExportTableToPointInTimeInput struct {
-	TableArn                       string                          `ddb:"required;len=1..1024"`
+	TableArn                       string                          `ddb:"required;len=1..1024;emptysays=Invalid TableArn: Invalid Table ARN"`
 	S3Bucket                       string                          `ddb:"required;len=0..255"`
 	S3Prefix                       string                          `json:",omitempty" ddb:"len=0..1024"`
 	S3BucketOwner                  string                          `json:",omitempty"`

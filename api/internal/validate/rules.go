@@ -25,6 +25,8 @@ const (
 	rulePattern
 	ruleEnum
 	ruleTableNameKeys
+	ruleEmptySays
+	ruleCheckEmpty
 )
 
 // rule is one parsed constraint.
@@ -82,8 +84,8 @@ func parseRules(tag string, t reflect.Type) ([]rule, error) {
 	var rules []rule
 	for rest := tag; rest != ""; {
 		part, after, _ := strings.Cut(rest, ";")
-		if strings.HasPrefix(strings.TrimSpace(part), "pattern=") {
-			part, after = rest, "" // a pattern runs to the end of the tag: it may hold ';'
+		if p := strings.TrimSpace(part); strings.HasPrefix(p, "pattern=") || strings.HasPrefix(p, "emptysays=") {
+			part, after = rest, "" // a pattern or a message runs to the end of the tag: it may hold ';'
 		}
 		rest = after
 		part = strings.TrimSpace(part)
@@ -131,6 +133,13 @@ func parseRules(tag string, t reflect.Type) ([]rule, error) {
 			// A name's pattern where a later rule follows it.
 			r.kind, r.text = rulePattern, namePattern
 			r.re = regexp.MustCompile("^(?:" + namePattern + ")$")
+		case "checkempty":
+			r.kind = ruleCheckEmpty
+		case "emptysays":
+			r.kind, r.text = ruleEmptySays, arg
+			if arg == "" || derefType(t).Kind() != reflect.String {
+				err = errors.New("want emptysays=MESSAGE on a string")
+			}
 		case "enum":
 			r.kind = ruleEnum
 			r.set = strings.Split(arg, "|")

@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -32,11 +34,19 @@ import (
 //	tablename        a table's name (len=3..255;pattern=[a-zA-Z0-9_.-]+) or ARN (len=..1024)
 //	tablenamekeys    a map's keys are table names or ARNs (BatchGetItem's RequestItems), its
 //	                 value shown as JSON in the message
+//	checkempty       a table name (tablename) sent as "" is checked by its name rules (see below)
+//	emptysays=TEXT   a string sent as "" is refused with TEXT alone (no "N validation errors"
+//	                 envelope), when every other constraint holds, instead of by its other rules:
+//	                 the service's hand-written answer for some members; it runs to the end of the tag
 //
-// A member that is absent is only checked by `required`. Non-pointer strings
-// and numbers cannot be told apart from absent when zero, so "" and 0 count
-// as absent; use a pointer where the difference matters. Nested structs,
-// and slices and maps of them, are checked recursively.
+// A member that is absent is only checked by `required`. Non-pointer numbers
+// cannot be told apart from absent when zero, so 0 counts as absent; use a
+// pointer where the difference matters. A non-pointer string is "" both when
+// absent and when sent empty: ValidateBody tells them apart from the
+// request's JSON, and a string member sent as "" that its constraints
+// refuse is refused by them, quoting the empty value, as the service
+// refuses it; otherwise "" still counts as absent.
+// Nested structs, and slices and maps of them, are checked recursively.
 //
 // Parsed rules are cached per type; the zero Validator is ready to use and
 // safe for concurrent use.
@@ -54,8 +64,11 @@ type structRules struct {
 type fieldRules struct {
 	index []int  // reflect's index path: an embedded struct's members are the parent's
 	name  string // path segment: the JSON member name with its first letter lowered
-	rules []rule
-	walk  bool // the field's type reaches a struct with ddb tags
+	json  string // the JSON member name
+	// emptyChecked: a string member whose rules refuse "" (see ValidateBody)
+	emptyChecked bool
+	rules        []rule
+	walk         bool // the field's type reaches a struct with ddb tags
 	// zeroer marks a struct type with an IsZero method (attr.Encoded),
 	// which says when its value counts as not sent.
 	zeroer bool
@@ -67,14 +80,28 @@ type isZeroer interface{ IsZero() bool }
 // Validate checks v (a pointer to a struct, usually) and returns a
 // ValidationException listing every failed constraint, or nil.
 func (vd *Validator) Validate(v any) error {
+	return vd.ValidateBody(v, nil)
+}
+
+// ValidateBody is Validate for v decoded from body, the request's JSON: a
+// string member body sends as "" is present, and checked by its
+// constraints, rather than absent. Only a body holding "" is read again.
+func (vd *Validator) ValidateBody(v any, body []byte) error {
 	var c checker
 	c.vd = vd
-	c.value(reflect.ValueOf(v), "")
+	var raw json.RawMessage
+	if bytes.Contains(body, []byte(`""`)) {
+		raw = body
+	}
+	c.value(reflect.ValueOf(v), "", raw)
 	if c.err != nil {
 		return c.err
 	}
 	switch n := len(c.msgs); n {
 	case 0:
+		if c.bare != "" {
+			return ddb.Errorf(ddb.ValidationException, "%s", c.bare)
+		}
 		return nil
 	case 1:
 		return ddb.Errorf(ddb.ValidationException, "1 validation error detected: %s", c.msgs[0])
@@ -87,36 +114,59 @@ func (vd *Validator) Validate(v any) error {
 type checker struct {
 	vd   *Validator
 	msgs []string
+	bare string // the first emptysays message met
 	err  error
 }
 
-// value walks any value looking for structs to check.
-func (c *checker) value(v reflect.Value, path string) {
+// value walks any value looking for structs to check. raw, when not nil,
+// is the JSON v was decoded from (see ValidateBody).
+func (c *checker) value(v reflect.Value, path string, raw json.RawMessage) {
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
-			c.value(v.Elem(), path)
+			c.value(v.Elem(), path, raw)
 		}
 	case reflect.Struct:
-		c.structValue(v, path)
+		c.structValue(v, path, raw)
 	case reflect.Slice, reflect.Array:
+		var elems []json.RawMessage
+		if raw != nil && json.Unmarshal(raw, &elems) != nil {
+			elems = nil
+		}
 		for i := range v.Len() {
-			c.value(v.Index(i), path+"."+strconv.Itoa(i+1)+".member")
+			c.value(v.Index(i), path+"."+strconv.Itoa(i+1)+".member", rawAt(elems, i))
 		}
 	case reflect.Map:
+		var members map[string]json.RawMessage
+		if raw != nil && json.Unmarshal(raw, &members) != nil {
+			members = nil
+		}
 		iter := v.MapRange()
 		for iter.Next() {
-			c.value(iter.Value(), path+"."+fmt.Sprint(iter.Key().Interface())+".member")
+			k := fmt.Sprint(iter.Key().Interface())
+			c.value(iter.Value(), path+"."+k+".member", members[k])
 		}
 	}
 }
 
+// rawAt is elems[i], or nil past its end.
+func rawAt(elems []json.RawMessage, i int) json.RawMessage {
+	if i < len(elems) {
+		return elems[i]
+	}
+	return nil
+}
+
 // structValue checks one struct's fields against their rules, then recurses.
-func (c *checker) structValue(v reflect.Value, path string) {
+func (c *checker) structValue(v reflect.Value, path string, raw json.RawMessage) {
 	sr := c.vd.rulesFor(v.Type())
 	if sr.err != nil {
 		c.err = sr.err
 		return
+	}
+	var members map[string]json.RawMessage
+	if raw != nil && json.Unmarshal(raw, &members) != nil {
+		members = nil
 	}
 	for i := range sr.fields {
 		f := &sr.fields[i]
@@ -125,9 +175,16 @@ func (c *checker) structValue(v reflect.Value, path string) {
 		if path != "" {
 			p = path + "." + f.name
 		}
-		if absent(fv) || (f.zeroer && fv.Interface().(isZeroer).IsZero()) {
+		sentEmpty := f.emptyChecked && fv.Kind() == reflect.String && fv.Len() == 0 && string(members[f.json]) == `""`
+		if !sentEmpty && (absent(fv) || (f.zeroer && fv.Interface().(isZeroer).IsZero())) {
 			if hasRule(f.rules, ruleRequired) || requiredHere(f.rules, v) {
 				c.msgs = append(c.msgs, "Value null at '"+p+"' failed to satisfy constraint: Member must not be null")
+			}
+			continue
+		}
+		if says := emptySays(f.rules, fv); says != "" {
+			if c.bare == "" {
+				c.bare = says
 			}
 			continue
 		}
@@ -137,9 +194,42 @@ func (c *checker) structValue(v reflect.Value, path string) {
 			}
 		}
 		if f.walk {
-			c.value(fv, p)
+			c.value(fv, p, members[f.json])
 		}
 	}
+}
+
+// emptyChecked reports whether a string member with rules rs, sent as "",
+// is refused by them (see ValidateBody). A table name's rules (the
+// tablename tag) are left out unless checkempty says so: the service's
+// answer to an empty TableName differs by operation (api/tablename.go
+// answers PutItem's, UpdateItem's and DeleteItem's), so there it still
+// counts as absent.
+func emptyChecked(rs []rule) bool {
+	empty := reflect.ValueOf("")
+	all := hasRule(rs, ruleCheckEmpty)
+	for i := range rs {
+		if rs[i].kind == ruleEmptySays || ((all || rs[i].arn == anyValue) && rs[i].check(empty) != "") {
+			return true
+		}
+	}
+	return false
+}
+
+// emptySays is the emptysays message of rs when v, present, is "".
+func emptySays(rs []rule, v reflect.Value) string {
+	for v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.String || v.Len() > 0 {
+		return ""
+	}
+	for _, r := range rs {
+		if r.kind == ruleEmptySays {
+			return r.text
+		}
+	}
+	return ""
 }
 
 // absent reports whether a member counts as not sent.
@@ -227,8 +317,9 @@ func (sr *structRules) collect(top, t reflect.Type, at []int, members *int) erro
 		if err != nil {
 			return fmt.Errorf("api: bad ddb tag on %s.%s: %w", t, sf.Name, err)
 		}
-		f := fieldRules{index: index, name: lowerFirst(jsonName), rules: rules, walk: reaches(sf.Type),
-			zeroer: sf.Type.Kind() == reflect.Struct && sf.Type.Implements(reflect.TypeFor[isZeroer]())}
+		f := fieldRules{index: index, name: lowerFirst(jsonName), json: jsonName, rules: rules, walk: reaches(sf.Type),
+			emptyChecked: sf.Type.Kind() == reflect.String && emptyChecked(rules),
+			zeroer:       sf.Type.Kind() == reflect.Struct && sf.Type.Implements(reflect.TypeFor[isZeroer]())}
 		if len(f.rules) > 0 || f.walk {
 			sr.fields = append(sr.fields, f)
 		}
