@@ -160,8 +160,8 @@ func pageReads(t *testing.T, c *dynamodb.Client, consistent bool, n int) []strin
 }
 
 // TestClusterEventualPages: in cluster mode eventually consistent Query
-// and Scan pages are served from the front-end's local copy of the store
-// as GetItem is: they (and BatchGetItem) see the front-end's own writes at
+// and Scan pages and BatchGetItem are served from the front-end's local
+// copy of the store as GetItem is: they see the front-end's own writes at
 // once (pages in both directions), another front-end's once they are
 // eventualStale old or after /_ddblocal/settle, as strongly consistent
 // ones see them at once.

@@ -62,13 +62,16 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *ddb.Batch
 	if err := s.admitBatchGet(reqs, out); err != nil {
 		return nil, err
 	}
-	meters := make([]*capacity.Meter, len(reqs))
-	err := s.db.View(func(tx *store.Tx) error {
+	reads := make([]batchRead, len(reqs))
+	unprocessed := maps.Clone(out.UnprocessedKeys) // what throttling left
+	err := s.readBatchStore(reqs, func(tx *store.Tx) error {
+		// It may run twice (store.DB.ReadEventual): it starts afresh.
+		out.Responses, out.UnprocessedKeys = map[string][]attr.Item{}, maps.Clone(unprocessed)
 		s.prefetchBatch(tx, reqs)
 		size := 0
 		for i := range reqs {
 			var err error
-			if meters[i], err = s.readBatch(tx, &reqs[i], &size, out); err != nil {
+			if reads[i], err = s.readBatch(tx, &reqs[i], &size, out); err != nil {
 				return err
 			}
 		}
@@ -77,12 +80,39 @@ func (s *Service) BatchGetItem(ctx context.Context, region string, in *ddb.Batch
 	if err != nil {
 		return nil, err
 	}
-	for _, mt := range meters {
+	for i, br := range reads {
+		mt := capacity.NewMeter(reqs[i].meta.Name, true)
+		for j, key := range br.keys {
+			s.finishRead(br.r, key, br.sizes[j], mt)
+		}
 		if cc := report(mt, in.ReturnConsumedCapacity); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
 		}
 	}
 	return out, nil
+}
+
+// readBatchStore runs fn, the store read of a BatchGetItem's reqs: when
+// every table is read eventually consistently as it is now (no
+// --eventual-lag), it may be served from this front-end's local copy of a
+// shared store, as readKeyed's GetItem is; else it is one snapshot.
+func (s *Service) readBatchStore(reqs []batchGet, fn func(tx *store.Tx) error) error {
+	for _, bg := range reqs {
+		consistent := bg.req.ConsistentRead != nil && *bg.req.ConsistentRead
+		if l, _ := s.lags(bg.meta); consistent || !l.IsZero() {
+			return s.db.View(fn)
+		}
+	}
+	return s.db.ReadEventual(fn)
+}
+
+// batchRead is what one table's part of a BatchGetItem read: the keys
+// read and their items' sizes (0: absent), finished (metered, recorded)
+// once the read is over.
+type batchRead struct {
+	r     keyedRead
+	keys  [][]byte
+	sizes []int
 }
 
 // batchGet is one table's part of a validated BatchGetItem.
@@ -123,28 +153,28 @@ func (s *Service) batchGet(ctx context.Context, region, name string, ka ddb.Keys
 
 // readBatch reads one table's keys of a BatchGetItem in snapshot tx into
 // out, with *size the response's item bytes so far; keys past the 16 MB
-// limit go to UnprocessedKeys. It returns the table's read meter.
-func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *ddb.BatchGetItemOutput) (*capacity.Meter, error) {
+// limit go to UnprocessedKeys. It returns what it read, to be finished.
+func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *ddb.BatchGetItemOutput) (batchRead, error) {
 	sp := tx.Space(bg.meta.ID)
 	if sp == nil {
-		return nil, ddb.NotFound("")
+		return batchRead{}, ddb.NotFound("")
 	}
 	// admitBatchGet admitted the keys (nil key: no admission here).
 	r, err := s.beginRead(bg.meta, nil, bg.req.ConsistentRead != nil && *bg.req.ConsistentRead)
 	if err != nil {
-		return nil, err
+		return batchRead{}, err
 	}
 	if err := s.viewRead(tx, r); err != nil {
-		return nil, err
+		return batchRead{}, err
 	}
-	mt := capacity.NewMeter(bg.meta.Name, true)
+	br := batchRead{r: r}
 	items := []attr.Item{}
 	for j, key := range bg.keys {
 		var item attr.Item
 		if raw := sp.Get(key); raw != nil {
 			var err error
 			if item, err = attr.DecodeBinary(raw); err != nil {
-				return nil, err
+				return batchRead{}, err
 			}
 		}
 		item = s.itemAt(bg.meta, key, item, r.at)
@@ -156,7 +186,7 @@ func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *ddb.Batc
 			out.UnprocessedKeys[bg.name] = un
 			break
 		}
-		s.finishRead(r, key, item.Size(), mt)
+		br.keys, br.sizes = append(br.keys, key), append(br.sizes, item.Size())
 		if item == nil {
 			continue
 		}
@@ -167,7 +197,7 @@ func (s *Service) readBatch(tx *store.Tx, bg *batchGet, size *int, out *ddb.Batc
 		items = append(items, item)
 	}
 	out.Responses[bg.name] = items
-	return mt, nil
+	return br, nil
 }
 
 // BatchWriteItem puts or deletes up to 25 items across tables. Every request
