@@ -48,7 +48,8 @@ import (
 // server's CPU profile of the import's first ten seconds, and of the
 // export's in FILE-export; DDBLOCAL_TRANSFER_IN_MEMORY=1 runs on the
 // in-memory store; DDBLOCAL_TRANSFER_GSI=1 imports the table with a global
-// index (on n, every attribute projected). While each runs, a client reads
+// index (on n, every attribute projected); DDBLOCAL_TRANSFER_INPUT=ION or
+// CSV writes and imports the source in that format. While each runs, a client reads
 // an item of a table of its own every 5 ms and the latencies are logged
 // (fgProbe).
 func BenchmarkTransfer(b *testing.B) {
@@ -157,7 +158,7 @@ func benchImport(b *testing.B, p *proc, n int) measured {
 			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("n"), KeyType: types.KeyTypeHash}},
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}
 	}
-	imp, err := c.ImportTable(ctx, &dynamodb.ImportTableInput{InputFormat: types.InputFormatDynamodbJson, InputCompressionType: types.InputCompressionTypeGzip,
+	imp, err := c.ImportTable(ctx, &dynamodb.ImportTableInput{InputFormat: scaleFormat(), InputCompressionType: types.InputCompressionTypeGzip,
 		S3BucketSource: &types.S3BucketSource{S3Bucket: aws.String("src"), S3KeyPrefix: aws.String("big/")}, TableCreationParameters: params})
 	if err != nil {
 		b.Fatal(err)
@@ -292,18 +293,38 @@ func scaleItem(i int) map[string]types.AttributeValue {
 	}
 }
 
-// writeScaleSource writes n ~100-byte items as gzip JSON lines in 8 objects.
+// scaleFormat is the format of the import's source: DYNAMODB_JSON, or
+// DDBLOCAL_TRANSFER_INPUT (ION or CSV).
+func scaleFormat() types.InputFormat {
+	if f := os.Getenv("DDBLOCAL_TRANSFER_INPUT"); f != "" {
+		return types.InputFormat(f)
+	}
+	return types.InputFormatDynamodbJson
+}
+
+// writeScaleSource writes n ~100-byte items as gzip lines of scaleFormat
+// in 8 objects (in CSV, n and ok are strings, and there are no tags).
 func writeScaleSource(t testing.TB, st bucket.Store, n int) {
 	const files = 8
+	line := `{"Item":{"pk":{"S":"user-%09[1]d"},"n":{"N":"%[2]d"},"name":{"S":"some name %[1]d"},"tags":{"SS":["a","b%[3]d"]},"ok":{"BOOL":true}}}` + "\n"
+	switch scaleFormat() {
+	case types.InputFormatIon:
+		line = `$ion_1_0 {Item:{pk:"user-%09[1]d",n:%[2]d.,name:"some name %[1]d",tags:$dynamodb_SS::["a","b%[3]d"],ok:true}}` + "\n"
+	case types.InputFormatCsv:
+		line = "user-%09[1]d,%[2]d,some name %[1]d,true\n"
+	}
 	for f := range files {
-		w, err := st.Create(context.Background(), "src", fmt.Sprintf("big/part-%d.json.gz", f))
+		w, err := st.Create(context.Background(), "src", fmt.Sprintf("big/part-%d.gz", f))
 		if err != nil {
 			t.Fatal(err)
 		}
 		zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
 		bw := bufio.NewWriter(zw)
+		if scaleFormat() == types.InputFormatCsv {
+			bw.WriteString("pk,n,name,ok\n")
+		}
 		for i := f; i < n; i += files {
-			fmt.Fprintf(bw, `{"Item":{"pk":{"S":"user-%09d"},"n":{"N":"%d"},"name":{"S":"some name %d"},"tags":{"SS":["a","b%d"]},"ok":{"BOOL":true}}}`+"\n", i, i*7, i, i%13)
+			fmt.Fprintf(bw, line, i, i*7, i%13)
 		}
 		bw.Flush()
 		zw.Close()
