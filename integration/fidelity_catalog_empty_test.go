@@ -70,8 +70,24 @@ func TestEmptyStringMembers(t *testing.T) {
 	wantAPIError(t, err, "ValidationException", two+"Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"+
 		"; Value '' at 'tableName' failed to satisfy constraint: "+name)
 
-	// The members the service answers in its own words, bare.
-	_, err = c.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: aws.String("")})
+	emptyStringOwnWords(t, c, tbl)
+
+	// Names that are valid are still taken, and a member not sent is
+	// still a missing one.
+	if _, err := c.ListTables(ctx, &dynamodb.ListTablesInput{ExclusiveStartTableName: aws.String("Emp")}); err != nil {
+		t.Errorf("ListTables from a valid name: %v", err)
+	}
+	if _, err := c.DescribeContributorInsights(ctx, &dynamodb.DescribeContributorInsightsInput{TableName: tbl}); err != nil {
+		t.Errorf("DescribeContributorInsights without IndexName: %v", err)
+	}
+}
+
+// emptyStringOwnWords: the members the service answers in its own words,
+// bare, when sent as "".
+func emptyStringOwnWords(t *testing.T, c *dynamodb.Client, tbl *string) {
+	t.Helper()
+	ctx := context.Background()
+	_, err := c.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: aws.String("")})
 	wantAPIError(t, err, "ValidationException", "Invalid Backup ARN")
 	_, err = c.RestoreTableFromBackup(ctx, &dynamodb.RestoreTableFromBackupInput{TargetTableName: aws.String(""),
 		BackupArn: aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/EmptyStr/backup/01791525400213-63b4d36a")})
@@ -92,15 +108,6 @@ func TestEmptyStringMembers(t *testing.T) {
 	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Invalid policy document: This policy contains invalid Json")
 	_, err = c.ExportTableToPointInTime(ctx, &dynamodb.ExportTableToPointInTimeInput{TableArn: aws.String(""), S3Bucket: aws.String("bucket")})
 	wantAPIError(t, err, "ValidationException", "Invalid TableArn: Invalid Table ARN")
-
-	// Names that are valid are still taken, and a member not sent is
-	// still a missing one.
-	if _, err := c.ListTables(ctx, &dynamodb.ListTablesInput{ExclusiveStartTableName: aws.String("Emp")}); err != nil {
-		t.Errorf("ListTables from a valid name: %v", err)
-	}
-	if _, err := c.DescribeContributorInsights(ctx, &dynamodb.DescribeContributorInsightsInput{TableName: tbl}); err != nil {
-		t.Errorf("DescribeContributorInsights without IndexName: %v", err)
-	}
 }
 
 // TestEmptyEnumMembers: an enumeration sent as "" (which aws-sdk-go-v2

@@ -59,9 +59,7 @@ func TestMultiAccountReplicaFromSourceArn(t *testing.T) {
 		return err
 	}
 
-	// Without a source, KeySchema and AttributeDefinitions are required as
-	// ever, listed in the service's member order (api/internal/validate's
-	// javaMapOrder).
+	// Without a source, KeySchema and AttributeDefinitions are required (javaMapOrder's order).
 	_, err := eu.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Music")})
 	wantAPIError(t, err, "ValidationException", "2 validation errors detected: "+
 		"Value null at 'keySchema' failed to satisfy constraint: Member must not be null; "+

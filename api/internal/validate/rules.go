@@ -120,12 +120,7 @@ func parseRules(tag string, t reflect.Type) ([]rule, error) {
 		case "len":
 			r, err = parseLen(arg)
 		case "min", "max":
-			r.kind = ruleMin
-			if key == "max" {
-				r.kind = ruleMax
-			}
-			r.text = arg
-			r.num, err = strconv.ParseFloat(arg, 64)
+			r, err = parseBound(key, arg)
 		case "pattern":
 			r.kind, r.text = rulePattern, arg
 			r.re, err = regexp.Compile("^(?:" + arg + ")$")
@@ -159,6 +154,17 @@ func parseRules(tag string, t reflect.Type) ([]rule, error) {
 		rules = append(rules, r)
 	}
 	return rules, nil
+}
+
+// parseBound parses a "min=N" or "max=N" rule.
+func parseBound(key, arg string) (rule, error) {
+	r := rule{kind: ruleMin, text: arg}
+	if key == "max" {
+		r.kind = ruleMax
+	}
+	var err error
+	r.num, err = strconv.ParseFloat(arg, 64)
+	return r, err
 }
 
 // parseLen parses "MIN..MAX", "MIN.." or "..MAX".
