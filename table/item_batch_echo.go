@@ -58,29 +58,11 @@ func (s *Service) CheckBatchWriteRequestItems(items map[string][]ddb.WriteReques
 		return err
 	}
 	for name := range items {
-		if !tableNameOrARN(name) {
+		if !ddb.TableNameOrARN(name) {
 			return ddb.Errorf(ddb.ValidationException, "1 validation error detected: Value '%s' at 'requestItems' %s", javaRequestItems(items), msgMapKeys)
 		}
 	}
 	return nil
-}
-
-// tableNameOrARN reports whether s is a table's name (3 to 255 of
-// [a-zA-Z0-9_.-]) or an ARN.
-func tableNameOrARN(s string) bool {
-	if strings.HasPrefix(s, "arn:") {
-		return true
-	}
-	if len(s) < 3 || len(s) > 255 {
-		return false
-	}
-	for i := range len(s) {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // javaRequestItems renders RequestItems as the service echoes it, tables

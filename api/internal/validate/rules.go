@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // ruleKind names one constraint of the ddb tag grammar (see Validator).
@@ -258,7 +260,7 @@ func (r *rule) check(v reflect.Value) string {
 		}
 	case ruleTableNameKeys:
 		for _, k := range v.MapKeys() {
-			if !validTableName(k.String()) {
+			if !ddb.TableNameOrARN(k.String()) {
 				return msgTableNameKeys
 			}
 		}
@@ -273,25 +275,6 @@ func (r *rule) check(v reflect.Value) string {
 // us-east-1 and eu-west-2, 2026-10-09).
 const msgTableNameKeys = "Map keys must satisfy constraint: [Member must have length less than or equal to 255, " +
 	"Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"
-
-// validTableName reports whether s is a table's name (3 to 255 of
-// [a-zA-Z0-9_.-]) or an ARN, which the service checks when it looks the
-// table up.
-func validTableName(s string) bool {
-	if strings.HasPrefix(s, "arn:") {
-		return true
-	}
-	if len(s) < 3 || len(s) > 255 {
-		return false
-	}
-	for i := range len(s) {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
 
 // renderFor prints v, which breaks r, as the service's message shows it:
 // a map keyed by table names as the request's JSON (the recorded echo of
