@@ -134,7 +134,7 @@ func TestItemSizeBySurface(t *testing.T) {
 }
 
 // TestUpdateItemSizedByWhatItWrites: standalone UpdateItem, as DynamoDB
-// sizes it in 22 of its 33 Regions (the same suite), also refuses an
+// sizes it in 31 of its 33 Regions (the same suite, 2026-10-07), also refuses an
 // update whose written attributes plus 3 bytes, plus 19 per SET (one more
 // through a list index) and 2 per REMOVE, exceed 409,600: the key and
 // attributes it leaves alone do not count. At a one-byte key a single SET
