@@ -142,25 +142,28 @@ func TestFaultInjection(t *testing.T) {
 	}
 }
 
+// TestFaultUnprocessedItems: a BatchWriteItem rule leaves the matching
+// request unprocessed and serves the rest (the tables' names are valid:
+// RequestItems' key constraint is checked first).
 func TestFaultUnprocessedItems(t *testing.T) {
 	fs := newFaultServer(t)
-	rule := `{"operation":"BatchWriteItem","table":"T","key":{"pk":{"S":"b"}},"error":"UnprocessedItems"}`
+	rule := `{"operation":"BatchWriteItem","table":"Tbl","key":{"pk":{"S":"b"}},"error":"UnprocessedItems"}`
 	if err := fs.addRule(t, rule); err != nil {
 		t.Fatalf("adding rule: %v", err)
 	}
-	body := `{"RequestItems":{"T":[{"PutRequest":{"Item":{"pk":{"S":"a"}}}},{"PutRequest":{"Item":{"pk":{"S":"b"}}}}],"U":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]}}`
+	body := `{"RequestItems":{"Tbl":[{"PutRequest":{"Item":{"pk":{"S":"a"}}}},{"PutRequest":{"Item":{"pk":{"S":"b"}}}}],"Ubl":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]}}`
 	status, doc := fs.call(t, "BatchWriteItem", body)
 	if status != 200 {
 		t.Fatalf("got %d %v, want 200", status, doc)
 	}
 	got, _ := json.Marshal(doc["UnprocessedItems"])
-	if want := `{"T":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]}`; string(got) != want {
+	if want := `{"Tbl":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]}`; string(got) != want {
 		t.Errorf("got UnprocessedItems %s, want %s", got, want)
 	}
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	slices.Sort(fs.received) // the operation sees tables in map order
-	if got, want := strings.Join(fs.received, ","), "T:a,U:b"; got != want {
+	if got, want := strings.Join(fs.received, ","), "Tbl:a,Ubl:b"; got != want {
 		t.Errorf("got %s served, want %s", got, want)
 	}
 }

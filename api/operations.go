@@ -32,7 +32,7 @@ func Operations(svc *table.Service) map[string]Handler {
 		"Scan":                      olderValues(Op(svc.Scan)),
 		"SearchVectors":             Op(svc.SearchVectors),
 		"BatchGetItem":              currentLayer(Op(svc.BatchGetItem)),
-		"BatchWriteItem":            Op(batchWriteItem(svc)),
+		"BatchWriteItem":            Op(svc.BatchWriteItem),
 		"TransactWriteItems":        olderValues(opOrdered(svc.TransactWriteItems, transactOrder(svc))),
 		"TransactGetItems":          Op(svc.TransactGetItems),
 		"ExecuteStatement":          Op(ql.ExecuteStatement),

@@ -5,8 +5,7 @@ import "strings"
 // TableNameOrARN reports whether s may name a table in a request map's
 // key: a table's name (3 to 255 of [a-zA-Z0-9_.-]) or an ARN, which the
 // service checks only when it looks the table up. The request validator
-// (BatchGetItem's RequestItems) and the table service (BatchWriteItem's)
-// share it.
+// checks BatchGetItem's and BatchWriteItem's RequestItems with it.
 func TableNameOrARN(s string) bool {
 	if strings.HasPrefix(s, "arn:") {
 		return true

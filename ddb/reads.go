@@ -149,7 +149,7 @@ type WriteRequest struct {
 // BatchWriteItemInput is BatchWriteItem's request.
 type BatchWriteItemInput struct {
 	// An empty RequestItems is refused by table.BatchWriteItem, in its own words.
-	RequestItems                map[string][]WriteRequest `ddb:"required;len=..25"`
+	RequestItems                map[string][]WriteRequest `ddb:"required;len=..25;writerequestitems"`
 	ReturnConsumedCapacity      string                    `json:",omitempty" ddb:"enum=INDEXES|TOTAL|NONE"`
 	ReturnItemCollectionMetrics string                    `json:",omitempty" ddb:"enum=SIZE|NONE"`
 }

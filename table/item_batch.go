@@ -292,9 +292,6 @@ func (s *Service) writeBatch(ctx context.Context, op writeOp, pre, post func(*st
 // batchMutations validates every request of a BatchWriteItem, table by
 // table in name order, and returns the mutations.
 func (s *Service) batchMutations(ctx context.Context, region string, items map[string][]ddb.WriteRequest) ([]mutation, error) {
-	if err := batchMapError(items); err != nil { // item_batch_echo.go
-		return nil, err
-	}
 	if err := emptyNames(items); err != nil {
 		return nil, err
 	}

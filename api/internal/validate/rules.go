@@ -27,6 +27,7 @@ const (
 	rulePattern
 	ruleEnum
 	ruleTableNameKeys
+	ruleWriteRequestItems
 	ruleEmptySays
 	ruleCheckEmpty
 )
@@ -109,10 +110,9 @@ func parseRules(tag string, t reflect.Type) ([]rule, error) {
 				err = errors.New("want requiredunless=FIELD")
 			}
 		case "tablenamekeys":
-			if derefType(t).Kind() != reflect.Map || derefType(t).Key().Kind() != reflect.String {
-				return nil, fmt.Errorf("rule %q: does not apply to %s", part, t)
-			}
 			r.kind = ruleTableNameKeys
+		case "writerequestitems":
+			r.kind = ruleWriteRequestItems
 		case "tablename":
 			if derefType(t).Kind() != reflect.String {
 				return nil, fmt.Errorf("rule %q: does not apply to %s", part, t)
@@ -206,6 +206,14 @@ func applicable(k ruleKind, t reflect.Type) error {
 		if t.Kind() == reflect.String {
 			return nil
 		}
+	case ruleTableNameKeys:
+		if t.Kind() == reflect.Map && t.Key().Kind() == reflect.String {
+			return nil
+		}
+	case ruleWriteRequestItems:
+		if t == reflect.TypeFor[map[string][]ddb.WriteRequest]() {
+			return nil
+		}
 	default:
 		return nil
 	}
@@ -259,31 +267,46 @@ func (r *rule) check(v reflect.Value) string {
 			return "Member must satisfy enum value set: " + r.enumRendered
 		}
 	case ruleTableNameKeys:
-		for _, k := range v.MapKeys() {
-			if !ddb.TableNameOrARN(k.String()) {
-				return msgTableNameKeys
-			}
+		return tableNameKeys(v)
+	case ruleWriteRequestItems:
+		return writeRequestItems(v) // java_echo.go
+	}
+	return ""
+}
+
+// tableNameKeys is msgTableNameKeys if a key of the map v is neither a
+// table name nor an ARN, else "".
+func tableNameKeys(v reflect.Value) string {
+	for _, k := range v.MapKeys() {
+		if !ddb.TableNameOrARN(k.String()) {
+			return msgTableNameKeys
 		}
 	}
 	return ""
 }
 
 // msgTableNameKeys is the service's refusal of a map keyed by table names
-// (BatchGetItem's RequestItems) holding a key that is no table name: every
-// constraint of the key listed, whichever failed
-// (paritysuite/dynamodb-conformance validation-ordering/batchOperations,
-// us-east-1 and eu-west-2, 2026-10-09).
+// (BatchGetItem's and BatchWriteItem's RequestItems) holding a key that is
+// no table name: every constraint of the key listed, whichever failed
+// (paritysuite/dynamodb-conformance validation-ordering/batchOperations and
+// batchWriteItem error messages, us-east-1 and eu-west-2, 2026-10-09).
 const msgTableNameKeys = "Map keys must satisfy constraint: [Member must have length less than or equal to 255, " +
 	"Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"
 
 // renderFor prints v, which breaks r, as the service's message shows it:
 // a map keyed by table names as the request's JSON (the recorded echo of
 // BatchGetItem's RequestItems, '{"bad!name":{"Keys":[{"pk":{"S":"a"}}]}}'),
-// anything else as render does.
+// BatchWriteItem's RequestItems as Java prints it (java_echo.go), anything
+// else as render does.
 func (r *rule) renderFor(v reflect.Value) string {
-	if r.kind == ruleTableNameKeys {
+	switch r.kind {
+	case ruleTableNameKeys:
 		if b, err := json.Marshal(v.Interface()); err == nil {
 			return string(b)
+		}
+	case ruleWriteRequestItems:
+		if m, ok := v.Interface().(map[string][]ddb.WriteRequest); ok {
+			return javaRequestItems(m)
 		}
 	}
 	return render(v)

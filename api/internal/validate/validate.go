@@ -34,6 +34,9 @@ import (
 //	tablename        a table's name (len=3..255;pattern=[a-zA-Z0-9_.-]+) or ARN (len=..1024)
 //	tablenamekeys    a map's keys are table names or ARNs (BatchGetItem's RequestItems), its
 //	                 value shown as JSON in the message
+//	writerequestitems BatchWriteItem's RequestItems: 1 to 25 requests a table, then the keys
+//	                 as tablenamekeys, checked after every other member's constraint and
+//	                 reported alone, the map shown as Java prints it (java_echo.go)
 //	checkempty       a table name (tablename) sent as "" is checked by its name rules (see below)
 //	emptysays=TEXT   a string sent as "" is refused with TEXT alone (no "N validation errors"
 //	                 envelope), when every other constraint holds, instead of by its other rules:
@@ -102,6 +105,9 @@ func (vd *Validator) ValidateBody(v any, body []byte) error {
 		if c.bare != "" {
 			return ddb.Errorf(ddb.ValidationException, "%s", c.bare)
 		}
+		if c.later != "" {
+			return ddb.Errorf(ddb.ValidationException, "1 validation error detected: %s", c.later)
+		}
 		return nil
 	case 1:
 		return ddb.Errorf(ddb.ValidationException, "1 validation error detected: %s", c.msgs[0])
@@ -115,7 +121,10 @@ type checker struct {
 	vd   *Validator
 	msgs []string
 	bare string // the first emptysays message met
-	err  error
+	// later is the first failure of a constraint the service checks after
+	// every other (writerequestitems), reported when nothing else failed.
+	later string
+	err   error
 }
 
 // value walks any value looking for structs to check. raw, when not nil,
@@ -189,8 +198,15 @@ func (c *checker) structValue(v reflect.Value, path string, raw json.RawMessage)
 			continue
 		}
 		for _, r := range f.rules {
-			if msg := r.check(fv); msg != "" {
-				c.msgs = append(c.msgs, "Value '"+r.renderFor(fv)+"' at '"+p+"' failed to satisfy constraint: "+msg)
+			msg := r.check(fv)
+			if msg == "" {
+				continue
+			}
+			msg = "Value '" + r.renderFor(fv) + "' at '" + p + "' failed to satisfy constraint: " + msg
+			if r.kind != ruleWriteRequestItems {
+				c.msgs = append(c.msgs, msg)
+			} else if c.later == "" {
+				c.later = msg
 			}
 		}
 		if f.walk {

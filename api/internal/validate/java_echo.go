@@ -1,7 +1,8 @@
-package table
+package validate
 
 import (
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,59 +11,43 @@ import (
 	"github.com/ddblocal/ddblocal/ddb"
 )
 
-// BatchWriteItem's request counts. A table given no request, or more than
-// 25, fails the RequestItems map's value constraint, which the service
-// reports before it looks at anything else of the request, echoing the whole map as Java prints its request model: "{T=[WriteRequest(putRequest=
-// PutRequest(item={pk=AttributeValue(s=a, n=null, ...)}, workloadProfileName=
-// null), deleteRequest=null)]}" (paritysuite/dynamodb-conformance's
+// BatchWriteItem's RequestItems (the writerequestitems rule). The service
+// checks the map after every other member's constraint and reports it alone
+// (an unknown ReturnConsumedCapacity is reported instead:
+// paritysuite/dynamodb-conformance's batchOperations validation-ordering
+// test), before any table is looked up: first its value constraint, a table
+// given no request or more than 25, then its key constraint, a key that is
+// no table name (msgTableNameKeys, every constraint listed whichever
+// failed; an ARN is checked when the table is looked up). Either way it
+// echoes the whole map as Java prints its request model: "{T=[WriteRequest(
+// putRequest=PutRequest(item={pk=AttributeValue(s=a, n=null, ...)},
+// workloadProfileName=null), deleteRequest=null)]}" (the same suite's
 // batchWriteItem error-message tests and cross-Region captures: the empty
 // list exactly, "{T=[]}", in us-east-1 and eu-west-2 in October 2026; the
-// 26-request echo in most Regions in September 2026). Where a detail of the
-// echo is not recorded (binary values, delete requests, the order of an
-// item's attributes, which Java takes from a hash map) it is printed the
-// same way as what is: attributes in name order.
+// 26-request echo in most Regions in September 2026; "bad!name" in
+// us-east-1 and eu-west-2, 2026-10-09). Where a detail of the echo is not
+// recorded (binary values, delete requests, the order of an item's
+// attributes, which Java takes from a hash map) it is printed the same way
+// as what is: attributes in name order.
 
-const msgMapValue = "failed to satisfy constraint: Map value must satisfy constraint: " +
+// maxBatchWriteRequests is the most requests one table of a BatchWriteItem
+// may carry.
+const maxBatchWriteRequests = 25
+
+// msgMapValue is the RequestItems map's value constraint.
+const msgMapValue = "Map value must satisfy constraint: " +
 	"[Member must have length less than or equal to 25, Member must have length greater than or equal to 1]"
 
-// msgMapKeys is the RequestItems map's key constraint, which a key that is
-// no table name fails, every constraint listed whichever failed
-// (paritysuite/dynamodb-conformance's batchWriteItem error-message test,
-// us-east-1 and eu-west-2, 2026-10-09: "bad!name"; an ARN is checked when
-// the table is looked up).
-const msgMapKeys = "failed to satisfy constraint: Map keys must satisfy constraint: " +
-	"[Member must have length less than or equal to 255, Member must have length greater than or equal to 3, " +
-	"Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"
-
-// batchMapError is that refusal of a BatchWriteItem's RequestItems, or nil.
-func batchMapError(items map[string][]ddb.WriteRequest) error {
-	for _, reqs := range items {
-		if len(reqs) == 0 || len(reqs) > maxBatchWriteRequests {
-			return ddb.Errorf(ddb.ValidationException, "1 validation error detected: Value '%s' at 'requestItems' %s", javaRequestItems(items), msgMapValue)
+// writeRequestItems is the constraint text of BatchWriteItem's RequestItems
+// v (a map[string][]ddb.WriteRequest) if it breaks one, else "".
+func writeRequestItems(v reflect.Value) string {
+	iter := v.MapRange()
+	for iter.Next() {
+		if n := iter.Value().Len(); n == 0 || n > maxBatchWriteRequests {
+			return msgMapValue
 		}
 	}
-	return nil
-}
-
-// CheckBatchWriteRequestItems is the service's refusal of a client's
-// BatchWriteItem by its RequestItems map, or nil: the value constraint
-// first, then the key constraint, echoing the map as Java prints it. The
-// service checks the keys after every other member's constraint (an
-// unknown ReturnConsumedCapacity is reported alone: the same suite's
-// batchOperations validation-ordering test), before any table is looked up.
-// api calls it where a client's request is validated; BatchWriteItem itself
-// checks only the value constraint, so that the service's own callers may
-// name a table as they like.
-func (s *Service) CheckBatchWriteRequestItems(items map[string][]ddb.WriteRequest) error {
-	if err := batchMapError(items); err != nil {
-		return err
-	}
-	for name := range items {
-		if !ddb.TableNameOrARN(name) {
-			return ddb.Errorf(ddb.ValidationException, "1 validation error detected: Value '%s' at 'requestItems' %s", javaRequestItems(items), msgMapKeys)
-		}
-	}
-	return nil
+	return tableNameKeys(v)
 }
 
 // javaRequestItems renders RequestItems as the service echoes it, tables
