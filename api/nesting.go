@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"errors"
 	"maps"
 	"slices"
@@ -12,50 +11,6 @@ import (
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/table"
 )
-
-// enveloped sends a value nested past DynamoDB's limit, a number that
-// cannot be stored (not a number, out of range, too many digits), or a set
-// that is empty or holds a member twice, in h's request inside the "1
-// validation error detected: " envelope, as DynamoDB's PutItem, UpdateItem
-// and DeleteItem do wherever the value sits (paritysuite/dynamodb-conformance
-// valueLayers, four regions, 2026-10-09; its eu-west-2 capture of 2026-09-20
-// for the empty sets); the other operations send the bare message.
-func enveloped(h Handler) Handler {
-	return func(ctx context.Context, r *Request) (any, error) {
-		out, err := h(ctx, r)
-		var ae *attr.Error
-		if envelopedKind(err) && errors.As(err, &ae) {
-			return nil, ddb.Errorf(ddb.ValidationException, "1 validation error detected: %s", ae.CurrentMsg())
-		}
-		return out, err
-	}
-}
-
-// currentLayer answers a value error of h's request in the words of the
-// service's current request layer, bare, as GetItem, BatchGetItem and Query
-// do (attr.Error's Current: a duplicate set member; valueLayers, four
-// regions, 2026-10-09).
-func currentLayer(h Handler) Handler {
-	return func(ctx context.Context, r *Request) (any, error) {
-		out, err := h(ctx, r)
-		var ae *attr.Error
-		if err != nil && errors.As(err, &ae) && ae.Current != "" {
-			return nil, ddb.Errorf(ddb.ValidationException, "%s", ae.Current)
-		}
-		return out, err
-	}
-}
-
-// envelopedKind reports whether err is a value error enveloped sends inside
-// the envelope.
-func envelopedKind(err error) bool {
-	for _, k := range []error{attr.ErrNesting, attr.ErrNotNumber, attr.ErrOverflow, attr.ErrUnderflow, attr.ErrPrecision, attr.ErrEmptySet, attr.ErrDuplicates} {
-		if errors.Is(err, k) {
-			return true
-		}
-	}
-	return false
-}
 
 // Deep requests. A request holding a value nested past DynamoDB's limit is
 // refused while it is decoded (attr), before anything else is looked at.
