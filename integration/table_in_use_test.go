@@ -14,8 +14,9 @@ import (
 )
 
 // TestTableInUse: with transient statuses on, UpdateTable and DeleteTable on
-// a CREATING or UPDATING table are refused with DynamoDB's
-// ResourceInUseException, and the refused update changes nothing.
+// a CREATING or UPDATING table, and UpdateTimeToLive on a CREATING one, are
+// refused with DynamoDB's ResourceInUseException, and the refused update
+// changes nothing.
 func TestTableInUse(t *testing.T) {
 	ctx := context.Background()
 	clock := newFakeClock()
@@ -45,6 +46,9 @@ func TestTableInUse(t *testing.T) {
 		return err
 	}
 	wantAPIError(t, describeTTL(), "ValidationException", "Cannot describe time to live while table is in CREATING state: Current table state is CREATING")
+	_, err = c.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("Busy"),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("exp"), Enabled: aws.Bool(true)}})
+	wantAPIError(t, err, "ResourceInUseException", creating)
 	clock.Advance(2 * time.Second)
 	if err := provisioned(5); err != nil {
 		t.Fatalf("UpdateTable on ACTIVE: %v", err)

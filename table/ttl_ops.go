@@ -73,6 +73,13 @@ func (s *Service) UpdateTimeToLive(ctx context.Context, region string, in *ddb.U
 	if err != nil {
 		return nil, err
 	}
+	// A CREATING table, whether an import or --transient-delay keeps it so,
+	// is refused with ResourceInUseException, the error the API reference
+	// lists for an operation that "conflicts with the resource's
+	// availability", in UpdateTable's recorded words (inUse); the service's
+	// own message here is not recorded. DescribeTimeToLive refuses such a
+	// table too (above), so a client cannot see Time to Live settle before
+	// the table is ACTIVE.
 	if s.creating(m) {
 		return nil, s.inUse(m, s.now().UnixNano())
 	}
