@@ -1,10 +1,7 @@
 package table
 
 import (
-	"encoding/json"
-
 	"github.com/ddblocal/ddblocal/ddb"
-	"github.com/ddblocal/ddblocal/store"
 )
 
 // Bulk loads and the table's state. The developer guide's "Bulk put items
@@ -22,16 +19,10 @@ import (
 // or creates an index.
 func (s *Service) checkBulkState(m *tableMeta) error {
 	now := s.now().UnixNano()
-	creating := ddb.Errorf(ddb.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: %s", m.Name)
+	// An import keeps its table CREATING (tableMeta.Importing) until it
+	// ends, whichever front-end runs it.
 	if s.tableStatus(m, now) == "CREATING" {
-		return creating
-	}
-	importing, err := s.importInto(m)
-	if err != nil {
-		return err
-	}
-	if importing {
-		return creating
+		return ddb.Errorf(ddb.ResourceInUseException, "Attempt to change a resource which is still in use: Table is being created: %s", m.Name)
 	}
 	if len(m.GlobalSecondaryIndexes) > 0 {
 		stats, err := s.stats(m)
@@ -56,27 +47,4 @@ func (s *Service) checkBulkState(m *tableMeta) error {
 
 func indexInUse(m *tableMeta, index string) error {
 	return ddb.Errorf(ddb.ResourceInUseException, "Attempt to change a resource which is still in use: Index is being created: %s (table %s)", index, m.Name)
-}
-
-// importInto reports whether an import into m is in progress, on whichever
-// front-end runs it: the service keeps an imported table CREATING until
-// the import ends.
-func (s *Service) importInto(m *tableMeta) (bool, error) {
-	var found bool
-	var err error
-	verr := s.db.View(func(tx *store.Tx) error {
-		eachJob(tx, m.Region, kindImport, func(raw []byte) bool {
-			var j importJob
-			if err = json.Unmarshal(raw, &j); err != nil {
-				return false
-			}
-			found = j.Desc.ImportStatus == "IN_PROGRESS" && j.Desc.TableId == m.ID
-			return !found
-		})
-		return nil
-	})
-	if err == nil {
-		err = verr
-	}
-	return found, err
 }
