@@ -190,7 +190,7 @@ func (l *bulkLoad) run() (s3import.Stats, error) {
 	}
 	o := s3import.Options{Format: in.InputFormat, Compression: in.InputCompressionType, Check: itemCheck(l.m),
 		Conditions: true, CheckCondition: l.checkCondition}
-	return l.s.readChunks(in.S3Bucket, in.S3KeyPrefix, o, from, tierWorkers(d.PerformanceTier), l.write)
+	return l.s.readChunks(l.s.s3Store(l.region, in.S3BucketOwner), in.S3Bucket, in.S3KeyPrefix, o, from, tierWorkers(d.PerformanceTier), l.write)
 }
 
 // tierWorkers is how many goroutines decode a load's input in a
@@ -211,7 +211,7 @@ func tierWorkers(tier string) int {
 func (l *bulkLoad) inputBytes() (int64, error) {
 	in := l.job.Desc.InputS3Configuration
 	var total int64
-	err := l.s.opts.S3.List(l.s.bg, in.S3Bucket, in.S3KeyPrefix, func(o bucket.Object) error {
+	err := l.s.s3Store(l.region, in.S3BucketOwner).List(l.s.bg, in.S3Bucket, in.S3KeyPrefix, func(o bucket.Object) error {
 		total += o.Size
 		return nil
 	})
@@ -320,7 +320,8 @@ func (l *bulkLoad) wants(t string) bool {
 // writeReport writes lines as one object of JSON lines under key in the
 // output bucket.
 func (l *bulkLoad) writeReport(key string, lines []any) error {
-	w, err := l.s.opts.S3.Create(l.s.bg, l.job.Desc.OutputS3Configuration.S3Bucket, key)
+	out := l.job.Desc.OutputS3Configuration
+	w, err := l.s.s3Store(l.region, out.S3BucketOwner).Create(l.s.bg, out.S3Bucket, key)
 	if err != nil {
 		return err
 	}

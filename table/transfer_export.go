@@ -239,7 +239,7 @@ func (s *Service) writeExport(o *store.Ownership, region, id string, job *export
 	if err != nil {
 		return s3export.Result{}, err
 	}
-	w, err := s3export.Start(s.bg, s3export.Options{Store: s.opts.S3, Bucket: d.S3Bucket, Prefix: d.S3Prefix,
+	w, err := s3export.Start(s.bg, s3export.Options{Store: s.s3Store(region, d.S3BucketOwner), Bucket: d.S3Bucket, Prefix: d.S3Prefix,
 		ID: id, Format: d.ExportFormat})
 	if err != nil {
 		return s3export.Result{}, err

@@ -13,6 +13,7 @@ import (
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/transfer/bucket"
 	"github.com/ddblocal/ddblocal/transfer/s3import"
 )
 
@@ -164,7 +165,8 @@ func (s *Service) loadImport(o *store.Ownership, region, id string, job *importJ
 			return st, err
 		}
 	}
-	return s.readChunks(d.S3BucketSource.S3Bucket, d.S3BucketSource.S3KeyPrefix, o3, job.Progress.Pos, 0, func(c s3import.Chunk) error {
+	src := d.S3BucketSource
+	return s.readChunks(s.s3Store(region, src.S3BucketOwner), src.S3Bucket, src.S3KeyPrefix, o3, job.Progress.Pos, 0, func(c s3import.Chunk) error {
 		return s.writeImported(m, c.Records, func(tx *store.Tx) error {
 			if err := o.Fence(tx); err != nil {
 				return err
@@ -228,18 +230,18 @@ func itemCheck(m *tableMeta) func(attr.Item) error {
 	}
 }
 
-// readChunks reads every object under prefix in chunks of importChunk
-// records, decoded on workers goroutines (0: as many as there are cores)
-// while this one calls write with each chunk in order
-// (s3import.ReadChunks). write's error stops the read.
-func (s *Service) readChunks(bkt, prefix string, o s3import.Options, from s3import.Position, workers int, write func(s3import.Chunk) error) (s3import.Stats, error) {
+// readChunks reads every object under prefix in st's bucket bkt (st from
+// s3Store) in chunks of importChunk records, decoded on workers goroutines
+// (0: as many as there are cores) while this one calls write with each
+// chunk in order (s3import.ReadChunks). write's error stops the read.
+func (s *Service) readChunks(st bucket.Store, bkt, prefix string, o s3import.Options, from s3import.Position, workers int, write func(s3import.Chunk) error) (s3import.Stats, error) {
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	if s.plain {
 		workers = 1 // the plain twin: read and decoded on one goroutine
 	}
-	return s3import.ReadChunks(s.bg, s.opts.S3, bkt, prefix, o, from, importChunk, workers, write)
+	return s3import.ReadChunks(s.bg, st, bkt, prefix, o, from, importChunk, workers, write)
 }
 
 // keyTypes returns the types of m's attribute definitions, which type the

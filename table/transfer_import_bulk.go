@@ -53,7 +53,8 @@ func (s *Service) loadImportBulk(o *store.Ownership, region, id string, job *imp
 	o3.Encoded = true                      // the items are only keyed, checked and stored
 	var size int64
 	var last time.Time
-	st, err := s.readChunks(d.S3BucketSource.S3Bucket, d.S3BucketSource.S3KeyPrefix, o3, s3import.Position{}, 0, func(c s3import.Chunk) error {
+	src := d.S3BucketSource
+	st, err := s.readChunks(s.s3Store(region, src.S3BucketOwner), src.S3Bucket, src.S3KeyPrefix, o3, s3import.Position{}, 0, func(c s3import.Chunk) error {
 		for _, r := range c.Records {
 			p := r.Prepared.(*importPrep)
 			old, err := b.Put(p.key, p.enc)

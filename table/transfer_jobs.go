@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ddblocal/ddblocal/access"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/transfer/bucket"
@@ -177,6 +178,17 @@ func jobIDFromARN(arn, kind string) (string, bool) {
 		return "", false
 	}
 	return id, true
+}
+
+// s3Store is the S3 store as a job of scope region reaches it, with
+// owner (its S3BucketOwner) as the bucket's expected owner
+// (bucket.ExpectOwner): an S3 endpoint checks it; a folder's buckets are
+// the requester's account's, so another owner fails the job with
+// S3AccessDenied, as the service's does when the bucket's owner is not
+// the one named.
+func (s *Service) s3Store(region, owner string) bucket.Store {
+	account, _ := access.SplitScope(region)
+	return bucket.ExpectOwner(s.opts.S3, owner, account)
 }
 
 // errNoS3 fails a job when the Service was given no S3 store.

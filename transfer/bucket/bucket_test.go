@@ -175,3 +175,39 @@ func TestS3EscapingAndPages(t *testing.T) {
 		t.Fatalf("listed %d objects across pages, want 1005 in order", len(got))
 	}
 }
+
+// TestExpectOwner: a request naming the bucket's owner, or none, reaches
+// it; one naming another account is refused with ErrAccessDenied, by the
+// S3 endpoint (S3's bucket owner condition) and by the folder, whose
+// buckets are the local account's, for every call.
+func TestExpectOwner(t *testing.T) {
+	const mine, other = "111111111111", "222222222222"
+	stores := map[string]bucket.Store{"dir": bucket.Dir{Root: t.TempDir()}, "s3": buckettest.StartOwned(t, mine, "bkt").Store(t)}
+	ctx := context.Background()
+	for name, st := range stores {
+		put(t, st, "bkt", "seed", "x")
+		for _, tt := range []struct {
+			owner  string
+			denied bool
+		}{{"", false}, {mine, false}, {other, true}} {
+			o := bucket.ExpectOwner(st, tt.owner, mine)
+			_, err := get(t, o, "bkt", "seed")
+			listErr := o.List(ctx, "bkt", "", func(bucket.Object) error { return nil })
+			var commitErr error
+			if w, err := o.Create(ctx, "bkt", "new-"+tt.owner); err != nil {
+				commitErr = err
+			} else {
+				io.WriteString(w, "y")
+				_, commitErr = w.Commit()
+			}
+			for call, err := range map[string]error{"Open": err, "List": listErr, "Create": commitErr} {
+				if got := errors.Is(err, bucket.ErrAccessDenied); got != tt.denied || (!tt.denied && err != nil) {
+					t.Errorf("%s: %s expecting owner %q: %v, want denied %v", name, call, tt.owner, err, tt.denied)
+				}
+			}
+		}
+		if got := list(t, st, "bkt", "new-"); len(got) != 2 {
+			t.Errorf("%s: objects written: %v, want the two by the owner's requests", name, got)
+		}
+	}
+}

@@ -37,6 +37,10 @@ type S3 struct {
 	HTTP *http.Client
 	// TempDir holds the spool files; empty means os.TempDir().
 	TempDir string
+	// ExpectedOwner, when set, is sent with every request as S3's bucket
+	// owner condition (x-amz-expected-bucket-owner): the endpoint refuses
+	// a request to another account's bucket with 403 AccessDenied.
+	ExpectedOwner string
 }
 
 var _ Store = S3{}
@@ -110,6 +114,9 @@ func (s S3) do(ctx context.Context, method, bucket, key string, q url.Values, bo
 		return nil, err
 	}
 	req.Header.Set("X-Amz-Content-Sha256", payload)
+	if s.ExpectedOwner != "" {
+		req.Header.Set("X-Amz-Expected-Bucket-Owner", s.ExpectedOwner)
+	}
 	creds, err := s.Credentials.Retrieve(ctx)
 	if err != nil {
 		return nil, err
