@@ -167,6 +167,7 @@ func (s *Service) loadImport(o *store.Ownership, region, id string, job *importJ
 	}
 	src := d.S3BucketSource
 	return s.readChunks(s.s3Store(region, src.S3BucketOwner), src.S3Bucket, src.S3KeyPrefix, o3, job.Progress.Pos, 0, func(c s3import.Chunk) error {
+		s.logImportErrors(d.ImportArn, c)
 		return s.writeImported(m, c.Records, func(tx *store.Tx) error {
 			if err := o.Fence(tx); err != nil {
 				return err

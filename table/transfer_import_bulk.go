@@ -55,6 +55,7 @@ func (s *Service) loadImportBulk(o *store.Ownership, region, id string, job *imp
 	var last time.Time
 	src := d.S3BucketSource
 	st, err := s.readChunks(s.s3Store(region, src.S3BucketOwner), src.S3Bucket, src.S3KeyPrefix, o3, s3import.Position{}, 0, func(c s3import.Chunk) error {
+		s.logImportErrors(d.ImportArn, c)
 		for _, r := range c.Records {
 			p := r.Prepared.(*importPrep)
 			old, err := b.Put(p.key, p.enc)
