@@ -50,6 +50,10 @@ type Options struct {
 	// Applied, when set, is called after each committed batch that applied
 	// something to the target (its index applier has work).
 	Applied func()
+	// Paused starts the link paused, as if Pause were called before its
+	// first batch: a link that must be held from the start never applies
+	// anything in the moment between Start and Pause.
+	Paused bool
 }
 
 // Owner is a claim on one-owner work (store.Ownership).
@@ -98,7 +102,9 @@ func newReplicator(opts Options) *Replicator {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Replicator{opts: opts, notify: make(chan struct{}, 1), done: make(chan struct{}), progress: make(chan struct{})}
+	r := &Replicator{opts: opts, notify: make(chan struct{}, 1), done: make(chan struct{}), progress: make(chan struct{})}
+	r.paused.Store(opts.Paused)
+	return r
 }
 
 // Notify tells the replicator that the source may have new records. It never

@@ -479,6 +479,35 @@ func TestStartWaitForAndClose(t *testing.T) {
 	}
 }
 
+// TestStartPaused: a link started paused applies nothing, not even the
+// change already in the source's log when it starts (a restart with the
+// link held), until it is resumed.
+func TestStartPaused(t *testing.T) {
+	w := newWorld(t)
+	us, eu := w.table("us-east-1", true), w.table("eu-west-1", true)
+	w.update(func(tx *store.Tx) error { return Link(tx, us.ID, eu.ID, 0, false) })
+	w.write(us, "a", "1")
+	r := Start(context.Background(), Options{DB: w.db, Source: us, Target: eu, Apply: w.apply(eu), Paused: true})
+	defer r.Close()
+	r.Notify()
+	time.Sleep(3 * tick) // its first batch and two ticks' worth
+	if d := diff(w.items(eu), map[string]string{}); d != "" {
+		t.Fatalf("started paused: %s", d)
+	}
+	if !r.Paused() {
+		t.Fatal("started paused: Paused() is false")
+	}
+	r.Resume()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := r.WaitFor(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if d := diff(w.items(eu), map[string]string{"a": "1"}); d != "" {
+		t.Fatalf("resumed: %s", d)
+	}
+}
+
 func TestStateRoundTrip(t *testing.T) {
 	w := newWorld(t)
 	us := w.table("us-east-1", true)

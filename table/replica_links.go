@@ -76,6 +76,7 @@ func (s *Service) startLinks(m *tableMeta) {
 			members = append(members, o)
 		}
 	}
+	s.seedDenials(m, members)
 	for _, a := range members {
 		for _, b := range members {
 			if a != b {
@@ -84,6 +85,25 @@ func (s *Service) startLinks(m *tableMeta) {
 		}
 	}
 	s.reauthorize(m)
+}
+
+// seedDenials holds the links of members whose definition records that the
+// replication service was not authorized for them (after a restart, or on
+// another front-end) before those links start: reauthorize, which checks
+// the policies again, runs only once they have, and a link started
+// unheld could apply a change it must not meanwhile.
+func (s *Service) seedDenials(m *tableMeta, members []*tableMeta) {
+	if s.opts.Policies == nil || !m.multiAccount() { // as reauthorize, which would never clear them
+		return
+	}
+	s.replicas.mu.Lock()
+	defer s.replicas.mu.Unlock()
+	for _, t := range members {
+		since := t.global().NotAuthorizedSince
+		if _, ok := s.replicas.denied[t.ID]; !ok && since != 0 {
+			s.replicas.denied[t.ID] = denial{since: since, scope: t.Region, name: t.Name}
+		}
+	}
 }
 
 // startLink starts the replicator from table a to table b unless it runs.
@@ -97,6 +117,7 @@ func (s *Service) startLink(a, b *tableMeta) {
 	run := &linkRun{owner: s.db.Own("replication/" + a.ID + ">" + b.ID), name: a.Name, scope: a.Region,
 		source: replication.Endpoint{ID: a.ID, Region: regionOf(a)}, target: replication.Endpoint{ID: b.ID, Region: regionOf(b)}}
 	targetScope := b.Region
+	held := s.replicas.held(l, run)
 	run.r = replication.Start(s.bg, replication.Options{
 		DB: s.db, Source: run.source, Target: run.target,
 		Apply:  s.replicaApply(targetScope, b.Name, &run.forced),
@@ -110,10 +131,8 @@ func (s *Service) startLink(a, b *tableMeta) {
 				s.applier(t).Notify()
 			}
 		},
+		Paused: held,
 	})
-	if s.replicas.held(l, run) {
-		run.r.Pause()
-	}
 	s.replicas.m[l] = run
 }
 
