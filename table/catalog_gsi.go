@@ -172,11 +172,12 @@ func (s *Service) Close() {
 func (s *Service) notifyWrite(m *tableMeta, w written) {
 	if w.logged {
 		a := s.applier(m) // started on first use: it also trims the log
-		if len(m.gsis) > 0 {
-			// Only global indexes need the applier at once. A table logged
-			// for a stream or lagging reads leaves its log's trimming to the
-			// applier's tick, rather than wake it after every write for
-			// nothing (readers through an index and Settle notify it).
+		if len(m.gsis) > 0 && !w.direct {
+			// Only global indexes need the applier at once, and only for a
+			// record the write did not apply itself (gsi_direct.go). A table
+			// logged for a stream or lagging reads leaves its log's trimming
+			// to the applier's tick, rather than wake it after every write
+			// for nothing (readers through an index and Settle notify it).
 			a.Notify()
 		}
 		s.notifyVectors(m)

@@ -46,17 +46,11 @@ func (s *Service) observeWrite(m *tableMeta, key []byte, w written, transactiona
 			s.insights.Write(m.ID, d.Name, key, u*mult) // a local index shares the table's partitions
 		}
 	}
-	for _, d := range m.gsis {
-		u := w.gsi[d.Name]
-		if u <= 0 {
-			continue
-		}
-		item := w.new
-		if item == nil {
-			item = w.old
-		}
-		if ik, ok := d.Key(item, key); ok {
-			s.insights.Write(m.ID, d.Name, ik, u*mult)
+	for i, d := range m.gsis {
+		if u := w.gsi[d.Name]; u > 0 {
+			if ik := w.gsiKey(i); ik != nil {
+				s.insights.Write(m.ID, d.Name, ik, u*mult)
+			}
 		}
 	}
 }

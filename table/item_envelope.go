@@ -54,6 +54,7 @@ func (s *Service) beginWrite(kind writeKind, muts []*mutation) (writeOp, error) 
 	op := writeOp{kind: kind, muts: muts}
 	for _, mu := range muts {
 		mu.keepLog = s.keepsLog(mu.meta)
+		mu.direct = s.directIndexes(mu.meta)
 		if kind != writeService && s.throttling(mu.meta) {
 			mult := 1.0
 			if kind == writeTransaction {
@@ -139,7 +140,7 @@ func (s *Service) applyOne(tx *store.Tx, now int64, sw *spaceWrites, mu *mutatio
 		return written{collection: -1}, nil, ddb.NotFound("")
 	}
 	if mu.blindIn() {
-		w, err := mu.blindPut(sp, sw, now)
+		w, err := mu.blindPut(tx, sp, sw, now)
 		return w, nil, err
 	}
 	ld, err := s.load(sp, mu)

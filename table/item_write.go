@@ -5,9 +5,9 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/capacity"
-	"github.com/ddblocal/ddblocal/changelog"
 	"github.com/ddblocal/ddblocal/ddb"
 	"github.com/ddblocal/ddblocal/expressions"
+	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -28,6 +28,9 @@ type mutation struct {
 	// keepLog asks for a change-log record even when the table has no
 	// global index: its reads may lag (see Service.keepsLog).
 	keepLog bool
+	// direct lets the write change its table's global indexes itself
+	// when nothing waits for the table's applier (gsi_direct.go).
+	direct bool
 	// blind marks a put whose new item does not depend on the old one and
 	// whose caller does not need the old item (no condition, no ALL_OLD):
 	// see blindPut.
@@ -100,7 +103,13 @@ type written struct {
 	// logged says that the write appended a change-log record.
 	logged   bool
 	lsi, gsi map[string]float64 // write units per index
-	vec      map[string]float64 // bytes replicated per vector index
+	// gsiChanges are the write's changes to its table's global indexes,
+	// in the order of tableMeta.gsis (gsiUnits).
+	gsiChanges []index.Change
+	// direct says that the write applied gsiChanges itself (gsi_direct.go):
+	// its record, if it logged one, gives the applier nothing to apply.
+	direct bool
+	vec    map[string]float64 // bytes replicated per vector index
 	// collection is the item collection size after the write, in bytes, for
 	// tables with local secondary indexes (-1 otherwise).
 	collection int64
@@ -148,7 +157,7 @@ func (mu *mutation) applyIn(tx *store.Tx, now int64, sw *spaceWrites) (written, 
 		return written{collection: -1}, ddb.NotFound("")
 	}
 	if mu.blindIn() {
-		return mu.blindPut(sp, sw, now)
+		return mu.blindPut(tx, sp, sw, now)
 	}
 	ld, err := mu.load(sp)
 	if err != nil {
@@ -193,7 +202,7 @@ func (mu *mutation) write(tx *store.Tx, sp *store.Space, sw *spaceWrites, now in
 	if err := applyLocal(lw, tx, sp, mu.meta); err != nil {
 		return w, err
 	}
-	w.logged, err = mu.appendLog(sp, now, ld.raw, newBytes)
+	w.logged, err = mu.logWrite(tx, sp, now, ld.raw, newBytes, &w)
 	return w, err
 }
 
@@ -241,29 +250,31 @@ func (mu *mutation) store(sp *store.Space, sw *spaceWrites, raw []byte, w writte
 	return newBytes, mu.count(sp, sw, items, int64(w.newSize-w.oldSize))
 }
 
-// gsiUnits sets w's write units of each global index, from its items.
+// gsiUnits sets w's changes to each global index and their write units,
+// from its items.
 func (mu *mutation) gsiUnits(w *written) {
-	for _, d := range mu.meta.gsis {
-		w.gsi = addUnits(w.gsi, d.Name, capacity.IndexWriteUnits(d.DiffSized(mu.key, w.old, w.new, w.oldSize, w.newSize)))
+	if len(mu.meta.gsis) == 0 {
+		return
+	}
+	w.gsiChanges = make([]index.Change, len(mu.meta.gsis))
+	for i, d := range mu.meta.gsis {
+		c := d.DiffSized(mu.key, w.old, w.new, w.oldSize, w.newSize)
+		w.gsiChanges[i] = c
+		w.gsi = addUnits(w.gsi, d.Name, capacity.IndexWriteUnits(c))
 	}
 }
 
-// appendLog appends the write's change-log record, when the table logs its
-// writes (it reports whether it did): raw and newBytes are the item before
-// and after.
-func (mu *mutation) appendLog(sp *store.Space, now int64, raw, newBytes []byte) (bool, error) {
-	if !mu.logged(sp) {
-		return false, nil
+// gsiKey is the key of the item in global index i (of tableMeta.gsis)
+// after the write, or before it for a deletion, as gsiUnits found it: nil
+// when the item is not in the index.
+func (w *written) gsiKey(i int) []byte {
+	if i >= len(w.gsiChanges) {
+		return nil
 	}
-	return true, mu.appendRecord(sp, now, raw, newBytes)
-}
-
-// appendRecord appends the write's change-log record.
-func (mu *mutation) appendRecord(sp *store.Space, now int64, raw, newBytes []byte) error {
-	rec := changelog.Append(make([]byte, 0, 48+len(mu.key)+len(raw)+len(newBytes)),
-		changelog.Record{Time: now, Key: mu.key, Old: raw, New: newBytes, Expired: mu.expired, Origin: mu.origin, OriginTime: mu.originTime})
-	_, err := sp.AppendLogOwned(rec)
-	return err
+	if w.new != nil {
+		return w.gsiChanges[i].NewKey
+	}
+	return w.gsiChanges[i].OldKey
 }
 
 // nextItem returns the item after the write: mu.next's answer, or the
@@ -300,7 +311,7 @@ func (mu *mutation) encoded(item attr.Item, size int) []byte {
 // (a stream, a global index, lagging reads) gets the old bytes in its
 // record as they are, and decodes them only for its global indexes'
 // capacity. It writes what write writes (TestFastPathsMatchPlain).
-func (mu *mutation) blindPut(sp *store.Space, sw *spaceWrites, now int64) (written, error) {
+func (mu *mutation) blindPut(tx *store.Tx, sp *store.Space, sw *spaceWrites, now int64) (written, error) {
 	w := written{collection: -1, stored: true}
 	var val []byte
 	if mu.enc != nil {
@@ -337,8 +348,8 @@ func (mu *mutation) blindPut(sp *store.Space, sw *spaceWrites, now int64) (writt
 		}
 		mu.gsiUnits(&w)
 	}
-	w.logged = true
-	return w, mu.appendRecord(sp, now, raw, val)
+	w.logged, err = mu.logWrite(tx, sp, now, raw, val, &w)
+	return w, err
 }
 
 // decodeItems decodes the items of a blind put from their bytes, raw
