@@ -11,6 +11,7 @@ import (
 // sample is what one server showed in one round of a comparison.
 type sample struct {
 	start   time.Duration          // exec to first answered request
+	listen  time.Duration          // exec to the port accepting a connection
 	idleRSS int64                  // VmRSS after -idle without requests
 	runs    map[string]measurement // by workload name
 }
@@ -60,7 +61,7 @@ func (b *bench) sampleServer(ctx context.Context, spec serverSpec) (sample, erro
 		return sample{}, err
 	}
 	defer srv.stop()
-	s := sample{start: srv.startDur, idleRSS: -1, runs: map[string]measurement{}}
+	s := sample{start: srv.startDur, listen: srv.listenDur, idleRSS: -1, runs: map[string]measurement{}}
 	select {
 	case <-ctx.Done():
 		return s, ctx.Err()

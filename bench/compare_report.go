@@ -37,6 +37,7 @@ func comparisonRows(cfg config, specs []serverSpec, samples [][]sample) []row {
 	}
 	rows := []row{
 		{"start ms", of(func(s sample) (float64, bool) { return ms64(s.start), s.start > 0 })},
+		{"listening ms", of(func(s sample) (float64, bool) { return ms64(s.listen), s.listen > 0 })},
 		{"idle RSS MiB", of(func(s sample) (float64, bool) { return mib(s.idleRSS), s.idleRSS >= 0 })},
 	}
 	workloads := slices.Clone(cfg.workloads)

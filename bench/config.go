@@ -32,6 +32,8 @@ type config struct {
 	idle          time.Duration // comparison mode: wait after start before reading idle RSS
 	cluster       int           // cluster mode: front-ends to start over one etcd member
 	ddblocal      string        // cluster mode: the front-ends' binary
+	starts        int           // start mode: rounds of starting each server
+	inittrace     bool          // start mode: the servers run with GODEBUG=inittrace=1
 }
 
 // workloadNames lists the accepted WORKLOAD arguments in the order of the usage text.
@@ -62,6 +64,16 @@ also takes a comma-separated list); server figures are the front-ends' summed,
 the etcd member's CPU is reported beside them, and the etcd workload measures
 the member itself with PutItem-sized transactions, each worker on its own keys:
   go run ./bench -cluster 2 -ddblocal ./ddblocal -d 5s setup get put etcd
+
+Start mode: -starts N with one or more -server flags starts each server N times
+(rotating), and measures each start: exec to the port accepting a connection and
+to the first answered ListTables (polled every 100 µs), the CPU time and minor
+page faults to that answer (the server is killed at once and read by wait4), and
+with -inittrace the Go runtime's per-package initialisation and ddblocal's own
+main-to-listening time. No workload is run. A trivial net/http server to compare
+with: go build -o /tmp/trivial ./bench/testdata/trivial
+  go run ./bench -starts 15 -inittrace -server 'trivial=/tmp/trivial' \
+    -server 'mem=./ddblocal -in-memory' -server 'durable=./ddblocal -db-path {dir}/d.db'
 flags:
 `
 
@@ -98,6 +110,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.idle, "idle", time.Second, "comparison mode: wait after a server's first answer before reading its idle RSS")
 	fs.IntVar(&c.cluster, "cluster", 0, "cluster mode: start one etcd member and this many front-ends of -ddblocal on it")
 	fs.StringVar(&c.ddblocal, "ddblocal", "", "cluster mode: `PATH` of the ddblocal binary the front-ends run")
+	fs.IntVar(&c.starts, "starts", 0, "start mode: start each -server this many times and measure only its start")
+	fs.BoolVar(&c.inittrace, "inittrace", false, "start mode: run the servers with GODEBUG=inittrace=1 and report where their package initialisation goes")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -113,6 +127,9 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 }
 
 func (c config) validate() error {
+	if c.starts != 0 || c.inittrace {
+		return c.validateStarts()
+	}
 	if len(c.workloads) == 0 && (len(c.servers) == 0 || !c.ceiling) {
 		return errors.New("no workload given")
 	}
@@ -145,6 +162,19 @@ func (c config) validate() error {
 		}
 	}
 	return c.validateCluster()
+}
+
+// validateStarts checks the flags of start mode.
+func (c config) validateStarts() error {
+	switch {
+	case c.starts < 1:
+		return errors.New("-starts must be at least 1 (and -inittrace goes with it)")
+	case len(c.servers) == 0:
+		return errors.New("-starts needs at least one -server")
+	case len(c.workloads) > 0 || c.ceiling || c.cluster > 0:
+		return errors.New("-starts runs no workload: no WORKLOAD, -ceiling or -cluster")
+	}
+	return nil
 }
 
 // validateCluster checks the flags of cluster mode.

@@ -65,6 +65,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	b := &bench{cfg: cfg, out: stdout}
 	defer b.close()
+	if cfg.starts > 0 {
+		return b.starts(ctx)
+	}
 	if len(cfg.servers) > 0 {
 		return b.compare(ctx)
 	}

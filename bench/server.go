@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -62,12 +64,13 @@ func (f *serverFlags) Set(s string) error {
 
 // runningServer is a started server process.
 type runningServer struct {
-	cmd      *exec.Cmd
-	dir      string
-	url      string
-	pid      string
-	startDur time.Duration // from exec to the first answered request
-	log      tailBuffer    // the end of its stderr, for errors
+	cmd       *exec.Cmd
+	dir       string
+	url       string
+	pid       string
+	startDur  time.Duration // from exec to the first answered request
+	listenDur time.Duration // from exec to its port accepting a connection
+	log       startLog      // its stderr: the end of it for errors, what it says of its start
 }
 
 // tailBuffer keeps the last tailBytes written to it; safe for one writer
@@ -126,33 +129,69 @@ func startServer(ctx context.Context, spec serverSpec) (*runningServer, error) {
 		return nil, fmt.Errorf("starting %s: %w", spec.name, err)
 	}
 	s.pid = strconv.Itoa(cmd.Process.Pid)
-	if err := awaitAnswer(ctx, s.url, t0.Add(startTimeout)); err != nil {
+	listening, err := awaitAnswer(ctx, s.url, t0.Add(startTimeout))
+	if err != nil {
 		s.stop()
-		return nil, fmt.Errorf("%s: %w; its stderr:\n%s", spec.name, err, s.log.tail())
+		return nil, fmt.Errorf("%s: %w; its stderr:\n%s", spec.name, err, s.log.tail.tail())
 	}
 	s.startDur = time.Since(t0)
+	s.listenDur = listening.Sub(t0)
 	return s, nil
 }
 
-// awaitAnswer sends ListTables to url until some HTTP answer comes back,
-// polling every 200 µs while the port refuses connections.
-func awaitAnswer(ctx context.Context, url string, deadline time.Time) error {
+// startPoll is the pause between two connection attempts while a server
+// starts. It is a nanosleep of the polling thread, not a Go timer: a timer
+// under a millisecond sleeps a whole millisecond when this process has
+// nothing else to run (the runtime's netpoll wait counts in milliseconds).
+const startPoll = 100 * time.Microsecond
+
+// awaitAnswer connects to url's port until the connection is accepted (the
+// server is listening), then sends ListTables over that connection until
+// some HTTP answer comes back. It returns when the port first accepted.
+func awaitAnswer(ctx context.Context, url string, deadline time.Time) (listening time.Time, err error) {
+	c := newWireClient(url, "us-east-1")
+	defer c.close()
 	for {
-		c := newWireClient(url, "us-east-1")
+		nc, err := net.DialTimeout("tcp", c.addr, time.Until(deadline))
+		if err == nil {
+			listening = time.Now()
+			c.release(&wireConn{c: nc, r: bufio.NewReader(nc), w: bufio.NewWriter(nc)})
+			break
+		}
+		if err := startWaitErr(ctx, deadline, err); err != nil {
+			return listening, err
+		}
+		pause(startPoll)
+	}
+	for {
 		err := c.call(ctx, "ListTables", []byte("{}"), nil)
-		c.close()
 		var apiErr *apiError
 		if err == nil || errors.As(err, &apiErr) {
-			return nil
+			return listening, nil
 		}
-		if ctx.Err() != nil {
-			return ctx.Err()
+		if err := startWaitErr(ctx, deadline, err); err != nil {
+			return listening, err
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("no answer within %s: %w", startTimeout, err)
-		}
-		time.Sleep(200 * time.Microsecond)
+		pause(startPoll)
 	}
+}
+
+// startWaitErr returns the error that ends a wait for a starting server
+// whose last attempt failed with err, or nil to try again.
+func startWaitErr(ctx context.Context, deadline time.Time, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if time.Now().After(deadline) {
+		return fmt.Errorf("no answer within %s: %w", startTimeout, err)
+	}
+	return nil
+}
+
+// pause sleeps d in the calling thread (see startPoll).
+func pause(d time.Duration) {
+	ts := syscall.NsecToTimespec(d.Nanoseconds())
+	_ = syscall.Nanosleep(&ts, nil)
 }
 
 // stop kills the server (SIGKILL: nothing it does on exit is measured) and
