@@ -62,11 +62,15 @@ func capGCHeadroom(ctx context.Context) {
 	}
 }
 
-// idleTrimPeriod is how often trimWhenIdle looks at the page faults.
-const idleTrimPeriod = 500 * time.Millisecond
+// idleTrimPeriod is how often trimWhenIdle looks at the page faults: the
+// first trim comes two periods after start (start-up is work, then a quiet
+// period), or two after a first request that follows it at once, before
+// a reading of idle RSS one second in.
+const idleTrimPeriod = 250 * time.Millisecond
 
-// trimWhenIdle gives the executable's pages back again each time the
-// server falls idle after serving (exemap.IdleTrimmer), until ctx ends.
+// trimWhenIdle gives the executable's pages back each time the server
+// falls idle after start-up or after serving (exemap.IdleTrimmer), until
+// ctx ends.
 func trimWhenIdle(ctx context.Context) {
 	var trimmer exemap.IdleTrimmer
 	if _, _, ok := exemap.Usage(); !ok {

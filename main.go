@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/ddblocal/ddblocal/auth"
-	"github.com/ddblocal/ddblocal/exemap"
 	"github.com/ddblocal/ddblocal/fixtures"
 	"github.com/ddblocal/ddblocal/server"
 	"github.com/ddblocal/ddblocal/table"
@@ -84,7 +83,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		mode = "in-memory"
 	}
 	log.Info("ddblocal listening", "addr", addr.String(), "store", mode, "tls", opts.TLS != nil, "startup", time.Since(start).Round(time.Microsecond))
-	exemap.Trim()
+	// The pages start-up alone used are given back once the server is
+	// idle (within two periods of trimWhenIdle), not here: the first
+	// request, often right behind the start, would fault them back in.
 	go trimWhenIdle(ctx)
 
 	select {

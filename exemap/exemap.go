@@ -15,9 +15,8 @@ package exemap
 import "time"
 
 // Trim drops the executable's read-only pages mapped so far. The command
-// calls it when it is serving, and again each time an IdleTrimmer finds
-// it idle after work. Errors are ignored: it only saves
-// memory, and is a no-op off Linux.
+// calls it each time an IdleTrimmer finds it idle after start-up or after
+// work. Errors are ignored: it only saves memory, and is a no-op off Linux.
 func Trim() { dropReadOnly() }
 
 // Usage returns the process's minor page faults and CPU time so far, what

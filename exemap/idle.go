@@ -24,7 +24,7 @@ type IdleTrimmer struct {
 const idleFaults = 8
 
 // idleCPU is the CPU time in one period below which the process counts as
-// idle: 1 % of a core over the command's period of 500 ms (an idle server
+// idle: 2 % of a core over the command's period of 250 ms (an idle server
 // uses well under that on its background tickers).
 const idleCPU = 5 * time.Millisecond
 
