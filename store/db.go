@@ -109,18 +109,36 @@ func openBolt(fs vfs, path string, noSync bool) (boltEngine, error) {
 		}
 		return boltEngine{}, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	if err := bdb.Update(func(btx *bolt.Tx) error {
-		for _, name := range []string{catalogBucket, spacesBucket} {
+	if err := createRootBuckets(bdb); err != nil {
+		_ = bdb.Close()
+		return boltEngine{}, fmt.Errorf("store: initialise %s: %w", path, err)
+	}
+	return boltEngine{bdb}, nil
+}
+
+// createRootBuckets creates the root buckets (catalog and spaces) bdb
+// lacks. A file that has them (every one opened before) takes no write
+// transaction: bbolt commits even an empty one with two fdatasyncs, which
+// were part of each restart.
+func createRootBuckets(bdb *bolt.DB) error {
+	rootBuckets := []string{catalogBucket, spacesBucket}
+	missing := false
+	if err := bdb.View(func(btx *bolt.Tx) error {
+		for _, name := range rootBuckets {
+			missing = missing || btx.Bucket([]byte(name)) == nil
+		}
+		return nil
+	}); err != nil || !missing {
+		return err
+	}
+	return bdb.Update(func(btx *bolt.Tx) error {
+		for _, name := range rootBuckets {
 			if _, err := btx.CreateBucketIfNotExists([]byte(name)); err != nil {
 				return err
 			}
 		}
 		return nil
-	}); err != nil {
-		_ = bdb.Close()
-		return boltEngine{}, fmt.Errorf("store: initialise %s: %w", path, err)
-	}
-	return boltEngine{bdb}, nil
+	})
 }
 
 // enter admits one Update or View call; it returns false once Close has begun.

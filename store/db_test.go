@@ -115,3 +115,33 @@ func TestOpenErrors(t *testing.T) {
 		t.Errorf("second Open: got %v, want %v", err, ErrLocked)
 	}
 }
+
+// TestReopenCommitsNothing: the first open of a bbolt file creates the
+// root buckets; opening it again finds them and commits no transaction
+// (an empty bbolt commit still costs two fdatasyncs at every restart).
+func TestReopenCommitsNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.db")
+	txid := func() int {
+		t.Helper()
+		b, err := openBolt(osFS{}, path, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.close()
+		btx, err := b.db.Begin(false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer btx.Rollback()
+		for _, name := range []string{catalogBucket, spacesBucket} {
+			if btx.Bucket([]byte(name)) == nil {
+				t.Errorf("bucket %s missing after open", name)
+			}
+		}
+		return btx.ID()
+	}
+	first := txid()
+	if again := txid(); again != first {
+		t.Errorf("reopening moved the file from transaction %d to %d, want no commit", first, again)
+	}
+}
