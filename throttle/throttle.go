@@ -194,10 +194,13 @@ func (l *Limiter) Take(now time.Time, table string, op Op, targets []Target) []R
 	var reasons []Reason
 	var events []Event
 	l.mu.Lock()
-	rs := make([]*resource, len(targets))
-	for i, t := range targets {
+	// The resources drawn on, on the stack for up to 8 targets (a table and
+	// 7 global indexes a write changes): Take is on every request's path.
+	var buf [8]*resource
+	rs := buf[:0]
+	for _, t := range targets {
 		r := l.resource(now, table, t)
-		rs[i] = r
+		rs = append(rs, r)
 		why, p := r.admit(now, l, op, t.Hash)
 		for _, w := range why {
 			reasons = appendReason(reasons, Reason{Reason: kind(t.Index) + op.String() + w, Resource: t.Cap.ARN})
