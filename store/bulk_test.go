@@ -96,7 +96,9 @@ func TestBulkInstall(t *testing.T) {
 			}
 			withSpace(t, db, "t", "a", "zz")
 			withSpace(t, db, "u", "b")
-			b, want := buildBulk(t, db, "t", 20000)
+			// 10,000 values of 1,022 bytes: two fill transactions of
+			// bulkFillChunk (8 MiB), the boundary between them crossed.
+			b, want := buildBulk(t, db, "t", 10000)
 			other, wantOther := buildBulk(t, db, "u", 3000)
 			if got := dumpSpace(t, db, "t"); got != "a=1:a\nzz=2:zz\n" {
 				t.Fatalf("before the install, the space holds:\n%s", got)
