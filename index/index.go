@@ -340,6 +340,17 @@ func AppendEntry(dst []byte, item attr.Item, size int) []byte {
 	return attr.AppendBinarySized(dst, item, size)
 }
 
+// AppendEntryEncoded is AppendEntry for an item already in its storage
+// encoding (attr.AppendBinarySized's, whose Item.Size is size): an index
+// projecting ALL stores the item as the table does, behind its size.
+func AppendEntryEncoded(dst, enc []byte, size int) []byte {
+	if dst == nil {
+		dst = make([]byte, 0, len(enc)+binary.MaxVarintLen64)
+	}
+	dst = binary.AppendUvarint(dst, uint64(size))
+	return append(dst, enc...)
+}
+
 // EntrySize returns the projected item size recorded in an index entry.
 func EntrySize(b []byte) (int, error) {
 	n, w := binary.Uvarint(b)

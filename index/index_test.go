@@ -147,3 +147,26 @@ func TestCheckKeyValue(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendEntryEncoded: an entry built from an item's storage encoding
+// is AppendEntry's for the item: the same bytes when the item has one
+// attribute (an encoding of several follows the map's order), and for any
+// item the same size and decoded item.
+func TestAppendEntryEncoded(t *testing.T) {
+	for _, it := range []attr.Item{
+		{"pk": attr.String("a")},
+		{"pk": attr.String("a"), "n": num("12.5"), "ss": attr.Value{T: attr.TypeSS, SS: []string{"x", "y"}},
+			"m": attr.Map(attr.Item{"b": attr.Binary([]byte{0, 1})})},
+	} {
+		size := it.Size()
+		got := AppendEntryEncoded([]byte("junk")[:0], attr.AppendBinary(nil, it), size)
+		if len(it) == 1 && !bytes.Equal(got, AppendEntry(nil, it, size)) {
+			t.Errorf("%v: %x, AppendEntry %x", it, got, AppendEntry(nil, it, size))
+		}
+		n, err := EntrySize(got)
+		back, derr := DecodeEntry(got)
+		if err != nil || n != size || derr != nil || !attr.Equal(attr.Map(back), attr.Map(it)) {
+			t.Errorf("%v: size %d (%v), decoded %v (%v); want %d", it, n, err, back, derr, size)
+		}
+	}
+}

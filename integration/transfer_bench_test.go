@@ -164,7 +164,10 @@ func benchImport(b *testing.B, p *proc, n int) measured {
 		b.Fatal(err)
 	}
 	if path := os.Getenv("DDBLOCAL_TRANSFER_CPUPROFILE"); path != "" {
-		go m.profile(path, 10)
+		go m.profile(path, "profile", 10)
+	}
+	if path := os.Getenv("DDBLOCAL_TRANSFER_TRACE"); path != "" {
+		go m.profile(path, "trace", 2)
 	}
 	var last *types.ImportTableDescription
 	d := m.until(func() bool {
@@ -204,7 +207,7 @@ func benchExport(b *testing.B, p *proc, format types.ExportFormat) measured {
 		b.Fatal(err)
 	}
 	if path := os.Getenv("DDBLOCAL_TRANSFER_CPUPROFILE"); path != "" {
-		go m.profile(path+"-export", 10)
+		go m.profile(path+"-export", "profile", 10)
 	}
 	var e *types.ExportDescription
 	d := m.until(func() bool {
@@ -431,9 +434,10 @@ func (m *procMeter) liveHeap() int64 {
 	return v
 }
 
-// profile saves the server's CPU profile of the next seconds to path.
-func (m *procMeter) profile(path string, seconds int) {
-	resp, err := http.Get(m.p.URL + "/_ddblocal/debug/pprof/profile?seconds=" + strconv.Itoa(seconds))
+// profile saves the server's CPU profile (kind "profile") or execution
+// trace ("trace") of the next seconds to path.
+func (m *procMeter) profile(path, kind string, seconds int) {
+	resp, err := http.Get(m.p.URL + "/_ddblocal/debug/pprof/" + kind + "?seconds=" + strconv.Itoa(seconds))
 	if err != nil {
 		m.t.Log(err)
 		return

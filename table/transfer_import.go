@@ -156,7 +156,8 @@ func (s *Service) loadImport(o *store.Ownership, region, id string, job *importJ
 	if err != nil {
 		return job.Progress.Pos.Stats, err
 	}
-	o3 := s3import.Options{Format: d.InputFormat, Compression: d.InputCompressionType, KeyTypes: keyTypes(m), Prepare: prepareImport(m)}
+	o3 := s3import.Options{Format: d.InputFormat, Compression: d.InputCompressionType, KeyTypes: keyTypes(m), Prepare: prepareImport(m),
+		CPU: s.transfers.cpu}
 	if f := d.InputFormatOptions; f != nil && f.Csv != nil {
 		o3.CSV = s3import.CSVOptions{Delimiter: f.Csv.Delimiter, Header: f.Csv.HeaderList}
 	}
@@ -168,6 +169,8 @@ func (s *Service) loadImport(o *store.Ownership, region, id string, job *importJ
 	src := d.S3BucketSource
 	return s.readChunks(s.s3Store(region, src.S3BucketOwner), src.S3Bucket, src.S3KeyPrefix, o3, job.Progress.Pos, 0, func(c s3import.Chunk) error {
 		s.logImportErrors(d.ImportArn, c)
+		o3.CPU.Acquire()
+		defer o3.CPU.Release()
 		return s.writeImported(m, c.Records, func(tx *store.Tx) error {
 			if err := o.Fence(tx); err != nil {
 				return err

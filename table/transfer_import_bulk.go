@@ -1,6 +1,7 @@
 package table
 
 import (
+	"slices"
 	"time"
 
 	"github.com/ddblocal/ddblocal/attr"
@@ -56,20 +57,10 @@ func (s *Service) loadImportBulk(o *store.Ownership, region, id string, job *imp
 	src := d.S3BucketSource
 	st, err := s.readChunks(s.s3Store(region, src.S3BucketOwner), src.S3Bucket, src.S3KeyPrefix, o3, s3import.Position{}, 0, func(c s3import.Chunk) error {
 		s.logImportErrors(d.ImportArn, c)
-		for _, r := range c.Records {
-			p := r.Prepared.(*importPrep)
-			old, err := b.Put(p.key, p.enc)
-			if err != nil {
-				return err
-			}
-			size += int64(p.size)
-			if old != nil {
-				n, err := attr.BinarySize(old)
-				if err != nil {
-					return err
-				}
-				size -= int64(n)
-			}
+		var err error
+		o3.CPU.Run(func() { err = putChunk(b, c.Records, &size, o3.CPU) })
+		if err != nil {
+			return err
 		}
 		job.Progress.Written += int64(len(c.Records))
 		d.ProcessedItemCount, d.ErrorCount, d.ImportedItemCount = c.Pos.Stats.Processed, c.Pos.Stats.Errors, job.Progress.Written
@@ -82,7 +73,8 @@ func (s *Service) loadImportBulk(o *store.Ownership, region, id string, job *imp
 	if err != nil {
 		return st, err
 	}
-	ixs, err := s.buildIndexes(m, b)
+	var ixs []indexBulk
+	o3.CPU.Run(func() { ixs, err = s.buildIndexes(m, b, o3.CPU) })
 	if err != nil {
 		return st, err
 	}
@@ -104,6 +96,28 @@ func (s *Service) loadImportBulk(o *store.Ownership, region, id string, job *imp
 	return st, err
 }
 
+// putChunk puts the records' items (prepared) into b, adding their size,
+// less that of the items they replace, to size.
+func putChunk(b *store.Bulk, recs []s3import.Record, size *int64, cpu *s3import.Budget) error {
+	for i, r := range recs {
+		cpu.Pause(i)
+		p := r.Prepared.(*importPrep)
+		old, err := b.Put(p.key, p.enc)
+		if err != nil {
+			return err
+		}
+		*size += int64(p.size)
+		if old != nil {
+			n, err := attr.BinarySize(old)
+			if err != nil {
+				return err
+			}
+			*size -= int64(n)
+		}
+	}
+	return nil
+}
+
 // setStats sets space id's item and byte counters.
 func setStats(tx *store.Tx, id string, items, size int64) error {
 	sp := tx.Space(id)
@@ -121,11 +135,12 @@ type indexBulk struct {
 }
 
 // buildIndexes builds the data of each of m's global indexes from the
-// table's data built (b), decoding each item once: for each item, the
-// entry the index applier writes for a put into an empty index
-// (index.Change.Apply). TestImportSortedMatchesPlain shows the same bytes
-// as the plain twin's import item by item.
-func (s *Service) buildIndexes(m *tableMeta, b *store.Bulk) ([]indexBulk, error) {
+// table's data built (b): for each item, the entry the index applier writes
+// for a put into an empty index (index.Change.Apply). Only the attributes
+// the indexes need are decoded from each stored item (indexEntry);
+// TestImportSortedMatchesPlain shows the same bytes as the plain twin's
+// import item by item, whose applier decodes each item whole.
+func (s *Service) buildIndexes(m *tableMeta, b *store.Bulk, cpu *s3import.Budget) ([]indexBulk, error) {
 	out := make([]indexBulk, len(m.gsis))
 	for i, g := range m.gsis {
 		ib, ok, err := s.db.NewBulk(indexSpaceID(m, g.Name))
@@ -140,27 +155,74 @@ func (s *Service) buildIndexes(m *tableMeta, b *store.Bulk) ([]indexBulk, error)
 	if len(out) == 0 {
 		return nil, nil
 	}
+	names := indexNames(m.gsis)
 	var err error
+	var scratch []byte // Put copies the entry
+	n := 0
 	b.Ascend(func(k, v []byte) bool {
-		var it attr.Item
-		if it, err = attr.DecodeBinary(v); err != nil {
+		cpu.Pause(n)
+		n++
+		var part attr.Item
+		if part, err = attr.DecodeBinaryNames(v, names); err != nil {
 			return false
 		}
-		size := it.Size()
 		for i, g := range m.gsis {
-			c := g.DiffSized(k, nil, it, -1, size)
-			if c.NewKey == nil {
-				continue
-			}
-			if _, err = out[i].b.Put(c.NewKey, index.AppendEntry(nil, c.New, c.NewSize)); err != nil {
+			key, entry, size, ok, ierr := indexEntry(scratch[:0], g, k, v, part)
+			if err = ierr; err != nil {
 				return false
 			}
+			if !ok {
+				continue
+			}
+			if _, err = out[i].b.Put(key, entry); err != nil {
+				return false
+			}
+			scratch = entry
 			out[i].items++
-			out[i].size += int64(c.NewSize)
+			out[i].size += int64(size)
 		}
 		return true
 	})
 	return out, err
+}
+
+// indexNames returns the top-level attributes the indexes gsis read from
+// an item: their keys, the table's key and the attributes an INCLUDE
+// projection names. An index projecting ALL stores the encoded item as
+// it is (indexEntry).
+func indexNames(gsis []*index.Def) []string {
+	var names []string
+	for _, g := range gsis {
+		names = append(names, g.KeyNames()...)
+		if g.ProjectionType == "INCLUDE" {
+			names = append(names, g.NonKey...)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// indexEntry returns the key, entry (appended to dst) and projected size
+// that index g stores for the item whose table key is k, stored as v, of
+// which part holds the attributes indexNames names; ok is false when the
+// item has no entry in g (it lacks g's key). For ALL the entry is the
+// stored bytes behind the item's size; otherwise the projection of part,
+// which holds every attribute projected.
+func indexEntry(dst []byte, g *index.Def, k, v []byte, part attr.Item) (key, entry []byte, size int, ok bool, err error) {
+	if g.ProjectionType != "ALL" {
+		c := g.DiffSized(k, nil, part, -1, -1)
+		if c.NewKey == nil {
+			return nil, nil, 0, false, nil
+		}
+		return c.NewKey, index.AppendEntry(dst, c.New, c.NewSize), c.NewSize, true, nil
+	}
+	if key, ok = g.Key(part, k); !ok {
+		return nil, nil, 0, false, nil
+	}
+	if size, err = attr.BinarySize(v); err != nil {
+		return nil, nil, 0, false, err
+	}
+	return key, index.AppendEntryEncoded(dst, v, size), size, true, nil
 }
 
 // recordBulk records a bulk import's counts, while this process owns the

@@ -28,7 +28,11 @@ func TestImportSortedMatchesPlain(t *testing.T) {
 	var src strings.Builder
 	for i := range 2500 {
 		k := (i * 7919) % 2200 // i and i+2200 share a key, in other chunks
-		fmt.Fprintf(&src, `{"Item":{"pk":{"S":"k%d"},"g":{"S":"g%d"},"v":{"N":"%d"}}}`+"\n", k, k%13, i)
+		x := ""                // an attribute only an INCLUDE index projects, on some items
+		if i%3 == 0 {
+			x = fmt.Sprintf(`,"x":{"SS":["x%d","y"]},"z":{"BOOL":true}`, i)
+		}
+		fmt.Fprintf(&src, `{"Item":{"pk":{"S":"k%d"},"g":{"S":"g%d"},"v":{"N":"%d"}%s}}`+"\n", k, k%13, i, x)
 		if i%100 == 0 { // the same key again at once, in the same chunk
 			fmt.Fprintf(&src, `{"Item":{"pk":{"S":"k%d"},"v":{"N":"-%d"}}}`+"\n", k, i)
 		}
@@ -53,7 +57,8 @@ func TestImportSortedMatchesPlain(t *testing.T) {
 // store the same.
 
 // importedBytes imports src/in/ into a new table, with global indexes on
-// g (ALL) and on g, v (KEYS_ONLY) when gsi is set, and returns what the
+// g (ALL), on g, v (KEYS_ONLY) and on v (INCLUDE g and x) when gsi is
+// set, and returns what the
 // store holds for it: each entry of the table's and the indexes' spaces,
 // and their counters, as lines.
 func importedBytes(t *testing.T, st bucket.Store, plain, gsi bool) []string {
@@ -78,8 +83,11 @@ func importedBytes(t *testing.T, st bucket.Store, plain, gsi bool) []string {
 		params.GlobalSecondaryIndexes = []ddb.GlobalSecondaryIndex{{IndexName: "G", KeySchema: []ddb.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}},
 			Projection: &ddb.Projection{ProjectionType: "ALL"}},
 			{IndexName: "V", KeySchema: []ddb.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}, {AttributeName: "v", KeyType: "RANGE"}},
-				Projection: &ddb.Projection{ProjectionType: "KEYS_ONLY"}}}
-		spaces = append(spaces, func(m *tableMeta) string { return indexSpaceID(m, "G") }, func(m *tableMeta) string { return indexSpaceID(m, "V") })
+				Projection: &ddb.Projection{ProjectionType: "KEYS_ONLY"}},
+			{IndexName: "I", KeySchema: []ddb.KeySchemaElement{{AttributeName: "v", KeyType: "HASH"}},
+				Projection: &ddb.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"g", "x"}}}}
+		spaces = append(spaces, func(m *tableMeta) string { return indexSpaceID(m, "G") }, func(m *tableMeta) string { return indexSpaceID(m, "V") },
+			func(m *tableMeta) string { return indexSpaceID(m, "I") })
 	}
 	out, err := s.ImportTable(ctx, region, &ddb.ImportTableInput{InputFormat: "DYNAMODB_JSON",
 		S3BucketSource: &ddb.S3BucketSource{S3Bucket: "src", S3KeyPrefix: "in/"}, TableCreationParameters: params})
@@ -117,19 +125,22 @@ func importedBytes(t *testing.T, st bucket.Store, plain, gsi bool) []string {
 	return lines
 }
 
-// canonical is a stored item, or an index entry (index), with its
-// attributes in name order: an item's encoding follows the map's order,
-// which varies from run to run.
+// canonical is a stored item, or an index entry (index: the size it
+// records, then its item), with its attributes in name order: an item's
+// encoding follows the map's order, which varies from run to run.
 func canonical(v []byte, index bool) string {
 	decode := attr.DecodeBinary
+	prefix := ""
 	if index {
 		decode = gsiindex.DecodeEntry
+		n, err := gsiindex.EntrySize(v)
+		prefix = fmt.Sprintf("size %d (%v) ", n, err)
 	}
 	it, err := decode(v)
 	if err != nil {
 		return fmt.Sprintf("undecodable %x: %v", v, err)
 	}
-	return string(attr.AppendItemJSON(nil, it))
+	return prefix + string(attr.AppendItemJSON(nil, it))
 }
 
 func firstDiff(a, b []string) int {

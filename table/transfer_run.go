@@ -3,10 +3,12 @@ package table
 import (
 	"bytes"
 	"encoding/json"
+	"runtime"
 	"sync"
 	"time"
 
 	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/transfer/s3import"
 )
 
 // Transfer jobs (exports, imports, bulk loads) run where this process owns
@@ -34,11 +36,15 @@ type transferRunner struct {
 	wake    chan struct{}
 	mu      sync.Mutex
 	running map[string]bool // by job key
+	// cpu bounds the imports' computing goroutines together to all cores
+	// but one, which foreground requests find free (s3import.Budget).
+	cpu *s3import.Budget
 }
 
 // startTransfers starts the runner on s.background.
 func (s *Service) startTransfers() {
-	s.transfers = &transferRunner{wake: make(chan struct{}, 1), running: map[string]bool{}}
+	s.transfers = &transferRunner{wake: make(chan struct{}, 1), running: map[string]bool{},
+		cpu: s3import.NewBudget(runtime.GOMAXPROCS(0) - 1)}
 	s.background.Go(s.runTransfers)
 }
 

@@ -52,8 +52,12 @@ func readChunksPlain(ctx context.Context, cancel context.CancelCauseFunc, s buck
 	var readErr error
 	go func() {
 		defer close(chunks)
+		o.CPU.Acquire()
+		defer o.CPU.Release()
 		var cur Chunk
 		send := func() error {
+			o.CPU.Release()
+			defer o.CPU.Acquire()
 			select {
 			case chunks <- cur:
 				cur = Chunk{}
@@ -114,7 +118,9 @@ func readChunksParallel(ctx context.Context, cancel context.CancelCauseFunc, s b
 	for range workers {
 		go func() {
 			for raw := range work {
-				raw.done <- decodeChunk(o, raw)
+				var c Chunk
+				o.CPU.Run(func() { c = decodeChunk(o, raw) })
+				raw.done <- c
 			}
 		}()
 	}
@@ -170,6 +176,7 @@ func decodeChunk(o Options, raw *rawChunk) Chunk {
 	decode := lineDecodeFunc(o)
 	start := 0
 	for i, end := range raw.ends {
+		o.CPU.Pause(i)
 		b := raw.buf[start:end]
 		start = end
 		line := raw.lines[i]
@@ -224,6 +231,15 @@ func splitObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos
 		return err
 	}
 	defer closeObj()
+	// The lines are split holding a unit of o.CPU, given back while a
+	// chunk is handed on.
+	o.CPU.Acquire()
+	defer o.CPU.Release()
+	emitFree := func(c *rawChunk) error {
+		o.CPU.Release()
+		defer o.CPU.Acquire()
+		return emit(c)
+	}
 	d := newLineDecoder(r, key, nil)
 	cur := &rawChunk{key: key}
 	for n := int64(0); ; {
@@ -238,6 +254,7 @@ func splitObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos
 			return fmt.Errorf("%s: %w", key, err)
 		}
 		d.n++
+		o.CPU.Pause(d.n)
 		if tooLong {
 			b = nil // a bad record: its text is not kept
 		} else if b = bytes.TrimSpace(b); len(b) == 0 {
@@ -252,7 +269,7 @@ func splitObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos
 		pos.Stats.Processed++
 		if len(cur.ends) == size || len(cur.buf) >= chunkBytes {
 			cur.pos = *pos
-			if err := emit(cur); err != nil {
+			if err := emitFree(cur); err != nil {
 				return err
 			}
 			cur = &rawChunk{key: key}
@@ -262,5 +279,5 @@ func splitObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos
 		return nil
 	}
 	cur.pos = *pos
-	return emit(cur)
+	return emitFree(cur)
 }

@@ -55,6 +55,8 @@ func readFlat(t *testing.T, s bucket.Store, o s3import.Options, from s3import.Po
 	t.Helper()
 	f := flat{pos: map[string]s3import.Position{}}
 	st, err := s3import.ReadChunks(context.Background(), s, "src", o.Format+"/", o, from, 100, workers, func(c s3import.Chunk) error {
+		o.CPU.Acquire()
+		defer o.CPU.Release()
 		if len(c.Records)+len(c.Bad) == 0 {
 			t.Fatal("an empty chunk")
 		}
@@ -83,9 +85,9 @@ func readFlat(t *testing.T, s bucket.Store, o s3import.Options, from s3import.Po
 	return f
 }
 
-// TestReadChunksParallelIsPlain: decoding on several goroutines gives the
-// records, the errors and the final counts of the plain one-goroutine
-// read, and each chunk's Position is the one the plain read reports after
+// TestReadChunksParallelIsPlain: decoding on several goroutines (bounded
+// by a Budget or not) gives the records, the errors and the final counts
+// of the plain one-goroutine read, and each chunk's Position is the one the plain read reports after
 // the same record, from the start and resumed from a chunk's Position.
 func TestReadChunksParallelIsPlain(t *testing.T) {
 	s := bucket.Dir{Root: t.TempDir()}
@@ -111,7 +113,11 @@ func TestReadChunksParallelIsPlain(t *testing.T) {
 				},
 				func(e *s3import.RecordError, p s3import.Position) { every[fmt.Sprintf("%s:%d", e.Key, e.Line)] = p })
 			var resumeAt s3import.Position
-			for _, workers := range []int{2, 3, 8} {
+			for _, workers := range []int{2, 3, 8, -3} {
+				o := o
+				if workers < 0 { // bounded by one unit of CPU, which fn takes too, as an import's writer does
+					workers, o.CPU = -workers, s3import.NewBudget(1)
+				}
 				par := readFlat(t, s, o, s3import.Position{}, workers)
 				if !reflect.DeepEqual(par.recs, plain.recs) || !reflect.DeepEqual(par.bad, plain.bad) || par.st != plain.st {
 					t.Fatalf("%d workers: %d records, %d bad, %+v; plain: %d, %d, %+v", workers, len(par.recs), len(par.bad), par.st,
@@ -138,15 +144,20 @@ func TestReadChunksParallelIsPlain(t *testing.T) {
 }
 
 // TestReadChunksStops: fn's error stops the read and is returned, with
-// one worker and with several.
+// one worker and with several, with and without a Budget.
 func TestReadChunksStops(t *testing.T) {
 	s := bucket.Dir{Root: t.TempDir()}
 	chunkSource(t, s, s3import.FormatJSON)
 	stop := errors.New("stop here")
-	for _, workers := range []int{1, 4} {
+	for _, workers := range []int{1, 4, -1, -4} {
+		o := s3import.Options{Format: s3import.FormatJSON, Compression: s3import.CompressionGzip}
+		if workers < 0 { // bounded by one unit of CPU, held by fn as it stops the read
+			workers, o.CPU = -workers, s3import.NewBudget(1)
+		}
 		calls := 0
-		_, err := s3import.ReadChunks(context.Background(), s, "src", "DYNAMODB_JSON/", s3import.Options{Format: s3import.FormatJSON,
-			Compression: s3import.CompressionGzip}, s3import.Position{}, 100, workers, func(s3import.Chunk) error {
+		_, err := s3import.ReadChunks(context.Background(), s, "src", "DYNAMODB_JSON/", o, s3import.Position{}, 100, workers, func(s3import.Chunk) error {
+			o.CPU.Acquire()
+			defer o.CPU.Release()
 			calls++
 			if calls == 3 {
 				return stop

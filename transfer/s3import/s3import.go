@@ -73,6 +73,10 @@ type Options struct {
 	// that only keys, checks and stores it; any other item is decoded as
 	// without it.
 	Encoded bool
+	// CPU (when not nil) bounds the read's goroutines that compute at once
+	// (ReadChunks: splitting, decoding); the caller's fn takes units of its
+	// own for its writing, from the same Budget.
+	CPU *Budget
 }
 
 // Condition is a bulk-load record's condition, in PutItem's parameters of
@@ -224,6 +228,7 @@ func readObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		o.CPU.Pause(int(n))
 		rec, err := dec.next()
 		if err == io.EOF {
 			return nil
