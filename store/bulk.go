@@ -1,8 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/tidwall/btree"
@@ -39,6 +41,12 @@ var ErrBulkConflict = errors.New("store: the space was written or dropped while 
 // writes, and so the dirty pages bbolt holds in memory.
 const bulkFillChunk = 8 << 20
 
+// bulkRun is how many entries a Bulk gathers before it sorts them and
+// inserts them into its B-tree in key order: keys that come in no order
+// (an import's, spread by their hash prefix) then land beside the one
+// before, along one search path, instead of each on a path of its own.
+const bulkRun = 1 << 16
+
 // Bulk is the data of one space being built for Install. It is not safe for
 // concurrent use.
 type Bulk struct {
@@ -49,6 +57,10 @@ type Bulk struct {
 	m    *kvMap
 	hint btree.PathHint
 	n    int
+	// run holds the entries put (in the arena) and not yet in m.t, in the
+	// order put; runMax (bulkRun) bounds it.
+	run    []memEntry
+	runMax int
 }
 
 // NewBulk starts building the data of space id, which must exist. ok is
@@ -64,36 +76,69 @@ func (db *DB) NewBulk(id string) (b *Bulk, ok bool, err error) {
 	if !found {
 		return nil, true, ErrBulkConflict
 	}
-	return &Bulk{db: db, e: e, id: id, base: sp.kv[subData], m: newKVMap(&e.probes)}, true, nil
+	return &Bulk{db: db, e: e, id: id, base: sp.kv[subData], m: newKVMap(&e.probes), runMax: bulkRun}, true, nil
 }
 
-// Put stores key → val (copied) in the data being built and returns the
-// value it replaced, or nil. Keys may come in any order; a later Put of a
-// key replaces the earlier one.
-func (b *Bulk) Put(key, val []byte) ([]byte, error) {
+// Put stores key → val (copied) in the data being built. Keys may come in
+// any order; a later Put of a key replaces the earlier one.
+func (b *Bulk) Put(key, val []byte) error {
 	switch {
 	case len(key) == 0:
-		return nil, ErrKeyRequired
+		return ErrKeyRequired
 	case len(key) > MaxKeySize:
-		return nil, ErrKeyTooLarge
+		return ErrKeyTooLarge
 	case len(val) > MaxValueSize:
-		return nil, ErrValueTooLarge
+		return ErrValueTooLarge
 	}
-	prev, replaced := b.m.t.SetHint(b.m.a.store(key, val), &b.hint)
-	if !replaced {
-		b.n++
-		return nil, nil
+	if b.run == nil {
+		b.run = make([]memEntry, 0, b.runMax)
 	}
-	b.m.a.forget(prev)
-	return b.m.a.val(prev), nil
+	b.run = append(b.run, b.m.a.store(key, val))
+	if len(b.run) == b.runMax {
+		b.flush()
+	}
+	return nil
+}
+
+// flush inserts the run's entries into the B-tree in key order (stable:
+// of entries with one key, the one put last wins) and empties the run.
+// TestBulkInstall puts keys in a shuffled order, some twice, across runs.
+func (b *Bulk) flush() {
+	a := b.m.a
+	cmp := func(x, y memEntry) int {
+		if x.pre != y.pre {
+			if lessPre(x.pre, y.pre) {
+				return -1
+			}
+			return 1
+		}
+		return bytes.Compare(a.key(x), a.key(y))
+	}
+	slices.SortStableFunc(b.run, cmp)
+	for i, e := range b.run {
+		if i+1 < len(b.run) && cmp(e, b.run[i+1]) == 0 {
+			a.forget(e) // a later Put in this run replaces it
+			continue
+		}
+		if prev, replaced := b.m.t.SetHint(e, &b.hint); replaced {
+			a.forget(prev)
+		} else {
+			b.n++
+		}
+	}
+	b.run = b.run[:0]
 }
 
 // Len returns how many keys the data being built holds.
-func (b *Bulk) Len() int { return b.n }
+func (b *Bulk) Len() int {
+	b.flush()
+	return b.n
+}
 
 // Ascend calls fn with each entry of the data being built, in key order,
 // until fn returns false. The slices are valid only during the call.
 func (b *Bulk) Ascend(fn func(k, v []byte) bool) {
+	b.flush()
 	b.m.t.Scan(func(e memEntry) bool {
 		kv := b.m.a.bytes(e)
 		return fn(kv[:e.klen], kv[e.klen:])
@@ -113,6 +158,10 @@ func (b *Bulk) Install(ctx context.Context, fn func(tx *Tx) error, others ...*Bu
 	}
 	defer b.db.inflight.Done()
 	all := append([]*Bulk{b}, others...)
+	for _, o := range all {
+		o.flush()
+		o.run = nil
+	}
 	for _, o := range others {
 		if o.e != b.e {
 			return errors.New("store: bulk loads of two stores installed together")

@@ -12,7 +12,8 @@ import (
 
 // bulkEntries is what TestBulkInstall loads: n keys in a shuffled order,
 // each value large enough that a fill takes several bbolt transactions,
-// and every tenth key put twice (the second value wins).
+// and every tenth key put twice (the second value wins), some again runs
+// later.
 func bulkEntries(n int) (keys []string, val func(k string, second bool) []byte) {
 	for i := range n {
 		keys = append(keys, fmt.Sprintf("k%06d", i))
@@ -36,20 +37,22 @@ func buildBulk(t *testing.T, db *DB, id string, n int) (*Bulk, string) {
 	if !ok || err != nil {
 		t.Fatalf("NewBulk: %v, %v", ok, err)
 	}
+	b.runMax = 1000 // several sorted runs, a key's two Puts in one or in two
 	keys, val := bulkEntries(n)
 	want := map[string][]byte{}
-	for i, k := range keys {
-		old, err := b.Put([]byte(k), val(k, false))
-		if err != nil || old != nil {
-			t.Fatalf("Put %s: %q, %v", k, old, err)
+	put := func(k string, second bool) {
+		if err := b.Put([]byte(k), val(k, second)); err != nil {
+			t.Fatalf("Put %s: %v", k, err)
 		}
-		want[k] = val(k, false)
+		want[k] = val(k, second)
+	}
+	for i, k := range keys {
+		put(k, false)
 		if i%10 == 0 {
-			old, err := b.Put([]byte(k), val(k, true))
-			if err != nil || string(old) != string(val(k, false)) {
-				t.Fatalf("second Put %s: replaced %.20q, %v", k, old, err)
-			}
-			want[k] = val(k, true)
+			put(k, true)
+		}
+		if i%7 == 3 && i > 1500 {
+			put(keys[i-1500], i%2 == 0) // a key of an earlier run, again
 		}
 	}
 	if b.Len() != n {

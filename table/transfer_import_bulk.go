@@ -52,13 +52,12 @@ func (s *Service) loadImportBulk(o *store.Ownership, region, id string, job *imp
 	d := &job.Desc
 	job.Progress = jobProgress{Bulk: true} // from the start, whatever a killed attempt did
 	o3.Encoded = true                      // the items are only keyed, checked and stored
-	var size int64
 	var last time.Time
 	src := d.S3BucketSource
 	st, err := s.readChunks(s.s3Store(region, src.S3BucketOwner), src.S3Bucket, src.S3KeyPrefix, o3, s3import.Position{}, 0, func(c s3import.Chunk) error {
 		s.logImportErrors(d.ImportArn, c)
 		var err error
-		o3.CPU.Run(func() { err = putChunk(b, c.Records, &size, o3.CPU) })
+		o3.CPU.Run(func() { err = putChunk(b, c.Records, o3.CPU) })
 		if err != nil {
 			return err
 		}
@@ -74,7 +73,12 @@ func (s *Service) loadImportBulk(o *store.Ownership, region, id string, job *imp
 		return st, err
 	}
 	var ixs []indexBulk
-	o3.CPU.Run(func() { ixs, err = s.buildIndexes(m, b, o3.CPU) })
+	var size int64
+	o3.CPU.Run(func() {
+		if size, err = bulkSize(b, o3.CPU); err == nil {
+			ixs, err = s.buildIndexes(m, b, o3.CPU)
+		}
+	})
 	if err != nil {
 		return st, err
 	}
@@ -96,26 +100,31 @@ func (s *Service) loadImportBulk(o *store.Ownership, region, id string, job *imp
 	return st, err
 }
 
-// putChunk puts the records' items (prepared) into b, adding their size,
-// less that of the items they replace, to size.
-func putChunk(b *store.Bulk, recs []s3import.Record, size *int64, cpu *s3import.Budget) error {
+// putChunk puts the records' items (prepared) into b.
+func putChunk(b *store.Bulk, recs []s3import.Record, cpu *s3import.Budget) error {
 	for i, r := range recs {
 		cpu.Pause(i)
-		p := r.Prepared.(*importPrep)
-		old, err := b.Put(p.key, p.enc)
-		if err != nil {
+		if err := b.Put(r.Prepared.(*importPrep).key, r.Prepared.(*importPrep).enc); err != nil {
 			return err
-		}
-		*size += int64(p.size)
-		if old != nil {
-			n, err := attr.BinarySize(old)
-			if err != nil {
-				return err
-			}
-			*size -= int64(n)
 		}
 	}
 	return nil
+}
+
+// bulkSize returns the size of the items b holds.
+func bulkSize(b *store.Bulk, cpu *s3import.Budget) (int64, error) {
+	var size int64
+	var err error
+	n := 0
+	b.Ascend(func(_, v []byte) bool {
+		cpu.Pause(n)
+		n++
+		var s int
+		s, err = attr.BinarySize(v)
+		size += int64(s)
+		return err == nil
+	})
+	return size, err
 }
 
 // setStats sets space id's item and byte counters.
@@ -174,7 +183,7 @@ func (s *Service) buildIndexes(m *tableMeta, b *store.Bulk, cpu *s3import.Budget
 			if !ok {
 				continue
 			}
-			if _, err = out[i].b.Put(key, entry); err != nil {
+			if err = out[i].b.Put(key, entry); err != nil {
 				return false
 			}
 			scratch = entry
