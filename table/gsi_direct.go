@@ -1,10 +1,9 @@
 package table
 
 import (
-	"encoding/binary"
-
 	"github.com/ddblocal/ddblocal/changelog"
 	"github.com/ddblocal/ddblocal/gsi"
+	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -74,8 +73,7 @@ func (mu *mutation) applyDirect(tx *store.Tx, sp *store.Space, newBytes []byte, 
 	for i, d := range m.gsis {
 		c := w.gsiChanges[i]
 		if c.NewKey != nil && d.ProjectionType == "ALL" && newBytes != nil {
-			entry := make([]byte, 0, binary.MaxVarintLen64+len(newBytes))
-			c.Entry = append(binary.AppendUvarint(entry, uint64(c.NewSize)), newBytes...)
+			c.Entry = index.AppendEntryEncoded(nil, newBytes, c.NewSize)
 		}
 		if err := c.Apply(sps[i]); err != nil {
 			return false, err
