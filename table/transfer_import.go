@@ -27,8 +27,9 @@ const importChunk = 1000
 // returning at once with the import IN_PROGRESS; DescribeImport reports
 // it COMPLETED or FAILED with its counts. Records that do not parse, lack
 // the key, or are too large are counted in ErrorCount and skipped, as the
-// service does. Unlike the service, the table is readable and writable
-// while the import runs (the service keeps it CREATING).
+// service does, and so is the rest of an object whose bytes break off (a
+// corrupt or truncated compressed stream); an import that skipped any
+// ends FAILED (ItemValidationError) with the items it imported.
 func (s *Service) ImportTable(ctx context.Context, region string, in *ddb.ImportTableInput) (*ddb.ImportTableOutput, error) {
 	if err := checkImportOptions(in); err != nil {
 		return nil, err
@@ -126,9 +127,18 @@ func (s *Service) runImport(o *store.Ownership, region, id string, job *importJo
 	d.EndTime, d.ProcessedSizeBytes = &end, &st.Bytes
 	d.ProcessedItemCount, d.ErrorCount, d.ImportedItemCount = st.Processed, st.Errors, job.Progress.Written
 	d.ImportStatus = "COMPLETED"
-	if err != nil {
+	switch {
+	case err != nil:
 		d.ImportStatus = "FAILED"
 		d.FailureCode, d.FailureMessage = s3Failure(err)
+	case st.Errors > 0:
+		// The developer guide's "Import format quotas and validation"
+		// (Data validation errors): the import goes on past each record
+		// that fails, and ends FAILED with these words; the table keeps
+		// the items imported.
+		d.ImportStatus = "FAILED"
+		d.FailureCode = "ItemValidationError"
+		d.FailureMessage = "Some of the items failed validation checks and were not imported. Please check CloudWatch error logs for more details."
 	}
 	s.endImport(o, region, id, job)
 }
@@ -157,7 +167,7 @@ func (s *Service) loadImport(o *store.Ownership, region, id string, job *importJ
 		return job.Progress.Pos.Stats, err
 	}
 	o3 := s3import.Options{Format: d.InputFormat, Compression: d.InputCompressionType, KeyTypes: keyTypes(m), Prepare: prepareImport(m),
-		CPU: s.transfers.cpu}
+		CPU: s.transfers.cpu, SkipBroken: true}
 	if f := d.InputFormatOptions; f != nil && f.Csv != nil {
 		o3.CSV = s3import.CSVOptions{Delimiter: f.Csv.Delimiter, Header: f.Csv.HeaderList}
 	}

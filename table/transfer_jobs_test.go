@@ -74,7 +74,7 @@ func TestInterruptedJobsResume(t *testing.T) {
 		d = out.ImportTableDescription
 		return err == nil && d.ImportStatus != "IN_PROGRESS"
 	})
-	if d.ImportStatus != "COMPLETED" || d.ImportedItemCount != 5 || d.ProcessedItemCount != 6 || d.ErrorCount != 1 {
+	if d.ImportStatus != "FAILED" || d.FailureCode != "ItemValidationError" || d.ImportedItemCount != 5 || d.ProcessedItemCount != 6 || d.ErrorCount != 1 {
 		t.Errorf("resumed import: %+v", d)
 	}
 	if got, want := tableKeys(t, s, region, "T"), []string{"a3", "b1", "b2"}; !slices.Equal(got, want) {

@@ -2,6 +2,7 @@ package s3import
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -99,16 +100,26 @@ func drainChunks(chunks <-chan Chunk, cancel context.CancelCauseFunc, fn func(Ch
 }
 
 // rawChunk is a chunk's lines as read, not yet decoded: the object, each
-// line's text (in one buffer) and number, which were too long, and the
-// Position after them with the errors not yet counted.
+// line's text (in one buffer) and number, the error of each line that is
+// a bad record already (too long, or where the object breaks off), and
+// the Position after them with the errors not yet counted.
 type rawChunk struct {
-	key     string
-	buf     []byte
-	ends    []int // lines[i] is buf[ends[i-1]:ends[i]]
-	lines   []int
-	tooLong []bool
-	pos     Position
-	done    chan Chunk // the decoded chunk, once a worker has it
+	key   string
+	buf   []byte
+	ends  []int // lines[i] is buf[ends[i-1]:ends[i]]
+	lines []int
+	bad   []error
+	pos   Position
+	done  chan Chunk // the decoded chunk, once a worker has it
+}
+
+// add appends a line (b, or none with its error) to the chunk and
+// advances pos past it.
+func (c *rawChunk) add(b []byte, line int, bad error, pos *Position) {
+	c.buf = append(c.buf, b...)
+	c.ends, c.lines, c.bad = append(c.ends, len(c.buf)), append(c.lines, line), append(c.bad, bad)
+	pos.Records++
+	pos.Stats.Processed++
 }
 
 // readChunksParallel is ReadChunks with workers decoding.
@@ -180,8 +191,8 @@ func decodeChunk(o Options, raw *rawChunk) Chunk {
 		b := raw.buf[start:end]
 		start = end
 		line := raw.lines[i]
-		if raw.tooLong[i] {
-			c.Bad = append(c.Bad, &RecordError{Key: raw.key, Line: line, Err: fmt.Errorf("line longer than %d bytes", maxLine)})
+		if raw.bad[i] != nil {
+			c.Bad = append(c.Bad, &RecordError{Key: raw.key, Line: line, Err: raw.bad[i]})
 			continue
 		}
 		rec, err := decode(b)
@@ -226,11 +237,11 @@ func splitLines(ctx context.Context, s bucket.Store, bkt, prefix string, o Optio
 // pos.Records records, into raw chunks.
 func splitObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos *Position, size int, emit func(*rawChunk) error) error {
 	key, skip := pos.Key, pos.Records
-	r, closeObj, err := openObject(ctx, s, bkt, key, o.Compression)
+	obj, err := openObject(ctx, s, bkt, key, o.Compression)
 	if err != nil {
 		return err
 	}
-	defer closeObj()
+	defer obj.close()
 	// The lines are split holding a unit of o.CPU, given back while a
 	// chunk is handed on.
 	o.CPU.Acquire()
@@ -240,7 +251,7 @@ func splitObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos
 		defer o.CPU.Acquire()
 		return emit(c)
 	}
-	d := newLineDecoder(r, key, nil)
+	d := newLineDecoder(obj, key, nil)
 	cur := &rawChunk{key: key}
 	for n := int64(0); ; {
 		if err := ctx.Err(); err != nil {
@@ -251,22 +262,26 @@ func splitObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", key, err)
+			if ferr := obj.failed(key); ferr != nil || !o.SkipBroken || !obj.broken(err) {
+				return cmp.Or(ferr, fmt.Errorf("%s: %w", key, err))
+			}
+			if n++; n > skip { // else counted before the read resumed
+				cur.add(nil, d.n+1, brokenErr(err), pos)
+			}
+			break
 		}
 		d.n++
 		o.CPU.Pause(d.n)
+		var bad error
 		if tooLong {
-			b = nil // a bad record: its text is not kept
+			b, bad = nil, tooLongErr() // a bad record: its text is not kept
 		} else if b = bytes.TrimSpace(b); len(b) == 0 {
 			continue
 		}
 		if n++; n <= skip {
 			continue
 		}
-		cur.buf = append(cur.buf, b...)
-		cur.ends, cur.lines, cur.tooLong = append(cur.ends, len(cur.buf)), append(cur.lines, d.n), append(cur.tooLong, tooLong)
-		pos.Records++
-		pos.Stats.Processed++
+		cur.add(b, d.n, bad, pos)
 		if len(cur.ends) == size || len(cur.buf) >= chunkBytes {
 			cur.pos = *pos
 			if err := emitFree(cur); err != nil {

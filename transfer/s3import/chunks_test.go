@@ -51,10 +51,10 @@ type flat struct {
 	st   s3import.Stats
 }
 
-func readFlat(t *testing.T, s bucket.Store, o s3import.Options, from s3import.Position, workers int) flat {
+func readFlat(t *testing.T, s bucket.Store, o s3import.Options, prefix string, from s3import.Position, workers int) flat {
 	t.Helper()
 	f := flat{pos: map[string]s3import.Position{}}
-	st, err := s3import.ReadChunks(context.Background(), s, "src", o.Format+"/", o, from, 100, workers, func(c s3import.Chunk) error {
+	st, err := s3import.ReadChunks(context.Background(), s, "src", prefix, o, from, 100, workers, func(c s3import.Chunk) error {
 		o.CPU.Acquire()
 		defer o.CPU.Release()
 		if len(c.Records)+len(c.Bad) == 0 {
@@ -101,7 +101,7 @@ func TestReadChunksParallelIsPlain(t *testing.T) {
 					}
 					return nil
 				}}
-			plain := readFlat(t, s, o, s3import.Position{}, 1)
+			plain := readFlat(t, s, o, format+"/", s3import.Position{}, 1)
 			if plain.st.Processed != int64(n) || plain.st.Objects != 3 || plain.st.Errors != int64(len(plain.bad)) || len(plain.recs)+len(plain.bad) != n {
 				t.Fatalf("plain read: %+v, %d records, %d bad; want %d processed", plain.st, len(plain.recs), len(plain.bad), n)
 			}
@@ -118,7 +118,7 @@ func TestReadChunksParallelIsPlain(t *testing.T) {
 				if workers < 0 { // bounded by one unit of CPU, which fn takes too, as an import's writer does
 					workers, o.CPU = -workers, s3import.NewBudget(1)
 				}
-				par := readFlat(t, s, o, s3import.Position{}, workers)
+				par := readFlat(t, s, o, format+"/", s3import.Position{}, workers)
 				if !reflect.DeepEqual(par.recs, plain.recs) || !reflect.DeepEqual(par.bad, plain.bad) || par.st != plain.st {
 					t.Fatalf("%d workers: %d records, %d bad, %+v; plain: %d, %d, %+v", workers, len(par.recs), len(par.bad), par.st,
 						len(plain.recs), len(plain.bad), plain.st)
@@ -132,8 +132,8 @@ func TestReadChunksParallelIsPlain(t *testing.T) {
 					}
 				}
 			}
-			plainRest := readFlat(t, s, o, resumeAt, 1)
-			parRest := readFlat(t, s, o, resumeAt, 2)
+			plainRest := readFlat(t, s, o, format+"/", resumeAt, 1)
+			parRest := readFlat(t, s, o, format+"/", resumeAt, 2)
 			if len(parRest.recs) == 0 || !reflect.DeepEqual(parRest.recs, plainRest.recs) || !reflect.DeepEqual(parRest.bad, plainRest.bad) ||
 				parRest.st != plain.st || plainRest.st != plain.st {
 				t.Fatalf("resumed from %+v: parallel %d records, %+v; plain %d records, %+v; whole read %+v", resumeAt,

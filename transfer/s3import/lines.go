@@ -42,7 +42,7 @@ func (d *lineDecoder) next() (Record, error) {
 		}
 		d.n++
 		if tooLong {
-			return Record{}, &RecordError{Key: d.key, Line: d.n, Err: fmt.Errorf("line longer than %d bytes", maxLine)}
+			return Record{}, &RecordError{Key: d.key, Line: d.n, Err: tooLongErr()}
 		}
 		b = bytes.TrimSpace(b)
 		if len(b) == 0 {
@@ -55,6 +55,9 @@ func (d *lineDecoder) next() (Record, error) {
 		return rec, nil
 	}
 }
+
+// tooLongErr is the error of a line longer than maxLine.
+func tooLongErr() error { return fmt.Errorf("line longer than %d bytes", maxLine) }
 
 // readLine returns the next line without its newline; io.EOF only when
 // nothing is left. A line over maxLine is consumed and reported tooLong.
@@ -265,8 +268,10 @@ func newCSVDecoder(r io.Reader, key string, o Options) *csvDecoder {
 		switch {
 		case err == io.EOF:
 			d.err = io.EOF
-		case err != nil:
+		case errors.As(err, new(*csv.ParseError)):
 			d.err = &RecordError{Key: key, Line: 1, Err: fmt.Errorf("header: %w", err)}
+		case err != nil:
+			d.err = err // the object breaks off (or the store fails) in the header
 		default:
 			d.header = append([]string(nil), rec...)
 		}

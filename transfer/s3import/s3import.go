@@ -5,9 +5,11 @@
 // column a string), each object compressed with GZIP, ZSTD or not at all.
 // A record that does not parse, or that the caller's check refuses, is
 // counted and reported, never fatal, as the service counts it in
-// ErrorCount; only an unreadable object (a store error, a corrupt
-// compressed stream) stops the import. Objects stream through: memory
-// holds one decompressor and one line at a time.
+// ErrorCount. An object whose bytes break off (a corrupt or truncated
+// compressed stream) stops the read, or, with Options.SkipBroken, is one
+// more bad record and the rest of it is skipped; a store error (the object
+// unreadable) always stops it. Objects stream through: memory holds one
+// decompressor and one line at a time.
 package s3import
 
 import (
@@ -73,6 +75,13 @@ type Options struct {
 	// that only keys, checks and stores it; any other item is decoded as
 	// without it.
 	Encoded bool
+	// SkipBroken makes an object whose bytes break off (a corrupt or
+	// truncated compressed stream, a stream that is not of the
+	// compression) one bad record where it breaks, and the read goes on
+	// with the next object, as ImportTable does ("If the Amazon S3 object
+	// itself is malformed ... we may skip processing the remaining portion
+	// of the object"); without it such an object stops the read.
+	SkipBroken bool
 	// CPU (when not nil) bounds the read's goroutines that compute at once
 	// (ReadChunks: splitting, decoding); the caller's fn takes units of its
 	// own for its writing, from the same Budget.
@@ -199,41 +208,106 @@ func walkObjects(ctx context.Context, s bucket.Store, bkt, prefix string, from P
 	return pos.Stats, err
 }
 
-// openObject opens object key of bkt and its decompressing reader; the
-// returned func closes both.
-func openObject(ctx context.Context, s bucket.Store, bkt, key, c string) (io.Reader, func(), error) {
+// object is one object being read: its bytes, decompressed, over the
+// store's reader, which tells the store's failure (the object unreadable)
+// from bytes that break off (the object malformed).
+type object struct {
+	io.Reader
+	raw   *storeReader
+	close func()
+}
+
+// storeReader is an object's reader as the store gives it; err is the
+// first error other than io.EOF that it returned.
+type storeReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *storeReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && err != io.EOF && s.err == nil {
+		s.err = err
+	}
+	return n, err
+}
+
+// failed returns the store's error, wrapped with the object's key, if
+// the store failed under the object.
+func (o *object) failed(key string) error {
+	if o.raw.err != nil {
+		return fmt.Errorf("%s: %w", key, o.raw.err)
+	}
+	return nil
+}
+
+// broken reports whether err, met reading the object's records, says
+// that its bytes break off there (not a record's error, not the store's).
+func (o *object) broken(err error) bool {
+	return err != nil && err != io.EOF && o.raw.err == nil && !errors.As(err, new(*RecordError))
+}
+
+// brokenErr is the record error of an object that breaks off.
+func brokenErr(err error) error {
+	return fmt.Errorf("the object cannot be read from here on (%v): the rest of it is skipped", err)
+}
+
+// openObject opens object key of bkt and its decompressing reader; close
+// closes both. A stream that is not of the compression (a bad header) is
+// an object whose reads fail at once (broken); an empty one has no
+// records.
+func openObject(ctx context.Context, s bucket.Store, bkt, key, c string) (*object, error) {
 	rc, err := s.Open(ctx, bkt, key)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	r, done, err := decompress(rc, c)
-	if err != nil {
-		rc.Close()
-		return nil, nil, fmt.Errorf("%s: %w", key, err)
+	raw := &storeReader{r: rc}
+	r, done, err := decompress(raw, c)
+	switch {
+	case err == nil:
+		return &object{Reader: r, raw: raw, close: func() { done(); rc.Close() }}, nil
+	case raw.err == nil && c != "" && c != CompressionNone:
+		// err is io.EOF for an empty object: no records, as without
+		// compression (a "folder" marker, say)
+		return &object{Reader: errReader{err}, raw: raw, close: func() { rc.Close() }}, nil
 	}
-	return r, func() { done(); rc.Close() }, nil
+	rc.Close()
+	return nil, fmt.Errorf("%s: %w", key, err)
 }
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // readObject reads the object pos names, skipping its first pos.Records
 // records, and advances pos past each record it reads.
 func readObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos *Position, put func(Record, Position) error, bad func(*RecordError, Position)) error {
 	key, skip := pos.Key, pos.Records
-	r, closeObj, err := openObject(ctx, s, bkt, key, o.Compression)
+	obj, err := openObject(ctx, s, bkt, key, o.Compression)
 	if err != nil {
 		return err
 	}
-	defer closeObj()
-	dec := newDecoder(r, key, o)
+	defer obj.close()
+	dec := newDecoder(obj, key, o)
 	for n := int64(0); ; n++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		o.CPU.Pause(int(n))
 		rec, err := dec.next()
-		if err == io.EOF {
-			return nil
+		if ferr := obj.failed(key); ferr != nil {
+			return ferr
 		}
-		if n < skip {
+		switch {
+		case err == io.EOF:
+			return nil
+		case o.SkipBroken && obj.broken(err):
+			if n < skip {
+				return nil // counted before the read resumed
+			}
+			return record(dec, o, pos, Record{}, &RecordError{Key: key, Line: lineOf(dec) + 1, Err: brokenErr(err)}, put, bad)
+		case n < skip:
 			if err != nil && !errors.As(err, new(*RecordError)) {
 				return fmt.Errorf("%s: %w", key, err)
 			}
