@@ -33,9 +33,9 @@ type FilterSpecification struct {
 // ExportTableToPointInTimeInput is ExportTableToPointInTime's request.
 type ExportTableToPointInTimeInput struct {
 	TableArn                       string                          `ddb:"required;len=1..1024;emptysays=Invalid TableArn: Invalid Table ARN"`
-	S3Bucket                       string                          `ddb:"required;len=0..255"`
+	S3Bucket                       string                          `ddb:"required;len=0..255;pattern=^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$"`
 	S3Prefix                       string                          `json:",omitempty" ddb:"len=0..1024"`
-	S3BucketOwner                  string                          `json:",omitempty"`
+	S3BucketOwner                  string                          `json:",omitempty" ddb:"pattern=[0-9]{12}"`
 	S3SseAlgorithm                 string                          `json:",omitempty" ddb:"enum=AES256|KMS"`
 	S3SseKmsKeyId                  string                          `json:",omitempty" ddb:"len=1..2048"`
 	ExportFormat                   string                          `json:",omitempty" ddb:"enum=DYNAMODB_JSON|ION"`
@@ -105,8 +105,8 @@ type ListExportsOutput struct {
 
 // S3BucketSource is where an import reads.
 type S3BucketSource struct {
-	S3Bucket      string `ddb:"required;len=0..255"`
-	S3BucketOwner string `json:",omitempty"`
+	S3Bucket      string `ddb:"required;len=0..255;pattern=^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$"`
+	S3BucketOwner string `json:",omitempty" ddb:"pattern=[0-9]{12}"`
 	S3KeyPrefix   string `json:",omitempty" ddb:"len=0..1024"`
 }
 

@@ -5,8 +5,8 @@ package ddb
 
 // InputS3Configuration is where a bulk operation reads.
 type InputS3Configuration struct {
-	S3Bucket             string `ddb:"required;len=0..255"`
-	S3BucketOwner        string `json:",omitempty"`
+	S3Bucket             string `ddb:"required;len=0..255;pattern=^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$"`
+	S3BucketOwner        string `json:",omitempty" ddb:"pattern=[0-9]{12}"`
 	S3KeyPrefix          string `json:",omitempty" ddb:"len=0..1024"`
 	InputFormat          string `ddb:"required;enum=DYNAMODB_JSON|ION"`
 	InputCompressionType string `json:",omitempty" ddb:"enum=GZIP|ZSTD|NONE"`
@@ -15,8 +15,8 @@ type InputS3Configuration struct {
 // OutputS3Configuration is where a bulk operation writes its report.
 type OutputS3Configuration struct {
 	OutputType     []string `ddb:"required"`
-	S3Bucket       string   `json:",omitempty" ddb:"len=0..255"`
-	S3BucketOwner  string   `json:",omitempty"`
+	S3Bucket       string   `json:",omitempty" ddb:"len=0..255;pattern=^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$"`
+	S3BucketOwner  string   `json:",omitempty" ddb:"pattern=[0-9]{12}"`
 	S3KeyPrefix    string   `json:",omitempty" ddb:"len=0..1024"`
 	S3SseAlgorithm string   `json:",omitempty" ddb:"enum=AES256|KMS"`
 	S3SseKmsKeyId  string   `json:",omitempty" ddb:"len=1..2048"`

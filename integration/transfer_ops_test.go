@@ -166,15 +166,15 @@ func TestExportPointInTimeAndFilter(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := c.ExportTableToPointInTime(ctx, &dynamodb.ExportTableToPointInTimeInput{TableArn: aws.String(arn),
-		S3Bucket: aws.String("b"), ExportTime: aws.Time(before), ExportFormat: types.ExportFormatDynamodbJson})
+		S3Bucket: aws.String("bk"), ExportTime: aws.Time(before), ExportFormat: types.ExportFormatDynamodbJson})
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := waitExport(t, c, aws.ToString(out.ExportDescription.ExportArn))
-	if lines, _ := readExportLines(t, st, "b", aws.ToString(d.ExportManifest)); len(lines) != 20 || !slices.Equal(lines, past) {
+	if lines, _ := readExportLines(t, st, "bk", aws.ToString(d.ExportManifest)); len(lines) != 20 || !slices.Equal(lines, past) {
 		t.Errorf("export at %v: %d items, want the 20 before the delete", before, len(lines))
 	}
-	out, err = c.ExportTableToPointInTime(ctx, &dynamodb.ExportTableToPointInTimeInput{TableArn: aws.String(arn), S3Bucket: aws.String("b"),
+	out, err = c.ExportTableToPointInTime(ctx, &dynamodb.ExportTableToPointInTimeInput{TableArn: aws.String(arn), S3Bucket: aws.String("bk"),
 		FilterSpecification: &types.FilterSpecification{FilterExpression: aws.String("pk = :k"), ProjectionExpression: aws.String("pk, sk, #t"),
 			ExpressionAttributeNames:  map[string]string{"#t": "t"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{":k": s("k1")}}})
@@ -182,7 +182,7 @@ func TestExportPointInTimeAndFilter(t *testing.T) {
 		t.Fatal(err)
 	}
 	d = waitExport(t, c, aws.ToString(out.ExportDescription.ExportArn))
-	lines, _ := readExportLines(t, st, "b", aws.ToString(d.ExportManifest))
+	lines, _ := readExportLines(t, st, "bk", aws.ToString(d.ExportManifest))
 	want := []string{`{"Item":{"pk":{"S":"k1"},"sk":{"S":"1"},"t":{"BOOL":false}}}` + "\n", `{"Item":{"pk":{"S":"k1"},"sk":{"S":"12"},"t":{"BOOL":true}}}` + "\n"}
 	if !slices.Equal(lines, want) || aws.ToInt64(d.ItemCount) != 2 || d.FilterSpecification == nil {
 		t.Errorf("filtered export: %q (count %d), want %q", lines, aws.ToInt64(d.ItemCount), want)
