@@ -3,7 +3,6 @@ package integration
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
 
@@ -26,13 +25,7 @@ func TestBulkPutItemsConditions(t *testing.T) {
 	st := bucket.Dir{Root: t.TempDir()}
 	c := transferServer(t, st)
 	ctx := context.Background()
-	put := func(key, body string) {
-		w, _ := st.Create(ctx, "src", key)
-		io.WriteString(w, body)
-		if _, err := w.Commit(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	put := func(key, body string) { putObject(t, st, "src", key, body) }
 	createTable(t, c, "Cond", true)
 	for _, it := range []map[string]types.AttributeValue{{"pk": s("a"), "sk": s("1"), "v": n("5")}, {"pk": s("b"), "sk": s("1"), "v": n("1")}} {
 		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Cond"), Item: it}); err != nil {

@@ -3,7 +3,6 @@ package integration
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
@@ -29,11 +28,7 @@ func TestBulkPutItemsGlobalTables(t *testing.T) {
 	for i := range 6000 {
 		fmt.Fprintf(&b, `{"Item":{"pk":{"S":"p%d"},"sk":{"S":"1"}}}`+"\n", i)
 	}
-	w, _ := st.Create(ctx, "src", "in/1.json")
-	io.WriteString(w, b.String())
-	if _, err := w.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	putObject(t, st, "src", "in/1.json", b.String())
 
 	createTable(t, c, "Global", true)
 	addReplica(t, c, "Global", "eu-west-1")

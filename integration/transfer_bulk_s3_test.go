@@ -2,14 +2,12 @@ package integration
 
 import (
 	"context"
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddblocal/ddblocal/transfer/bucket"
 	"github.com/ddblocal/ddblocal/transfer/bucket/buckettest"
 )
 
@@ -24,14 +22,7 @@ func TestBulkPutItemsS3Endpoint(t *testing.T) {
 	c := transferServer(t, st)
 	ctx := context.Background()
 	put := func(key, body string) {
-		w, err := st.Create(ctx, "src", key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(compressSource(t, types.InputCompressionTypeZstd, []byte(body)))
-		if _, err := w.Commit(); err != nil {
-			t.Fatal(err)
-		}
+		putObject(t, st, "src", key, string(compressSource(t, types.InputCompressionTypeZstd, []byte(body))))
 	}
 	createTable(t, c, "BulkS3", true)
 	put("in/1.ion.zst", "$ion_1_0 {Item:{pk:\"a\",sk:\"1\",n:"+big38+".}}\n$ion_1_0 {Item:{pk:\n")
@@ -54,17 +45,8 @@ func TestBulkPutItemsS3Endpoint(t *testing.T) {
 		!strings.Contains(strings.Join(got, ""), `"e":{"S":""}`) {
 		t.Errorf("table after the load: %q", got)
 	}
-	var report strings.Builder
-	err = st.List(ctx, "out", "report/", func(o bucket.Object) error {
-		r, err := st.Open(ctx, "out", o.Key)
-		if err == nil {
-			io.Copy(&report, r)
-			r.Close()
-		}
-		return err
-	})
-	if err != nil || strings.Count(report.String(), "\n") != 1 || !strings.Contains(report.String(), `"S3Key":"in/1.ion.zst","Line":2`) {
-		t.Errorf("error report in the S3 bucket: %q, %v", report.String(), err)
+	if report := reportLines(t, st, "report/", "/errors/"); len(report) != 1 || report[0]["S3Key"] != "in/1.ion.zst" || report[0]["Line"] != 2.0 {
+		t.Errorf("error report in the S3 bucket: %v", report)
 	}
 	if aws.ToInt64(d.TotalInputBytes) == 0 || aws.ToInt64(d.ProcessedInputBytes) != aws.ToInt64(d.TotalInputBytes) {
 		t.Errorf("TotalInputBytes %d, ProcessedInputBytes %d; want equal, not 0", aws.ToInt64(d.TotalInputBytes), aws.ToInt64(d.ProcessedInputBytes))

@@ -2,7 +2,6 @@ package integration
 
 import (
 	"context"
-	"io"
 	"testing"
 	"time"
 
@@ -24,11 +23,7 @@ func TestBulkPutItemsTableState(t *testing.T) {
 	ctx := context.Background()
 	clock := newFakeClock()
 	st := bucket.Dir{Root: t.TempDir()}
-	w, _ := st.Create(ctx, "src", "in/1.json")
-	io.WriteString(w, `{"Item":{"pk":{"S":"a"},"sk":{"S":"1"},"v":{"S":"x"}}}`+"\n")
-	if _, err := w.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	putObject(t, st, "src", "in/1.json", `{"Item":{"pk":{"S":"a"},"sk":{"S":"1"},"v":{"S":"x"}}}`+"\n")
 	srv := startServer(t, table.Options{Now: clock.Now, TransientDelay: 2 * time.Second, S3: st})
 	c := srv.client("us-east-1")
 	start := func(name, token string) error {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -53,13 +52,7 @@ func TestBulkPutItems(t *testing.T) {
 	st := bucket.Dir{Root: t.TempDir()}
 	c := transferServer(t, st)
 	ctx := context.Background()
-	put := func(key, body string) {
-		w, _ := st.Create(ctx, "src", key)
-		io.WriteString(w, body)
-		if _, err := w.Commit(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	put := func(key, body string) { putObject(t, st, "src", key, body) }
 	createTable(t, c, "Bulk", true)
 	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Bulk"), Item: map[string]types.AttributeValue{
 		"pk": &types.AttributeValueMemberS{Value: "a"}, "sk": &types.AttributeValueMemberS{Value: "1"}, "old": &types.AttributeValueMemberBOOL{Value: true}}}); err != nil {
@@ -85,17 +78,8 @@ func TestBulkPutItems(t *testing.T) {
 	if got := scanLines(t, c, "Bulk"); len(got) != 2 || !strings.Contains(got[0], `"n":{"N":"1"}`) || strings.Contains(got[0], "old") {
 		t.Errorf("table after the load: %q", got)
 	}
-	var report strings.Builder
-	st.List(ctx, "out", "report/", func(o bucket.Object) error {
-		r, err := st.Open(ctx, "out", o.Key)
-		if err == nil {
-			io.Copy(&report, r)
-			r.Close()
-		}
-		return err
-	})
-	if n := strings.Count(report.String(), "\n"); n != 2 || !strings.Contains(report.String(), `"S3Key":"in/1.json","Line":2`) {
-		t.Errorf("error report: %q", report.String())
+	if report := reportLines(t, st, "report/", "/errors/"); len(report) != 2 || report[0]["S3Key"] != "in/1.json" || report[0]["Line"] != 2.0 {
+		t.Errorf("error report: %v", report)
 	}
 	again, err := c.StartBulkPutItems(ctx, bulkInput("Bulk", "in/", "tok-1"))
 	if err != nil || aws.ToString(again.BulkOperationDescription.BulkOperationArn) != aws.ToString(arn) {
@@ -197,16 +181,7 @@ func TestBulkUsagePerIndex(t *testing.T) {
 func loadUsage(t *testing.T, c *dynamodb.Client, st bucket.Dir, table, prefix, lines string) types.BulkOperationUsage {
 	t.Helper()
 	ctx := context.Background()
-	w, err := st.Create(ctx, "src", prefix+"/1.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.WriteString(w, lines); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	putObject(t, st, "src", prefix+"/1.json", lines)
 	start, err := c.StartBulkPutItems(ctx, bulkInput(table, prefix+"/", prefix))
 	if err != nil {
 		t.Fatal(err)

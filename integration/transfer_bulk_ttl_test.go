@@ -3,7 +3,6 @@ package integration
 import (
 	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,11 +37,7 @@ func TestBulkPutItemsTTLStreamsIndexes(t *testing.T) {
 		}
 		src.WriteString(`{"Item":{` + it + "}}\n")
 	}
-	w, _ := st.Create(context.Background(), "src", "ttl/1.json")
-	io.WriteString(w, src.String())
-	if _, err := w.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	putObject(t, st, "src", "ttl/1.json", src.String())
 	out, err := c.StartBulkPutItems(context.Background(), bulkInput("Sessions", "ttl/", "ttl"))
 	if err != nil {
 		t.Fatal(err)

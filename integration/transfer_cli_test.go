@@ -77,14 +77,7 @@ func TestBinaryExportImportS3Layout(t *testing.T) {
 // load, bad ones are counted and named on stderr.
 func TestBinaryImportS3Sources(t *testing.T) {
 	fake := buckettest.Start(t, "src")
-	w, err := fake.Store(t).Create(context.Background(), "src", "in/part.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fmt.Fprint(w, "pk;sk;note\na;1;x\nb;2\nc;3;y\n")
-	if _, err := w.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	putObject(t, fake.Store(t), "src", "in/part.csv", "pk;sk;note\na;1;x\nb;2\nc;3;y\n")
 	a := startBinary(t, t.TempDir(), nil, "--in-memory", "--port", "0")
 	createTable(t, a.client(), "Things", true)
 	code, stdout, stderr := runCommand(t, nil, "import", "--endpoint", a.URL, "--table", "Things", "--from", "s3://src/in/",

@@ -2,7 +2,6 @@ package integration
 
 import (
 	"context"
-	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -22,18 +21,8 @@ import (
 func TestImportErrorLog(t *testing.T) {
 	dir := t.TempDir()
 	st := bucket.Dir{Root: filepath.Join(dir, "s3")}
-	put := func(key, body string) {
-		w, err := st.Create(context.Background(), "src", key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.WriteString(w, body)
-		if _, err := w.Commit(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	put("in/1.json", `{"Item":{"pk":{"S":"a"},"sk":{"S":"1"}}}`+"\n"+`{"Item":{"pk":{"N":"1"},"sk":{"S":"1"}}}`+"\n"+"not json\n")
-	put("in/2.json", strings.Repeat("{}\n", 1000))
+	putObject(t, st, "src", "in/1.json", `{"Item":{"pk":{"S":"a"},"sk":{"S":"1"}}}`+"\n"+`{"Item":{"pk":{"N":"1"},"sk":{"S":"1"}}}`+"\n"+"not json\n")
+	putObject(t, st, "src", "in/2.json", strings.Repeat("{}\n", 1000))
 	p := startBinary(t, dir, nil, "--in-memory", "--port", "0", "--s3-dir", st.Root)
 	c := p.client()
 	out, err := c.ImportTable(context.Background(), &dynamodb.ImportTableInput{InputFormat: types.InputFormatDynamodbJson,

@@ -348,13 +348,7 @@ func TestImportTableSources(t *testing.T) {
 	st := bucket.Dir{Root: t.TempDir()}
 	c := transferServer(t, st)
 	ctx := context.Background()
-	put := func(key, body string) {
-		w, _ := st.Create(ctx, "src", key)
-		io.WriteString(w, body)
-		if _, err := w.Commit(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	put := func(key, body string) { putObject(t, st, "src", key, body) }
 	put("csv/a.csv", "pk|sk|note\na|1|x\nb|2\nc|3|y\n")
 	put("json/a.json", `{"Item":{"pk":{"S":"a"},"sk":{"S":"1"}}}`+"\n"+`{"Item":{"pk":{"N":"1"},"sk":{"S":"1"}}}`+"\nnot json\n"+
 		`{"Item":{"pk":{"S":"b"},"sk":{"S":"2"},"big":{"S":"`+strings.Repeat("x", 410000)+`"}}}`+"\n")

@@ -2,7 +2,6 @@ package integration
 
 import (
 	"context"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -35,14 +34,7 @@ func TestS3BucketOwner(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cl := transferServer(t, c.st)
 			arn := pitrTable(t, cl, "Things", 5)
-			w, err := c.st.Create(context.Background(), "src", "in/1.json")
-			if err != nil {
-				t.Fatal(err)
-			}
-			io.WriteString(w, `{"Item":{"pk":{"S":"a"},"sk":{"S":"1"}}}`+"\n"+`{"Item":{"pk":{"N":"1"}}}`+"\n")
-			if _, err := w.Commit(); err != nil {
-				t.Fatal(err)
-			}
+			putObject(t, c.st, "src", "in/1.json", `{"Item":{"pk":{"S":"a"},"sk":{"S":"1"}}}`+"\n"+`{"Item":{"pk":{"N":"1"}}}`+"\n")
 			checkExportOwner(t, cl, arn, c.owner, "")
 			checkExportOwner(t, cl, arn, "", "")
 			checkExportOwner(t, cl, arn, c.wrong, "S3AccessDenied")
