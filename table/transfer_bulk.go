@@ -169,7 +169,10 @@ type bulkLoad struct {
 }
 
 // run reads the input from the checkpoint on, in chunks on one goroutine,
-// and writes them on this one, as an import does.
+// and writes them on this one, as an import does. Its reading, decoding
+// and writing compute within the imports' CPU budget (all cores but one,
+// yielding every 128 items: s3import.Budget), which every transfer of the
+// process shares, so that foreground requests find a free core.
 func (l *bulkLoad) run() (s3import.Stats, error) {
 	from := l.job.Progress.Pos
 	if l.s.opts.S3 == nil {
@@ -189,7 +192,7 @@ func (l *bulkLoad) run() (s3import.Stats, error) {
 		d.TotalInputBytes = &total
 	}
 	o := s3import.Options{Format: in.InputFormat, Compression: in.InputCompressionType, Check: itemCheck(l.m),
-		Conditions: true, CheckCondition: l.checkCondition}
+		Conditions: true, CheckCondition: l.checkCondition, CPU: l.s.transfers.cpu}
 	return l.s.readChunks(l.s.s3Store(l.region, in.S3BucketOwner), in.S3Bucket, in.S3KeyPrefix, o, from, tierWorkers(d.PerformanceTier), l.write)
 }
 

@@ -58,17 +58,26 @@ func conditionInput(c *s3import.Condition) expressions.Input {
 }
 
 // write paces, reports and puts one chunk; it stops the load when
-// CancelBulkOperation has marked it CANCELLING.
+// CancelBulkOperation has marked it CANCELLING. It computes (the chunk's
+// mutations and sizes, its store transaction) holding a unit of the
+// transfers' CPU budget, and gives it back while it writes a report or
+// waits for the pace.
 func (l *bulkLoad) write(c s3import.Chunk) error {
 	reports, err := l.report(c.Bad)
 	if err != nil {
 		return err
 	}
-	muts, err := l.mutations(c.Records)
+	cpu := l.s.transfers.cpu
+	var muts []mutation
+	var all loadBytes
+	cpu.Run(func() {
+		if muts, err = l.mutations(c.Records); err == nil {
+			all = l.measure(c.Records)
+		}
+	})
 	if err != nil {
 		return err
 	}
-	all := l.measure(c.Records)
 	if err := l.pace.wait(l.s.bg, all.units); err != nil {
 		return err
 	}
@@ -90,7 +99,8 @@ func (l *bulkLoad) write(c s3import.Chunk) error {
 		l.checkpoint(c, &prev.Progress, reports, l.written(c.Records, all, failed), len(failed))
 		return writeJob(tx, l.region, kindBulk, l.id, l.job)
 	}
-	failed, err := l.s.applyLoad(muts, pre, post)
+	var failed []condFailure
+	cpu.Run(func() { failed, err = l.s.applyLoad(muts, pre, post) })
 	if err != nil {
 		return err
 	}
@@ -103,6 +113,7 @@ func (l *bulkLoad) write(c s3import.Chunk) error {
 func (l *bulkLoad) mutations(recs []s3import.Record) ([]mutation, error) {
 	muts := make([]mutation, len(recs))
 	for i, r := range recs {
+		l.s.transfers.cpu.Pause(i)
 		it := r.Item
 		key, err := l.m.itemKey(it)
 		if err != nil {
@@ -132,7 +143,8 @@ type loadBytes struct {
 // measure is the loadBytes of recs.
 func (l *bulkLoad) measure(recs []s3import.Record) loadBytes {
 	b := loadBytes{ix: indexSizes{gsi: map[string]int64{}, lsi: map[string]int64{}, vector: map[string]int64{}}}
-	for _, r := range recs {
+	for i, r := range recs {
+		l.s.transfers.cpu.Pause(i)
 		n := int64(r.Item.Size())
 		b.items, b.size, b.units = b.items+1, b.size+n, b.units+(n+1023)/1024
 		l.indexBytes(r.Item, b.ix)

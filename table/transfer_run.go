@@ -36,8 +36,9 @@ type transferRunner struct {
 	wake    chan struct{}
 	mu      sync.Mutex
 	running map[string]bool // by job key
-	// cpu bounds the imports' computing goroutines together to all cores
-	// but one, which foreground requests find free (s3import.Budget).
+	// cpu bounds the imports' and bulk loads' computing goroutines
+	// together to all cores but one, which foreground requests find free
+	// (s3import.Budget).
 	cpu *s3import.Budget
 }
 

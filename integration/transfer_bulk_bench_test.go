@@ -1,0 +1,92 @@
+package integration
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddblocal/ddblocal/transfer/bucket"
+)
+
+// BenchmarkBulkLoad measures StartBulkPutItems as BenchmarkTransfer
+// measures an import: the binary in its own process (durable, or
+// DDBLOCAL_TRANSFER_IN_MEMORY=1), DDBLOCAL_TRANSFER_SCALE items (default
+// 1,000,000) of ~100 bytes in 8 gzip objects (writeScaleSource;
+// DDBLOCAL_TRANSFER_INPUT=ION for Ion) loaded into an empty table, in the
+// STANDARD tier or DDBLOCAL_TRANSFER_TIER. While the load runs, the
+// foreground probe reads an item of another table every 5 ms (fgProbe;
+// DDBLOCAL_TRANSFER_PROBE_IDLE=1 probes for a second before it too). It
+// reports items/s, items per CPU-second of the server and its RSS growth,
+// and logs the probe's latencies. Run it once a build:
+//
+//	go test ./integration -run '^$' -bench BenchmarkBulkLoad -benchtime 1x -v
+func BenchmarkBulkLoad(b *testing.B) {
+	n := 1000000
+	if v, _ := strconv.Atoi(os.Getenv("DDBLOCAL_TRANSFER_SCALE")); v > 0 {
+		n = v
+	}
+	dir := b.TempDir()
+	st := bucket.Dir{Root: filepath.Join(dir, "s3")}
+	writeScaleSource(b, st, n)
+	args := []string{"--host", "127.0.0.1", "--port", "0", "--db-path", filepath.Join(dir, "db"), "--s3-dir", st.Root, "--pprof"}
+	if os.Getenv("DDBLOCAL_TRANSFER_IN_MEMORY") != "" {
+		args = append(args, "--in-memory")
+	}
+	b.ResetTimer()
+	for range b.N {
+		p := startBinary(b, dir, nil, args...)
+		res := benchBulk(b, p, n)
+		stopSlow(b, p)
+		b.ReportMetric(res.rate, "bulk-items/s")
+		b.ReportMetric(res.perCPU, "bulk-items/cpu-s")
+		b.ReportMetric(float64(res.rssGrowth), "bulk-rss-MiB")
+		os.RemoveAll(filepath.Join(dir, "db"))
+	}
+}
+
+// benchBulk loads src/big/ into a new table Big through p and reports it.
+func benchBulk(b *testing.B, p *proc, n int) measured {
+	c := p.client()
+	ctx := context.Background()
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Big"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}}}); err != nil {
+		b.Fatal(err)
+	}
+	probeIdle(b, c)
+	fg := startProbe(b, c)
+	m := procMeter{t: b, p: p}
+	m.start()
+	start, err := c.StartBulkPutItems(ctx, &dynamodb.StartBulkPutItemsInput{TableName: aws.String("Big"),
+		InputS3Configuration: &types.InputS3Configuration{S3Bucket: aws.String("src"), S3KeyPrefix: aws.String("big/"),
+			InputFormat: types.BulkOperationInputFormat(scaleFormat()), InputCompressionType: types.InputCompressionTypeGzip},
+		OutputS3Configuration: &types.OutputS3Configuration{S3Bucket: aws.String("out"), OutputType: []types.OutputTypeEnum{types.OutputTypeEnumError}},
+		PerformanceTier:       types.BulkOperationPerformanceTier(os.Getenv("DDBLOCAL_TRANSFER_TIER"))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if path := os.Getenv("DDBLOCAL_TRANSFER_CPUPROFILE"); path != "" {
+		go m.profile(path+"-bulk", "profile", 10)
+	}
+	var last *types.BulkOperationDescription
+	d := m.until(func() bool {
+		out, err := c.DescribeBulkOperation(ctx, &dynamodb.DescribeBulkOperationInput{BulkOperationArn: start.BulkOperationDescription.BulkOperationArn})
+		if err != nil {
+			b.Fatal(err)
+		}
+		last = out.BulkOperationDescription
+		return last.BulkOperationStatus != types.BulkOperationStatusInProgress
+	})
+	fg.report(b, "bulk load")
+	if last.BulkOperationStatus != types.BulkOperationStatusCompleted || last.ProcessedItemCount != int64(n) {
+		b.Fatalf("bulk load: %s, %d of %d items", last.BulkOperationStatus, last.ProcessedItemCount, n)
+	}
+	b.Logf("bulk load: tier %s", last.PerformanceTier)
+	return m.report("bulk load", n, d)
+}
