@@ -95,8 +95,7 @@ func readCapped(rd io.Reader, sizeHint int64) ([]byte, error) {
 	if len(b) > maxBodyBytes {
 		return nil, errTooLarge()
 	}
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
+	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		return nil, errTooLarge()
 	}
 	return b, err

@@ -34,8 +34,11 @@ const (
 func emptyTableName(h Handler) Handler {
 	return func(ctx context.Context, r *Request) (any, error) {
 		out, err := h(ctx, r)
-		var de *ddb.Error
-		if err == nil || !errors.As(err, &de) || !strings.Contains(de.Message, msgNullTableName) || !sentEmptyTableName(r.Body) {
+		if err == nil {
+			return out, nil
+		}
+		de, ok := errors.AsType[*ddb.Error](err)
+		if !ok || !strings.Contains(de.Message, msgNullTableName) || !sentEmptyTableName(r.Body) {
 			return out, err
 		}
 		if strings.Count(de.Message, "Member must not be null") > 1 {

@@ -21,8 +21,13 @@ import (
 func reworded(h Handler, words func(r *Request, err error, ae *attr.Error) string) Handler {
 	return func(ctx context.Context, r *Request) (any, error) {
 		out, err := h(ctx, r)
-		var ae *attr.Error
-		if err == nil || !errors.As(err, &ae) {
+		if err == nil {
+			return out, nil
+		}
+		// AsType, unlike As, does not move a target to the heap on
+		// every request.
+		ae, ok := errors.AsType[*attr.Error](err)
+		if !ok {
 			return out, err
 		}
 		if msg := words(r, err, ae); msg != "" {

@@ -208,14 +208,24 @@ func (c *catalog) stamp() uint64 { return c.lastStamp.Add(1) }
 
 // get returns the table or nil. It reads the store only on a cache miss.
 func (c *catalog) get(db *store.DB, region, name string) (*tableMeta, error) {
-	k := catalogKey(region, name)
+	// The key of a hit (every item operation's) is built on the stack.
+	var buf [128]byte
+	hk := append(append(append(buf[:0], region...), '/'), name...)
 	c.mu.RLock()
-	m, ok := c.tables[string(k)]
-	seen, gen := c.stamps[string(k)], c.gen
+	m, ok := c.tables[string(hk)]
+	seen, gen := c.stamps[string(hk)], c.gen
 	c.mu.RUnlock()
 	if ok {
 		return m, nil
 	}
+	return c.load(db, region, name, seen, gen)
+}
+
+// load is get's miss: it reads the table from the store and caches it
+// unless a change was cached meanwhile (seen and gen are what get saw).
+func (c *catalog) load(db *store.DB, region, name string, seen, gen uint64) (*tableMeta, error) {
+	k := catalogKey(region, name)
+	var m *tableMeta
 	err := db.Read(func(tx *store.Tx) error {
 		m = nil
 		b := tx.CatalogGet(k)

@@ -138,24 +138,33 @@ func (c *checker) value(v reflect.Value, path string, raw json.RawMessage) {
 	case reflect.Struct:
 		c.structValue(v, path, raw)
 	case reflect.Slice, reflect.Array:
-		var elems []json.RawMessage
-		if raw != nil && json.Unmarshal(raw, &elems) != nil {
-			elems = nil
-		}
+		elems := rawJSON[[]json.RawMessage](raw)
 		for i := range v.Len() {
 			c.value(v.Index(i), path+"."+strconv.Itoa(i+1)+".member", rawAt(elems, i))
 		}
 	case reflect.Map:
-		var members map[string]json.RawMessage
-		if raw != nil && json.Unmarshal(raw, &members) != nil {
-			members = nil
-		}
+		members := rawJSON[map[string]json.RawMessage](raw)
 		iter := v.MapRange()
 		for iter.Next() {
 			k := fmt.Sprint(iter.Key().Interface())
 			c.value(iter.Value(), path+"."+k+".member", members[k])
 		}
 	}
+}
+
+// rawJSON is raw decoded as a T (a slice or map of its parts), or the
+// zero T when raw is nil or is not one. The target lives here, so that a
+// request without a raw body (the usual one) does not allocate it.
+func rawJSON[T any](raw json.RawMessage) T {
+	var zero T
+	if raw == nil {
+		return zero
+	}
+	var v T // escapes: allocated here, past the nil check
+	if json.Unmarshal(raw, &v) != nil {
+		return zero
+	}
+	return v
 }
 
 // rawAt is elems[i], or nil past its end.
@@ -173,10 +182,7 @@ func (c *checker) structValue(v reflect.Value, path string, raw json.RawMessage)
 		c.err = sr.err
 		return
 	}
-	var members map[string]json.RawMessage
-	if raw != nil && json.Unmarshal(raw, &members) != nil {
-		members = nil
-	}
+	members := rawJSON[map[string]json.RawMessage](raw)
 	for i := range sr.fields {
 		f := &sr.fields[i]
 		fv := v.FieldByIndex(f.index)
