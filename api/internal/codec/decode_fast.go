@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // Decoder decodes the common shape of a request body in one pass over
@@ -57,6 +59,12 @@ func (fd *Decoder) Decode(body []byte, v any) error {
 	// what the caller put there.
 	if rv := reflect.ValueOf(v); len(body) > 0 &&
 		rv.Kind() == reflect.Pointer && !rv.IsNil() && rv.Elem().IsZero() {
+		if in, ok := v.(*ddb.GetItemInput); ok {
+			if decodeGetItem(body, in) {
+				return nil
+			}
+			*in = ddb.GetItemInput{}
+		}
 		if fd.decode(body, v) {
 			return nil
 		}
