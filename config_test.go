@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/ddblocal/ddblocal/store"
 )
 
 // TestParseConfig checks that each way of giving a setting (flag, DynamoDB
@@ -46,6 +48,15 @@ func TestParseConfig(t *testing.T) {
 		}},
 		{"throttling off by default, scale from env", nil, map[string]string{"DDBLOCAL_CAPACITY_SCALE": "0.5"}, func(c config) bool {
 			return !c.throttling && c.capacityScale == 0.5
+		}},
+		{"sync background by default", nil, nil, func(c config) bool {
+			return c.sync == store.SyncBackground && c.serverOptions(nil).Sync == store.SyncBackground
+		}},
+		{"sync always", []string{"--sync", "always"}, nil, func(c config) bool {
+			return c.sync == store.SyncAlways && c.serverOptions(nil).Sync == store.SyncAlways
+		}},
+		{"sync from env", nil, map[string]string{"DDBLOCAL_SYNC": "always"}, func(c config) bool {
+			return c.sync == store.SyncAlways
 		}},
 		{"stream shard duration from env", nil, map[string]string{"DDBLOCAL_STREAM_SHARD_DURATION": "1m"}, func(c config) bool {
 			return c.streamShards.Duration == time.Minute
@@ -96,6 +107,7 @@ func TestParseConfigBadEnv(t *testing.T) {
 		{"DDBLOCAL_EVENTUAL_LAG", "soon", nil, `DDBLOCAL_EVENTUAL_LAG: invalid lag "soon": want a duration such as 500ms, or random:MIN-MAX`},
 		{"DDBLOCAL_TTL_DELAY", "random:2h-1h", nil, `DDBLOCAL_TTL_DELAY: invalid lag "random:2h-1h": want random:MIN-MAX with 0 <= MIN <= MAX`},
 		{"DDBLOCAL_LOG_LEVEL", "loud", nil, `invalid DDBLOCAL_LOG_LEVEL "loud": want debug, info, warn or error`},
+		{"DDBLOCAL_SYNC", "sometimes", nil, `invalid DDBLOCAL_SYNC "sometimes": want always or background`},
 		{"DDBLOCAL_CORS", "http://a.test, http://b.test", nil, `invalid DDBLOCAL_CORS "http://a.test, http://b.test": " http://b.test" is not an origin: ` +
 			`want *, off, or comma-separated origins such as http://localhost:3000 (scheme://host[:port], nothing after it)`},
 		{"DDBLOCAL_KINESIS_ENDPOINT", "localhost:4567", nil, `invalid DDBLOCAL_KINESIS_ENDPOINT "localhost:4567": want an http:// or https:// URL such as http://localhost:4567`},
@@ -132,6 +144,7 @@ func TestParseConfigBadFlags(t *testing.T) {
 		{[]string{"--transient-delay", "2"}, `invalid value "2" for flag -transient-delay: want a duration such as 500ms, 2s or 1h`},
 		{[]string{"--stream-shard-duration", "4 h"}, `invalid value "4 h" for flag -stream-shard-duration: want a duration such as 500ms, 2s or 1h`},
 		{[]string{"--capacity-scale", "half"}, `invalid value "half" for flag -capacity-scale: want a number such as 0.01`},
+		{[]string{"--sync", "fsync"}, `invalid --sync "fsync": want always or background`},
 		{[]string{"--capacity-scale", "0"}, `invalid --capacity-scale 0: want a number greater than 0, such as 0.01`},
 		{[]string{"--cors", "http://app.test/"}, `invalid --cors "http://app.test/": "http://app.test/" is not an origin: ` +
 			`want *, off, or comma-separated origins such as http://localhost:3000 (scheme://host[:port], nothing after it)`},

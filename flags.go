@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/kinesis"
+	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/streams"
 	"github.com/ddblocal/ddblocal/transfer/bucket"
 )
@@ -28,6 +29,7 @@ type config struct {
 	port           int
 	dbPath         string
 	inMemory       bool
+	sync           store.SyncMode // --sync
 	logLevel       string
 	cors           string
 	transientDelay time.Duration
@@ -58,6 +60,7 @@ const defaultTransientDelay = 2 * time.Second
 // rawFlags holds the flags that need work after parsing.
 type rawFlags struct {
 	lag, ttlDelay, replLag  *string
+	sync                    string // --sync, parsed by finish
 	delayStatuses, sharedDb bool
 }
 
@@ -131,6 +134,7 @@ func (c *config) serverFlags(fs *flag.FlagSet, env *envVars, raw *rawFlags) {
 	c.inMemory = env.bool("IN_MEMORY")
 	fs.Var(newBoolValue(&c.inMemory), "in-memory", "keep nothing after exit [DDBLOCAL_IN_MEMORY]")
 	fs.Var(newBoolValue(&c.inMemory), "inMemory", "DynamoDB Local's spelling of --in-memory")
+	fs.StringVar(&raw.sync, "sync", env.str("SYNC", "background"), "when a write is acknowledged: background (once written to the log, so it survives the process being killed; fdatasync runs behind and an OS crash or power cut loses at most the last 8 MiB of writes) or always (once fdatasynced, so it survives a power cut too) [DDBLOCAL_SYNC]")
 	fs.StringVar(&c.logLevel, "log-level", env.str("LOG_LEVEL", "info"), "debug, info, warn or error [DDBLOCAL_LOG_LEVEL]")
 	fs.StringVar(&c.cors, "cors", env.str("CORS", "*"), "comma-separated allowed CORS origins, * (the default, as DynamoDB Local's), or off [DDBLOCAL_CORS]")
 	c.transientDelay = env.duration("TRANSIENT_DELAY", 0)
@@ -196,6 +200,9 @@ func (c *config) finish(raw rawFlags, source func(flagName, envName string) stri
 	}
 	if c.capacityScale <= 0 {
 		return fmt.Errorf("invalid %s %v: want a number greater than 0, such as 0.01", source("capacity-scale", "CAPACITY_SCALE"), c.capacityScale)
+	}
+	if c.sync, err = store.ParseSyncMode(raw.sync); err != nil {
+		return fmt.Errorf("invalid %s %q: want always or background", source("sync", "SYNC"), raw.sync)
 	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(c.logLevel)); err != nil {

@@ -105,7 +105,7 @@ func (c config) serverOptions(log *slog.Logger) server.Options {
 		path = filepath.Join(path, "ddblocal.db")
 	}
 	o := server.Options{
-		Path: path, InMemory: c.inMemory, Host: c.host, Port: c.port, Logger: log,
+		Path: path, InMemory: c.inMemory, Sync: c.sync, Host: c.host, Port: c.port, Logger: log,
 		Table: table.Options{TransientDelay: c.transientDelay, EventualLag: c.eventualLag, Seed: c.seed,
 			StreamShards: c.streamShards, TTLDelay: c.ttlDelay, Throttling: c.throttling, CapacityScale: c.capacityScale,
 			ReplicationLag: c.replLag, LegacyGlobalTables: c.legacyGlobal, S3: c.s3Store, Kinesis: c.kinesis},

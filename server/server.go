@@ -31,6 +31,10 @@ type Options struct {
 	Path string
 	// InMemory keeps nothing after Close.
 	InMemory bool
+	// Sync is when a write to the file at Path is acknowledged: once
+	// written to the log (store.SyncBackground, the default) or once
+	// fdatasynced (store.SyncAlways).
+	Sync store.SyncMode
 	// Etcd, when set, keeps the store in etcd, shared with other servers
 	// (cluster mode); Path and InMemory are then ignored.
 	Etcd *store.EtcdOptions
@@ -86,7 +90,7 @@ func Start(ctx context.Context, opts Options) (s *Server, err error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	db, err := store.Open(store.Options{Path: opts.Path, InMemory: opts.InMemory, Etcd: opts.Etcd, Logger: log})
+	db, err := store.Open(store.Options{Path: opts.Path, InMemory: opts.InMemory, Sync: opts.Sync, Etcd: opts.Etcd, Logger: log})
 	if err != nil {
 		return nil, err
 	}

@@ -215,7 +215,7 @@ func BenchmarkCheckpoint(b *testing.B) {
 	defer bolt.close()
 	val := make([]byte, 300)
 	writeSegment := func(seg uint64, keys int, seed uint64) {
-		w := &wal{path: path, noSync: true, limit: 1 << 40}
+		w := &wal{path: path, mode: syncNever, limit: 1 << 40}
 		if err := w.create(seg); err != nil {
 			b.Fatal(err)
 		}

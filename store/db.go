@@ -17,12 +17,57 @@ type Options struct {
 	Path     string // bbolt file; ignored when InMemory
 	InMemory bool   // no file at all: the memory engine, gone on Close
 	NoSync   bool   // no fsync at all (tests)
+	// Sync is when a commit's log record is fdatasynced (ignored with
+	// NoSync or InMemory): SyncBackground, the zero value, or SyncAlways.
+	Sync SyncMode
 	// Logger receives what the store's background work cannot return to a
 	// caller (a failed checkpoint); nil discards it.
 	Logger *slog.Logger
 	// Etcd, when set, keeps the store in an etcd cluster shared with other
 	// processes (cluster mode); Path and InMemory are then ignored.
 	Etcd *EtcdOptions
+}
+
+// SyncMode is when a durable store's commit is acknowledged, relative to
+// the fdatasync of its log record (wal.go).
+type SyncMode uint8
+
+const (
+	// SyncBackground acknowledges a commit (and makes it visible) once its
+	// record is written to the log file: from then on it survives the
+	// process being killed (the kernel holds the written pages). Syncs run
+	// behind the commits, one as soon as the previous one ended, and
+	// commits wait for one when more than syncBound bytes of records are
+	// not yet synced, so an OS crash or power cut loses at most that tail
+	// (wal_background.go).
+	SyncBackground SyncMode = iota
+	// SyncAlways acknowledges a commit only once its record is fdatasynced:
+	// it then survives a power cut too (wal_pipeline.go).
+	SyncAlways
+	// syncNever is Options.NoSync: no fsync at all (tests).
+	syncNever
+)
+
+// String returns the mode's name as the --sync flag spells it.
+func (m SyncMode) String() string {
+	switch m {
+	case SyncBackground:
+		return "background"
+	case SyncAlways:
+		return "always"
+	}
+	return "never"
+}
+
+// ParseSyncMode returns the mode named s ("background" or "always").
+func ParseSyncMode(s string) (SyncMode, error) {
+	switch s {
+	case "background":
+		return SyncBackground, nil
+	case "always":
+		return SyncAlways, nil
+	}
+	return 0, fmt.Errorf("invalid sync mode %q: want always or background", s)
 }
 
 // lockTimeout bounds how long Open waits for another process's file lock, so
@@ -76,7 +121,11 @@ func Open(opts Options) (*DB, error) {
 	if opts.Path == "" {
 		return nil, ErrPathRequired
 	}
-	eng, err := openDurable(opts.Path, opts.NoSync, opts.Logger)
+	mode := opts.Sync
+	if opts.NoSync {
+		mode = syncNever
+	}
+	eng, err := openDurable(opts.Path, mode, opts.Logger)
 	if err != nil {
 		return nil, err
 	}

@@ -140,12 +140,19 @@ func (f *faultFile) Truncate(size int64) error {
 	return f.vfile.Truncate(size)
 }
 
-// openFaulty opens a durable store at path over fs, with fsync (so that
-// syncs are made and can fail) and log records into logged.
+// openFaulty opens a durable store at path over fs, with fsync before
+// each acknowledgement (SyncAlways, so that a commit's own sync can fail)
+// and log records into logged.
 func openFaulty(t *testing.T, fs vfs, path string, limit int64, logged *strings.Builder) *DB {
 	t.Helper()
+	return openFaultyMode(t, fs, path, limit, logged, SyncAlways)
+}
+
+// openFaultyMode is openFaulty with the given sync mode.
+func openFaultyMode(t *testing.T, fs vfs, path string, limit int64, logged *strings.Builder, mode SyncMode) *DB {
+	t.Helper()
 	var log = textLogger(&lockedWriter{w: logged})
-	eng, err := openDurableFS(fs, path, false, limit, log)
+	eng, err := openDurableFS(fs, path, mode, limit, log)
 	if err != nil {
 		t.Fatalf("open %s: %v", path, err)
 	}
@@ -228,14 +235,20 @@ func TestStorageFsyncFailureIsFatal(t *testing.T) {
 // (never an acknowledgement) and leaves nothing behind; once space is freed
 // writes succeed again, and every acknowledged one survives a restart. A
 // full disk when the log moves to a new segment stops writes until the
-// server is restarted with space.
+// server is restarted with space. Both sync modes.
 func TestStorageDiskFull(t *testing.T) {
+	for _, mode := range []SyncMode{SyncBackground, SyncAlways} {
+		t.Run(mode.String(), func(t *testing.T) { diskFull(t, mode) })
+	}
+}
+
+func diskFull(t *testing.T, mode SyncMode) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "db")
 	fs := &faultFS{}
 	var logged strings.Builder
 	const limit = 4 << 10
-	db := openFaulty(t, fs, path, limit, &logged)
+	db := openFaultyMode(t, fs, path, limit, &logged, mode)
 	full := func(op, name string) error {
 		if op == "write" || op == "open" || op == "rename" {
 			return syscall.ENOSPC
@@ -267,7 +280,7 @@ func TestStorageDiskFull(t *testing.T) {
 	_ = db.Close()
 	// Space freed, the server restarted: every acknowledged write is there,
 	// and writes work.
-	db = openFaulty(t, fs, path, limit, &logged)
+	db = openFaultyMode(t, fs, path, limit, &logged, mode)
 	if got := dumpState(t, db); got != want {
 		t.Errorf("after the restart:\n%s\nwant:\n%s", got, want)
 	}
@@ -286,7 +299,7 @@ func TestStorageDiskFull(t *testing.T) {
 func TestStorageCheckpointCrashAtEveryStep(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "db")
-	eng, err := openDurableLimit(path, true, 2<<10, nil)
+	eng, err := openDurableLimit(path, syncNever, 2<<10, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

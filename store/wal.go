@@ -15,8 +15,11 @@ import (
 
 // A file-backed DB serves reads and writes from the memory engine and makes
 // them durable with a write-ahead log beside the bbolt file: every commit
-// appends one record and fdatasyncs before it becomes visible, so a group
-// commit costs one sequential write and one sync whatever it changed. A
+// appends one record, so a group commit costs one sequential write whatever
+// it changed. By default (SyncBackground) a commit is visible and answered
+// once its record is written, which a killed process cannot take back, and
+// fdatasyncs run behind the commits (wal_background.go); with SyncAlways a
+// commit waits for its record's fdatasync (wal_pipeline.go). A
 // background checkpointer copies full log segments into bbolt (one big
 // transaction instead of one per commit, so each page is written once per
 // segment rather than once per commit) and deletes them. Opening loads bbolt
@@ -29,7 +32,8 @@ import (
 // One idea per file: wal.go appends to segments and rotates them,
 // wal_record.go is the record format, wal_recover.go rebuilds the state at
 // start-up, wal_spare.go prepares zero-filled segments ahead of use,
-// wal_pipeline.go overlaps one commit's sync with the next commits, and
+// wal_pipeline.go overlaps one commit's sync with the next commits (SyncAlways),
+// wal_background.go syncs behind the commits (SyncBackground), and
 // wal_checkpoint.go copies full segments into bbolt.
 
 // segmentLimit is the size at which the log moves to a new segment and hands
@@ -40,15 +44,16 @@ const segmentLimit = 32 << 20
 // wal is the log of a durable memory engine. append runs on the committer
 // goroutine only; the checkpointer works on closed segments.
 type wal struct {
-	path   string // the bbolt file's path; segments are named after it
-	noSync bool
-	limit  int64 // segmentLimit, smaller in tests
-	fs     vfs
-	log    *slog.Logger // nil: the fatal failure is only returned
+	path  string // the bbolt file's path; segments are named after it
+	mode  SyncMode
+	limit int64 // segmentLimit, smaller in tests
+	fs    vfs
+	log   *slog.Logger // nil: the fatal failure is only returned
 
 	f vfile // the segment being appended to
-	// syncf is the segment opened again for each syncer of the pipeline,
-	// so that each has its own write-back error state (wal_pipeline.go).
+	// syncf is the segment opened again for each syncer of the pipeline
+	// (or for the background syncer), so that each has its own
+	// write-back error state (wal_pipeline.go).
 	syncf    []vfile
 	seg      uint64 // its number
 	size     int64  // bytes of intact records in it
@@ -62,22 +67,23 @@ type wal struct {
 
 	ck     *checkpointer
 	spares *sparer   // nil without fsync, where a spare gains nothing
-	pipe   *pipeline // nil without fsync: a write is done when written
+	pipe   *pipeline // SyncAlways only: a write is done when synced
+	bg     *bgSyncer // SyncBackground only: a write is done when written
 }
 
 // openDurable opens the bbolt file at path, loads it and the log segments
 // beside it into a memory engine, and starts a new segment for the commits to
 // come.
-func openDurable(path string, noSync bool, log *slog.Logger) (*memEngine, error) {
-	return openDurableFS(osFS{}, path, noSync, segmentLimit, log)
+func openDurable(path string, mode SyncMode, log *slog.Logger) (*memEngine, error) {
+	return openDurableFS(osFS{}, path, mode, segmentLimit, log)
 }
 
-func openDurableLimit(path string, noSync bool, limit int64, log *slog.Logger) (*memEngine, error) {
-	return openDurableFS(osFS{}, path, noSync, limit, log)
+func openDurableLimit(path string, mode SyncMode, limit int64, log *slog.Logger) (*memEngine, error) {
+	return openDurableFS(osFS{}, path, mode, limit, log)
 }
 
-func openDurableFS(fs vfs, path string, noSync bool, limit int64, log *slog.Logger) (*memEngine, error) {
-	b, err := openBolt(fs, path, noSync)
+func openDurableFS(fs vfs, path string, mode SyncMode, limit int64, log *slog.Logger) (*memEngine, error) {
+	b, err := openBolt(fs, path, mode == syncNever)
 	if err != nil {
 		return nil, err
 	}
@@ -86,8 +92,8 @@ func openDurableFS(fs vfs, path string, noSync bool, limit int64, log *slog.Logg
 		_ = b.close()
 		return nil, err
 	}
-	w := &wal{path: path, noSync: noSync, limit: limit, fs: fs, log: log}
-	if !noSync {
+	w := &wal{path: path, mode: mode, limit: limit, fs: fs, log: log}
+	if mode != syncNever {
 		w.spares = startSparer(fs, path, limit)
 	}
 	last := e.segs
@@ -102,8 +108,11 @@ func openDurableFS(fs vfs, path string, noSync bool, limit int64, log *slog.Logg
 	}
 	w.ck = startCheckpointer(fs, b, path, last, log)
 	e.mem.wal = w
-	if !noSync {
+	switch mode {
+	case SyncAlways:
 		w.pipe = startPipeline(e.mem)
+	case SyncBackground:
+		w.bg = startBgSyncer(w, w.syncf[0], syncBound)
 	}
 	return e.mem, nil
 }
@@ -149,8 +158,8 @@ func (w *wal) create(n uint64) error {
 		return fmt.Errorf("store: create %s: %w", name, err)
 	}
 	var syncf []vfile
-	if !w.noSync {
-		syncf, err = openSyncers(w.fs, name)
+	if w.mode != syncNever {
+		syncf, err = openSyncers(w.fs, name, w.syncers())
 		if err == nil {
 			err = syncDir(w.fs, filepath.Dir(w.path))
 		}
@@ -164,10 +173,19 @@ func (w *wal) create(n uint64) error {
 	return nil
 }
 
-// openSyncers opens segment name once for each syncer of the pipeline.
-func openSyncers(fs vfs, name string) ([]vfile, error) {
-	files := make([]vfile, 0, pipelineDepth)
-	for range pipelineDepth {
+// syncers is how many goroutines sync the log: pipelineDepth for
+// SyncAlways, one for SyncBackground.
+func (w *wal) syncers() int {
+	if w.mode == SyncAlways {
+		return pipelineDepth
+	}
+	return 1
+}
+
+// openSyncers opens segment name n times, once for each syncer.
+func openSyncers(fs vfs, name string, n int) ([]vfile, error) {
+	files := make([]vfile, 0, n)
+	for range n {
 		f, err := fs.OpenFile(name, os.O_WRONLY, 0o600)
 		if err != nil {
 			closeAll(files)
@@ -193,14 +211,22 @@ func syncDir(fs vfs, dir string) error {
 	return nil
 }
 
-// append writes rec and waits until it is on disk (the commit path
-// without a pipeline: no fsync, or recovery).
+// append writes rec (the commit path without a pipeline: SyncBackground
+// or no fsync). With SyncBackground it first waits while too much of the
+// log is not yet synced, and tells the syncer of the record once written;
+// with SyncAlways (no pipeline: not used by the server) it syncs rec.
 func (w *wal) append(rec []byte) error {
+	if w.bg != nil {
+		w.bg.admit()
+	}
 	start, err := w.write(rec)
 	if err != nil {
 		return err
 	}
-	if !w.noSync {
+	switch {
+	case w.bg != nil:
+		w.bg.wrote(w.size)
+	case w.mode == SyncAlways:
 		if err := w.f.Datasync(); err != nil {
 			return w.syncFailed(w.f, start, err)
 		}
@@ -297,14 +323,22 @@ func (w *wal) failure() error {
 
 // rotate hands the full segment to the checkpointer and starts the next.
 // The records in it are durable already (the pipeline, if any, is
-// drained): a failure here fails later appends (w.err), not them.
+// drained; the background syncer is waited for here): a failure here fails
+// later appends (w.err), not them. A segment whose background sync failed
+// stays the log's (the log has failed): close hands it over.
 func (w *wal) rotate() {
+	if w.bg != nil && w.bg.drain() != nil {
+		return
+	}
 	err := w.f.Close()
 	closeAll(w.syncf)
 	w.f, w.syncf = nil, nil
 	w.ck.add(w.seg)
 	if err == nil {
 		err = w.create(w.seg + 1)
+	}
+	if err == nil && w.bg != nil {
+		w.bg.next(w.syncf[0])
 	}
 	if err != nil {
 		w.mu.Lock()
@@ -322,6 +356,9 @@ func (w *wal) close() error {
 		w.pipe.stop()
 	}
 	var errs []error
+	if w.bg != nil {
+		w.bg.stop()
+	}
 	if w.f != nil {
 		errs = append(errs, w.f.Close())
 		closeAll(w.syncf)

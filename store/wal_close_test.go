@@ -25,7 +25,7 @@ func TestCloseLeavesBacklog(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "db")
-			eng, err := openDurableLimit(path, true, tt.limit, nil)
+			eng, err := openDurableLimit(path, syncNever, tt.limit, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -131,7 +131,7 @@ func openErrseq(t *testing.T) (*DB, *errseqFS, string, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "db")
 	fs := newErrseqFS()
-	eng, err := openDurableFS(fs, path, false, segmentLimit, nil)
+	eng, err := openDurableFS(fs, path, SyncAlways, segmentLimit, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,12 @@ import (
 	"testing"
 )
 
-// killChildEnv names the database a TestKillChild process writes to.
-const killChildEnv = "DDBLOCAL_STORE_KILL_CHILD"
+// killChildEnv names the database a TestKillChild process writes to, and
+// killModeEnv its sync mode.
+const (
+	killChildEnv = "DDBLOCAL_STORE_KILL_CHILD"
+	killModeEnv  = "DDBLOCAL_STORE_KILL_MODE"
+)
 
 // TestKillChild is the writer that TestKilledProcessKeepsAckedWrites kills;
 // run on its own it does nothing. Eight goroutines put distinct keys and
@@ -23,7 +27,12 @@ func TestKillChild(t *testing.T) {
 	if path == "" {
 		t.Skip("only runs as TestKilledProcessKeepsAckedWrites's child")
 	}
-	db, err := Open(Options{Path: path})
+	mode, err := ParseSyncMode(os.Getenv(killModeEnv))
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	db, err := Open(Options{Path: path, Sync: mode})
 	if err != nil {
 		fmt.Println("open:", err)
 		os.Exit(1)
@@ -53,14 +62,21 @@ func TestKillChild(t *testing.T) {
 
 // TestKilledProcessKeepsAckedWrites kills (SIGKILL) a process in the middle
 // of concurrent durable writes: every write whose Update had returned must
-// be there when the database is opened again.
+// be there when the database is opened again, in both sync modes (with
+// SyncBackground most of them were never fdatasynced).
 func TestKilledProcessKeepsAckedWrites(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}
+	for _, mode := range []SyncMode{SyncBackground, SyncAlways} {
+		t.Run(mode.String(), func(t *testing.T) { killAndReopen(t, mode) })
+	}
+}
+
+func killAndReopen(t *testing.T, mode SyncMode) {
 	path := filepath.Join(t.TempDir(), "db")
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestKillChild$")
-	cmd.Env = append(os.Environ(), killChildEnv+"="+path)
+	cmd.Env = append(os.Environ(), killChildEnv+"="+path, killModeEnv+"="+mode.String())
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

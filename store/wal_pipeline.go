@@ -5,7 +5,9 @@ import (
 	"sync/atomic"
 )
 
-// Commit pipelining. A synced log commits in two halves: the committer
+// Commit pipelining (SyncAlways; SyncBackground, the default, is
+// wal_background.go). A log synced before each acknowledgement commits
+// in two halves: the committer
 // applies a batch, writes its record and makes the new root the base of the
 // next batch at once (head); the record's fdatasync runs on a syncer
 // goroutine while the committer goes on with the next batch. A publisher

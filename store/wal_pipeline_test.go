@@ -84,7 +84,7 @@ func TestPipelinedCommits(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "db")
 			fs := newGateFS()
-			eng, err := openDurableFS(fs, path, false, segmentLimit, nil)
+			eng, err := openDurableFS(fs, path, SyncAlways, segmentLimit, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

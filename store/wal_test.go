@@ -123,7 +123,7 @@ func copyFiles(t *testing.T, src string) string {
 
 func openPath(t *testing.T, path string, limit int64) *DB {
 	t.Helper()
-	eng, err := openDurableLimit(path, true, limit, nil)
+	eng, err := openDurableLimit(path, syncNever, limit, nil)
 	if err != nil {
 		t.Fatalf("open %s: %v", path, err)
 	}
@@ -422,7 +422,7 @@ func TestSpareSegments(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "db")
 	const limit = 64 << 10
-	eng, err := openDurableLimit(path, false, limit, nil)
+	eng, err := openDurableLimit(path, SyncBackground, limit, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,7 +491,7 @@ func TestCheckpointRetries(t *testing.T) {
 		defer mu.Unlock()
 		return logged.Write(p)
 	}), nil))
-	eng, err := openDurableLimit(path, true, 1<<10, log)
+	eng, err := openDurableLimit(path, syncNever, 1<<10, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -535,7 +535,7 @@ func TestCheckpointRetries(t *testing.T) {
 func TestCheckpointFailureKeepsLog(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "db")
-	eng, err := openDurableLimit(path, true, 1<<10, nil)
+	eng, err := openDurableLimit(path, syncNever, 1<<10, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
