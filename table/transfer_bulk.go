@@ -22,7 +22,12 @@ import (
 // (one unit per started KB of each item). Records that do not parse or
 // that the table refuses are counted in FailedItemCount, and with ERROR in
 // OutputType written as JSON lines to the output location; a record's own
-// condition is evaluated as PutItem's (transfer_bulk_write.go). Each chunk's
+// condition is evaluated as PutItem's (transfer_bulk_write.go). An input
+// object whose bytes break off (a corrupt or truncated compressed stream)
+// is one failed record where it breaks, reported as the others are, and
+// the load goes on with the next object: OutputS3Configuration's ERROR
+// "reports input records or input objects that DynamoDB couldn't
+// process". An object the store cannot give still fails the load. Each chunk's
 // transaction also writes the load's checkpoint, from which the next owner
 // of the transfers resumes a load a stopped server left (transfer_run.go).
 
@@ -192,7 +197,7 @@ func (l *bulkLoad) run() (s3import.Stats, error) {
 		d.TotalInputBytes = &total
 	}
 	o := s3import.Options{Format: in.InputFormat, Compression: in.InputCompressionType, Check: itemCheck(l.m),
-		Conditions: true, CheckCondition: l.checkCondition, CPU: l.s.transfers.cpu}
+		Conditions: true, CheckCondition: l.checkCondition, CPU: l.s.transfers.cpu, SkipBroken: true}
 	return l.s.readChunks(l.s.s3Store(l.region, in.S3BucketOwner), in.S3Bucket, in.S3KeyPrefix, o, from, tierWorkers(d.PerformanceTier), l.write)
 }
 
