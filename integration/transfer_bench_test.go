@@ -53,10 +53,7 @@ import (
 // an item of a table of its own every 5 ms and the latencies are logged
 // (fgProbe).
 func BenchmarkTransfer(b *testing.B) {
-	n := 1000000
-	if v, _ := strconv.Atoi(os.Getenv("DDBLOCAL_TRANSFER_SCALE")); v > 0 {
-		n = v
-	}
+	n := scaleCount()
 	dir, keep := os.Getenv("DDBLOCAL_TRANSFER_DIR"), true
 	if dir == "" {
 		dir, keep = b.TempDir(), false
@@ -67,11 +64,7 @@ func BenchmarkTransfer(b *testing.B) {
 	if !loaded {
 		writeScaleSource(b, st, n)
 	}
-	args := []string{"--host", "127.0.0.1", "--port", "0", "--db-path", filepath.Join(dir, "db"), "--s3-dir", st.Root, "--pprof"}
-	inMemory := os.Getenv("DDBLOCAL_TRANSFER_IN_MEMORY") != ""
-	if inMemory {
-		args = append(args, "--in-memory") // to compare: no write-ahead log, no bbolt checkpoints
-	}
+	args, inMemory := scaleServerArgs(dir, st.Root)
 	b.ResetTimer()
 	for range b.N {
 		p := startBinary(b, dir, nil, args...)
@@ -102,6 +95,37 @@ func BenchmarkTransfer(b *testing.B) {
 			os.RemoveAll(filepath.Join(dir, "db"))
 		}
 		os.RemoveAll(filepath.Join(st.Root, "out"))
+	}
+}
+
+// scaleCount is how many items a transfer benchmark moves:
+// DDBLOCAL_TRANSFER_SCALE, 1,000,000 by default.
+func scaleCount() int {
+	if v, _ := strconv.Atoi(os.Getenv("DDBLOCAL_TRANSFER_SCALE")); v > 0 {
+		return v
+	}
+	return 1000000
+}
+
+// scaleServerArgs are the flags of a transfer benchmark's server: its
+// database in dir, its S3 folder s3Dir, pprof on, and --in-memory (then
+// inMemory is true) with DDBLOCAL_TRANSFER_IN_MEMORY.
+func scaleServerArgs(dir, s3Dir string) (args []string, inMemory bool) {
+	args = []string{"--host", "127.0.0.1", "--port", "0", "--db-path", filepath.Join(dir, "db"), "--s3-dir", s3Dir, "--pprof"}
+	inMemory = os.Getenv("DDBLOCAL_TRANSFER_IN_MEMORY") != ""
+	if inMemory {
+		args = append(args, "--in-memory") // to compare: no write-ahead log, no bbolt checkpoints
+	}
+	return args, inMemory
+}
+
+// createScaleTable creates table Big (key pk, a string), on demand, for
+// the items of writeScaleSource.
+func createScaleTable(t testing.TB, c *dynamodb.Client) {
+	if _, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{TableName: aws.String("Big"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}}}); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -234,11 +258,7 @@ func benchBatchLoad(b *testing.B, n int) int64 {
 	defer stopSlow(b, p)
 	c := p.client()
 	ctx := context.Background()
-	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Big"), BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}}}); err != nil {
-		b.Fatal(err)
-	}
+	createScaleTable(b, c)
 	m := procMeter{t: b, p: p}
 	m.start()
 	const clients = 8

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -27,17 +26,10 @@ import (
 //
 //	go test ./integration -run '^$' -bench BenchmarkBulkLoad -benchtime 1x -v
 func BenchmarkBulkLoad(b *testing.B) {
-	n := 1000000
-	if v, _ := strconv.Atoi(os.Getenv("DDBLOCAL_TRANSFER_SCALE")); v > 0 {
-		n = v
-	}
-	dir := b.TempDir()
+	n, dir := scaleCount(), b.TempDir()
 	st := bucket.Dir{Root: filepath.Join(dir, "s3")}
 	writeScaleSource(b, st, n)
-	args := []string{"--host", "127.0.0.1", "--port", "0", "--db-path", filepath.Join(dir, "db"), "--s3-dir", st.Root, "--pprof"}
-	if os.Getenv("DDBLOCAL_TRANSFER_IN_MEMORY") != "" {
-		args = append(args, "--in-memory")
-	}
+	args, _ := scaleServerArgs(dir, st.Root)
 	b.ResetTimer()
 	for range b.N {
 		p := startBinary(b, dir, nil, args...)
@@ -54,11 +46,7 @@ func BenchmarkBulkLoad(b *testing.B) {
 func benchBulk(b *testing.B, p *proc, n int) measured {
 	c := p.client()
 	ctx := context.Background()
-	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Big"), BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}}}); err != nil {
-		b.Fatal(err)
-	}
+	createScaleTable(b, c)
 	probeIdle(b, c)
 	fg := startProbe(b, c)
 	m := procMeter{t: b, p: p}
