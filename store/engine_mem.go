@@ -112,10 +112,13 @@ type memTxn struct {
 }
 
 // ownedSpace is a space this transaction has copied, and which of its
-// keyspaces it has copied too.
+// keyspaces it has copied too. A space copied from the published state is
+// copied into own, so that the copy and its bookkeeping are one allocation
+// (a write to a table with a global index copies two spaces).
 type ownedSpace struct {
 	sp     *memSpace
 	copied [subCount]bool
+	own    memSpace
 }
 
 func (t *memTxn) writable() bool { return t.rw }
@@ -340,8 +343,8 @@ func (t *memTxn) writableMap(id string, which int) *kvMap {
 		if !ok {
 			return nil
 		}
-		cp := *sp
-		o = &ownedSpace{sp: &cp}
+		o = &ownedSpace{own: *sp}
+		o.sp = &o.own
 		t.ownSpacesMap()
 		t.spaces.Set(id, o.sp)
 		t.ownedSpaces()[id] = o
