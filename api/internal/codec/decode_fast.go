@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/ddblocal/ddblocal/ddb"
 )
 
 // Decoder decodes the common shape of a request body in one pass over
@@ -59,11 +57,10 @@ func (fd *Decoder) Decode(body []byte, v any) error {
 	// what the caller put there.
 	if rv := reflect.ValueOf(v); len(body) > 0 &&
 		rv.Kind() == reflect.Pointer && !rv.IsNil() && rv.Elem().IsZero() {
-		if in, ok := v.(*ddb.GetItemInput); ok {
-			if decodeGetItem(body, in) {
-				return nil
-			}
-			*in = ddb.GetItemInput{}
+		if tried, ok := decodeFast(body, v); ok {
+			return nil
+		} else if tried {
+			rv.Elem().SetZero()
 		}
 		if fd.decode(body, v) {
 			return nil

@@ -90,14 +90,14 @@ func (vd *Validator) Validate(v any) error {
 // string member body sends as "" is present, and checked by its
 // constraints, rather than absent. Only a body holding "" is read again.
 func (vd *Validator) ValidateBody(v any, body []byte) error {
-	if in, ok := v.(*ddb.GetItemInput); ok && validGetItem(in, body) {
+	if validFast(v, body) {
 		return nil
 	}
 	return vd.walk(v, body)
 }
 
 // walk is ValidateBody by reflection, for every request: the plain twin of
-// validGetItem.
+// validFast.
 func (vd *Validator) walk(v any, body []byte) error {
 	var c checker
 	c.vd = vd
