@@ -17,10 +17,14 @@ import (
 // the collector little per cycle, while doubling its memory for headroom
 // costs a lot (500,000 items of 200 B: 620 bytes of RSS per item at GOGC
 // 100). Small heaps keep Go's default, so the request path of a small table
-// collects no more often than before.
+// collects no more often than before. The floor of 10 % bounds how often a
+// very large heap collects; below 320 MiB of live heap the headroom is the
+// 32 MiB cap, so an import of 1,000,000 items with a global index (live
+// heap +320 MiB: the table and the index) stays within issue 26's 64 MiB
+// of working memory (it was 20 %: 56-67 MiB).
 const (
 	gcHeadroom    = 32 << 20
-	gcMinPercent  = 20
+	gcMinPercent  = 10
 	gcMaxPercent  = 100
 	gcCheckPeriod = 250 * time.Millisecond
 )

@@ -13,7 +13,9 @@ func TestGCPercentFor(t *testing.T) {
 		{64 << 20, 50},
 		{100 << 20, 32},
 		{160 << 20, 20},
-		{4 << 30, 20},
+		{320 << 20, 10},
+		{640 << 20, 10},
+		{4 << 30, 10},
 	}
 	for _, tt := range tests {
 		if got := gcPercentFor(tt.live); got != tt.want {
