@@ -15,7 +15,7 @@ import (
 // for a table an import is creating (transfer_import_state.go). The
 // caller (ctx) must be allowed to use it (see authorize).
 func (s *Service) table(ctx context.Context, region, name string) (*tableMeta, error) {
-	return notImporting(s.lookup(ctx, region, name, "", nil))
+	return s.notImporting(s.lookup(ctx, region, name, "", nil))
 }
 
 // tableIndex is table for a Query or Scan of index (none when nil): the
@@ -26,7 +26,7 @@ func (s *Service) tableIndex(ctx context.Context, region, name string, index *st
 	if index != nil {
 		ix = *index
 	}
-	return notImporting(s.lookup(ctx, region, name, ix, nil))
+	return s.notImporting(s.lookup(ctx, region, name, ix, nil))
 }
 
 // tableForControl is table with the message the control-plane operations use.

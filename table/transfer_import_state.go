@@ -25,11 +25,32 @@ import (
 // The import itself writes through neither lookup.
 
 // notImporting refuses the item operations on a table an import creates.
-func notImporting(m *tableMeta, err error) (*tableMeta, error) {
-	if err == nil && m.Importing != "" {
+// The catalog's cache takes the import's end a moment after its
+// transaction commits (changeTable), when DescribeImport already reports
+// it: so a definition cached as importing is read again from the store
+// before the refusal.
+func (s *Service) notImporting(m *tableMeta, err error) (*tableMeta, error) {
+	if err != nil || m.Importing == "" {
+		return m, err
+	}
+	var stored *tableMeta
+	err = s.db.Read(func(tx *store.Tx) error {
+		b := tx.CatalogGet(catalogKey(m.Region, m.Name))
+		if b == nil {
+			return nil
+		}
+		var err error
+		stored, err = decodeMeta(b)
+		return err
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case stored == nil || stored.ID != m.ID || stored.Importing != "":
 		return nil, ddb.NotFound("")
 	}
-	return m, err
+	stored.collectionLimit = m.collectionLimit
+	return stored, nil
 }
 
 // endImport records how import id ended and, in the same transaction,
