@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"reflect"
 	"testing"
 
 	"github.com/ddblocal/ddblocal/attr"
@@ -92,4 +93,55 @@ func FuzzJSONLineTwins(f *testing.F) {
 	f.Add([]byte(`{"Item":{"a":{"S":"x"},"n":{"N":"1.50"}}}`))
 	f.Add([]byte(`{"Item":{"a":{"M":{"b":{"L":[{"NULL":true}]}}}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) { checkJSONTwins(t, b) })
+}
+
+// TestIonLineFastIsPlain: the Ion fast path reads the lines it takes as
+// the Ion library reads them, takes the common ones (an export's lines),
+// and leaves the rest to the library.
+func TestIonLineFastIsPlain(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		fast bool // the fast path takes it
+	}{
+		{`$ion_1_0 {Item:{pk:"user-000000007",n:49.,name:"some name 7",tags:$dynamodb_SS::["a","b7"],ok:true}}`, true},
+		{`{Item:{pk:"a",n:1.50,b:{{AAE=}},l:[1,-2,3.0d2,-0.5,0.,-0,null,false],m:{'x y':"z",e:"",u:"\u00e9t\u00e9"}}}`, false},
+		{`{Item:{pk:"a",n:1.50,b:{{AAE=}},l:[1,-2,3.0d2,-0.5,0.,-0,null,false],m:{'x y':"z",e:"",u:"été"}}}`, true},
+		{`$ion_1_0  { Item : { a : 1d-3 , b : [ ] , c : { } , ns:$dynamodb_NS::[1.,2.50,3d1] , bs:$dynamodb_BS::[{{AQ==}}] } }`, true},
+		{`{Item:{a:1.5D+2,b:-12345678901234567890123456789012345678.}}`, true},
+		{`{Item:{a:1,a:2}}`, true},
+		{`{Item:{}}`, false}, {`{Item:{a:1}} x`, false}, {`{Item:{a:1},b:2}`, false}, {`{Item:{a:1,}}`, false}, {`{Item:{a:[1,]}}`, false},
+		{`{Item:{a:1e3}}`, false}, {`{Item:{a:0x1F}}`, false}, {`{Item:{a:1_000}}`, false}, {`{Item:{a:007}}`, false},
+		{`{Item:{a:2020-01-01T00:00Z}}`, false}, {`{Item:{a:null.string}}`, false}, {`{Item:{a:sym}}`, false}, {`{Item:{a:'sym'}}`, false},
+		{`{Item:{a:nan}}`, false}, {`{Item:{a:+inf}}`, false}, {`{Item:{a:"x\"y"}}`, false}, {`{Item:{a:'''long'''}}`, false},
+		{`{Item:{a:$dynamodb_SS::["x","x"]}}`, false}, {`{Item:{a:$dynamodb_SS::[]}}`, false}, {`{Item:{a:$dynamodb_NS::["1"]}}`, false},
+		{`{Item:{a:$other::[1]}}`, false}, {`{Item:{a:{{ AAE= }}}}`, false}, {`{Item:{a:{{AAF=}}}}`, false}, {`{Item:{a:1d99999}}`, false},
+		{`{Item:{$10:1}}`, false}, {`{Item:{null:1}}`, false}, {`{Item:{"a":1}}`, false}, {`{Item:{a:1 /* c */}}`, false},
+		{`$ion_1_0{Item:{a:1}}`, false}, {`{Item:{{AAE=}}}`, false}, {"{Item:{a:\"\xff\"}}", false}, {`{Item:{a:1d}}`, false},
+		{`{Item:{a:-}}`, false}, {`{Item:{a:--1}}`, false}, {`{Item:{a:1.2.3}}`, false}, {`{Item:{a:[1 2]}}`, false},
+	} {
+		if _, ok := decodeIonFast([]byte(tc.line)); ok != tc.fast {
+			t.Errorf("%s: fast path %v, want %v", tc.line, ok, tc.fast)
+		}
+		checkIonTwins(t, []byte(tc.line))
+	}
+}
+
+// checkIonTwins fails when the fast path reads b otherwise than the Ion
+// library does.
+func checkIonTwins(t *testing.T, b []byte) {
+	t.Helper()
+	fast, ok := decodeIonFast(b)
+	if !ok {
+		return
+	}
+	plain, err := decodeIonLinePlain(b)
+	if err != nil || !reflect.DeepEqual(fast, plain) {
+		t.Fatalf("%s: fast %#v; the library %#v, %v", b, fast, plain, err)
+	}
+}
+
+func FuzzIonLineTwins(f *testing.F) {
+	f.Add([]byte(`$ion_1_0 {Item:{pk:"a",n:1.50,s:$dynamodb_NS::[1.,2.]}}`))
+	f.Add([]byte(`{Item:{a:[1,-2,3.0d2,{b:{{AAE=}}}],'q':null,t:true}}`))
+	f.Fuzz(func(t *testing.T, b []byte) { checkIonTwins(t, b) })
 }

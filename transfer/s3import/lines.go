@@ -178,8 +178,17 @@ func decodeJSONLinePlain(b []byte) (attr.Item, error) {
 	return *rec.Item, nil
 }
 
-// decodeIonLine reads $ion_1_0 {Item:{...}}.
+// decodeIonLine reads $ion_1_0 {Item:{...}}: by hand when
+// decodeIonFast can, else with the Ion library (decodeIonLinePlain).
 func decodeIonLine(b []byte) (attr.Item, error) {
+	if it, ok := decodeIonFast(b); ok {
+		return it, nil
+	}
+	return decodeIonLinePlain(b)
+}
+
+// decodeIonLinePlain reads $ion_1_0 {Item:{...}} with the Ion library.
+func decodeIonLinePlain(b []byte) (attr.Item, error) {
 	m, err := iontext.DecodeLine(b)
 	if err != nil {
 		return nil, err
