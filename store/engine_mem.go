@@ -129,8 +129,8 @@ func (t *memTxn) commit() error {
 	}
 	t.finished = true
 	if t.rec != nil && !t.rec.empty() {
-		// Durable before visible: nobody reads a write that a crash
-		// could still take back.
+		// Logged before visible: nobody reads a write that a kill -9
+		// could still take back (nor a power cut, under --sync always).
 		if err := t.e.wal.append(t.rec.seal()); err != nil {
 			t.e.writer.Unlock()
 			return err
