@@ -196,7 +196,7 @@ func TestKinesisDestination(t *testing.T) {
 	kurl, kc, arn := kinesaliteStream(t)
 	ctx := context.Background()
 	dir := t.TempDir()
-	p := startBinary(t, dir, nil, "--db-path", dir, "--kinesis-endpoint", kurl)
+	p := startBinary(t, dir, nil, "--port", "0", "--db-path", dir, "--kinesis-endpoint", kurl)
 	c := p.client()
 	createTable(t, c, "Orders", true)
 	if _, err := c.EnableKinesisStreamingDestination(ctx, &dynamodb.EnableKinesisStreamingDestinationInput{TableName: aws.String("Orders"), StreamArn: aws.String(arn)}); err != nil {
@@ -212,10 +212,10 @@ func TestKinesisDestination(t *testing.T) {
 	// delivered by the next start, from the change log.
 	p.stopOK()
 	env := testEnv(t, "DDBLOCAL_KINESIS_ENDPOINT="+kurl)
-	p = startBinary(t, dir, env, "--db-path", dir)
+	p = startBinary(t, dir, env, "--port", "0", "--db-path", dir)
 	kdsPut(t, p.client(), map[string]types.AttributeValue{"pk": s("b"), "sk": s("1")})
 	p.kill()
-	p = startBinary(t, dir, env, "--db-path", dir)
+	p = startBinary(t, dir, env, "--port", "0", "--db-path", dir)
 	c = p.client()
 	r.waitFor("INSERT", "b")
 
