@@ -178,7 +178,12 @@ func (m *tableMeta) arn() string {
 	return "arn:aws:dynamodb:" + region + ":" + account + ":table/" + m.Name
 }
 
-func catalogKey(region, name string) []byte { return []byte(region + "/" + name) }
+func catalogKey(region, name string) []byte { return appendCatalogKey(nil, region, name) }
+
+// appendCatalogKey appends the catalog key of region's table name to b.
+func appendCatalogKey(b []byte, region, name string) []byte {
+	return append(append(append(b, region...), '/'), name...)
+}
 
 // catalog caches table definitions in memory in front of the store's catalog.
 // A cached *tableMeta is never mutated: changes replace it. Every change to
@@ -210,7 +215,7 @@ func (c *catalog) stamp() uint64 { return c.lastStamp.Add(1) }
 func (c *catalog) get(db *store.DB, region, name string) (*tableMeta, error) {
 	// The key of a hit (every item operation's) is built on the stack.
 	var buf [128]byte
-	hk := append(append(append(buf[:0], region...), '/'), name...)
+	hk := appendCatalogKey(buf[:0], region, name)
 	c.mu.RLock()
 	m, ok := c.tables[string(hk)]
 	seen, gen := c.stamps[string(hk)], c.gen
@@ -225,6 +230,23 @@ func (c *catalog) get(db *store.DB, region, name string) (*tableMeta, error) {
 // unless a change was cached meanwhile (seen and gen are what get saw).
 func (c *catalog) load(db *store.DB, region, name string, seen, gen uint64) (*tableMeta, error) {
 	k := catalogKey(region, name)
+	m, err := c.stored(db, k)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	// A change that was cached while the store was read may be newer than
+	// what was read: then it stays.
+	if _, ok := c.tables[string(k)]; !ok && c.stamps[string(k)] == seen && c.gen == gen {
+		c.tables[string(k)] = m
+	}
+	c.mu.Unlock()
+	return m, nil
+}
+
+// stored reads the definition under catalog key k from the store, past the
+// cache (nil: no such table).
+func (c *catalog) stored(db *store.DB, k []byte) (*tableMeta, error) {
 	var m *tableMeta
 	err := db.Read(func(tx *store.Tx) error {
 		m = nil
@@ -240,13 +262,6 @@ func (c *catalog) load(db *store.DB, region, name string, seen, gen uint64) (*ta
 		return nil, err
 	}
 	m.collectionLimit = c.collectionLimit
-	c.mu.Lock()
-	// A change that was cached while the store was read may be newer than
-	// what was read: then it stays.
-	if _, ok := c.tables[string(k)]; !ok && c.stamps[string(k)] == seen && c.gen == gen {
-		c.tables[string(k)] = m
-	}
-	c.mu.Unlock()
 	return m, nil
 }
 

@@ -33,23 +33,13 @@ func (s *Service) notImporting(m *tableMeta, err error) (*tableMeta, error) {
 	if err != nil || m.Importing == "" {
 		return m, err
 	}
-	var stored *tableMeta
-	err = s.db.Read(func(tx *store.Tx) error {
-		b := tx.CatalogGet(catalogKey(m.Region, m.Name))
-		if b == nil {
-			return nil
-		}
-		var err error
-		stored, err = decodeMeta(b)
-		return err
-	})
+	stored, err := s.catalog.stored(s.db, catalogKey(m.Region, m.Name))
 	switch {
 	case err != nil:
 		return nil, err
 	case stored == nil || stored.ID != m.ID || stored.Importing != "":
 		return nil, ddb.NotFound("")
 	}
-	stored.collectionLimit = m.collectionLimit
 	return stored, nil
 }
 
