@@ -111,6 +111,29 @@ func TestSyncModeAcknowledgement(t *testing.T) {
 	}
 }
 
+// answeredWhileHeld counts the answers given in 300 ms with the sync held,
+// failing the test at a second one. The writer waits for each answer, so
+// one write at most is in flight: the one whose record crossed the bound,
+// which is answered; the next must wait for the sync. Counting answers, not
+// timing the one in flight, keeps a stalled machine from failing the test.
+func answeredWhileHeld(t *testing.T, eng *memEngine, answers <-chan error) int {
+	t.Helper()
+	window := time.After(300 * time.Millisecond)
+	for late := 0; ; {
+		select {
+		case err := <-answers:
+			if err != nil {
+				t.Fatal(err)
+			}
+			if late++; late > 1 {
+				t.Fatalf("a second write answered with %d bytes unsynced and the sync held: no back-pressure", bgUnsynced(eng))
+			}
+		case <-window:
+			return late
+		}
+	}
+}
+
 // TestBackgroundSyncBackPressure holds a background sync while one
 // writer commits, one write at a time: the writes are answered until
 // the records not synced reach the bound, then the next one waits (it
@@ -147,26 +170,7 @@ func TestBackgroundSyncBackPressure(t *testing.T) {
 		}
 	}
 	fs.waitSyncs(t, 1)
-	// The writer waits for each answer, so one write at most is in flight:
-	// the one whose record crossed the bound, which is answered. The next
-	// must wait for the held sync. Counting answers, not timing the one in
-	// flight, keeps a stalled machine from failing the test.
-	window := time.After(300 * time.Millisecond)
-	for late := 0; ; {
-		select {
-		case err := <-answers:
-			if err != nil {
-				t.Fatal(err)
-			}
-			acked++
-			if late++; late > 1 {
-				t.Fatalf("write %d answered with %d bytes unsynced and the sync held: no back-pressure", acked, bgUnsynced(eng))
-			}
-			continue
-		case <-window:
-		}
-		break
-	}
+	acked += answeredWhileHeld(t, eng, answers)
 	if acked == 0 || acked >= n {
 		t.Fatalf("%d of %d writes answered while the sync was held", acked, n)
 	}
