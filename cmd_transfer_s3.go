@@ -234,15 +234,22 @@ func (f *importFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.csvHeader, "csv-header", "", "with --input-format CSV: comma-separated column names; then every line is data")
 }
 
+// options are the source's read options. An object whose bytes break off
+// (a corrupt or truncated GZIP or ZSTD stream) is one bad record where it
+// breaks and the import goes on with the next object, as ImportTable does
+// (SkipBroken); an object the store cannot give still stops it.
 func (f *importFlags) options() s3import.Options {
-	o := s3import.Options{Format: f.format, Compression: f.compress, CSV: s3import.CSVOptions{Delimiter: f.csvDelimiter}}
+	o := s3import.Options{Format: f.format, Compression: f.compress, CSV: s3import.CSVOptions{Delimiter: f.csvDelimiter}, SkipBroken: true}
 	if f.csvHeader != "" {
 		o.CSV.Header = strings.Split(f.csvHeader, ",")
 	}
 	return o
 }
 
-// importS3 loads an S3 source (--from) into an existing table.
+// importS3 loads an S3 source (--from) into an existing table, every good
+// record of it, then prints the counts; when some records could not be
+// imported (named on stderr, the first ten) it fails, so that a script sees
+// a non-zero exit, though the good ones are in the table.
 func importS3(ctx context.Context, ep *endpointFlags, f *importFlags, tbl string, workers int, getenv func(string) string, stdout, stderr io.Writer, nargs int) error {
 	if tbl == "" || nargs != 0 {
 		return fmt.Errorf("import: --from takes --table and no FILE")
@@ -266,5 +273,8 @@ func importS3(ctx context.Context, ep *endpointFlags, f *importFlags, tbl string
 		return fmt.Errorf("import %s: %w", tbl, err)
 	}
 	fmt.Fprintf(stdout, "imported %d items from %d objects; %d records could not be imported\n", n, stats.Objects, stats.Errors)
+	if stats.Errors > 0 {
+		return fmt.Errorf("import %s: %d of %d records could not be imported", tbl, stats.Errors, stats.Processed)
+	}
 	return nil
 }

@@ -30,18 +30,20 @@ type FilterSpecification struct {
 	ExpressionAttributeValues map[string]attr.Value `json:",omitempty"`
 }
 
-// ExportTableToPointInTimeInput is ExportTableToPointInTime's request.
+// ExportTableToPointInTimeInput is ExportTableToPointInTime's request, its
+// members in the API model's order (the validator's order among members
+// that share a hash bucket: api/internal/validate's javaMapOrder).
 type ExportTableToPointInTimeInput struct {
 	TableArn                       string                          `ddb:"required;len=1..1024;emptysays=Invalid TableArn: Invalid Table ARN"`
+	ExportTime                     *float64                        `json:",omitempty"`
+	ClientToken                    string                          `json:",omitempty" ddb:"pattern=^[^\\$]+$"`
 	S3Bucket                       string                          `ddb:"required;len=0..255;pattern=^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$"`
-	S3Prefix                       string                          `json:",omitempty" ddb:"len=0..1024"`
 	S3BucketOwner                  string                          `json:",omitempty" ddb:"pattern=[0-9]{12}"`
+	S3Prefix                       string                          `json:",omitempty" ddb:"len=0..1024"`
 	S3SseAlgorithm                 string                          `json:",omitempty" ddb:"enum=AES256|KMS"`
 	S3SseKmsKeyId                  string                          `json:",omitempty" ddb:"len=1..2048"`
 	ExportFormat                   string                          `json:",omitempty" ddb:"enum=DYNAMODB_JSON|ION"`
 	ExportType                     string                          `json:",omitempty" ddb:"enum=FULL_EXPORT|INCREMENTAL_EXPORT"`
-	ExportTime                     *float64                        `json:",omitempty"`
-	ClientToken                    string                          `json:",omitempty"`
 	IncrementalExportSpecification *IncrementalExportSpecification `json:",omitempty"`
 	FilterSpecification            *FilterSpecification            `json:",omitempty"`
 }
@@ -112,8 +114,8 @@ type S3BucketSource struct {
 
 // CsvOptions are an import's CSV options.
 type CsvOptions struct {
-	Delimiter  string   `json:",omitempty" ddb:"len=1..1"`
-	HeaderList []string `json:",omitempty" ddb:"len=1..255"`
+	Delimiter  string   `json:",omitempty" ddb:"len=1..1;pattern=[,;:|\\t ]"`
+	HeaderList []string `json:",omitempty" ddb:"len=1..255;eachlen=1..65536;eachpattern=[\\x20-\\x21\\x23-\\x2B\\x2D-\\x7E]*"`
 }
 
 // InputFormatOptions holds format options (CSV only).
@@ -136,7 +138,7 @@ type TableCreationParameters struct {
 
 // ImportTableInput is ImportTable's request.
 type ImportTableInput struct {
-	ClientToken             string                   `json:",omitempty"`
+	ClientToken             string                   `json:",omitempty" ddb:"pattern=^[^\\$]+$"`
 	S3BucketSource          *S3BucketSource          `ddb:"required"`
 	InputFormat             string                   `ddb:"required;enum=DYNAMODB_JSON|ION|CSV"`
 	InputFormatOptions      *InputFormatOptions      `json:",omitempty"`
@@ -182,7 +184,7 @@ type DescribeImportInput struct {
 type ListImportsInput struct {
 	TableArn  string `json:",omitempty" ddb:"len=1..1024"`
 	PageSize  *int32 `json:",omitempty" ddb:"min=1;max=25"`
-	NextToken string `json:",omitempty"`
+	NextToken string `json:",omitempty" ddb:"len=112..1024;pattern=([0-9a-f]{16})+"`
 }
 
 // ImportSummary is one import in ListImports.

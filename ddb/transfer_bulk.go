@@ -14,7 +14,7 @@ type InputS3Configuration struct {
 
 // OutputS3Configuration is where a bulk operation writes its report.
 type OutputS3Configuration struct {
-	OutputType     []string `ddb:"required"`
+	OutputType     []string `ddb:"required;eachenum=ERROR|CONDITION_CHECK_FAILURE"`
 	S3Bucket       string   `json:",omitempty" ddb:"len=0..255;pattern=^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$"`
 	S3BucketOwner  string   `json:",omitempty" ddb:"pattern=[0-9]{12}"`
 	S3KeyPrefix    string   `json:",omitempty" ddb:"len=0..1024"`
@@ -22,13 +22,15 @@ type OutputS3Configuration struct {
 	S3SseKmsKeyId  string   `json:",omitempty" ddb:"len=1..2048"`
 }
 
-// StartBulkPutItemsInput is StartBulkPutItems' request.
+// StartBulkPutItemsInput is StartBulkPutItems' request, its members in the
+// API model's order (the validator's order among members that share a
+// hash bucket: api/internal/validate's javaMapOrder).
 type StartBulkPutItemsInput struct {
-	TableName             string                 `ddb:"required;len=1..1024"`
+	ClientToken           string                 `json:",omitempty" ddb:"pattern=^[^\\$]+$"`
 	InputS3Configuration  *InputS3Configuration  `ddb:"required"`
 	OutputS3Configuration *OutputS3Configuration `ddb:"required"`
-	ClientToken           string                 `json:",omitempty"`
-	MaxWriteRequestUnits  *int64                 `json:",omitempty"`
+	TableName             string                 `ddb:"required;len=1..1024"`
+	MaxWriteRequestUnits  *int64                 `json:",omitempty" ddb:"min=1024"`
 	PerformanceTier       string                 `json:",omitempty" ddb:"enum=STANDARD|ACCELERATED"`
 }
 
@@ -105,8 +107,8 @@ type CancelBulkOperationOutput struct {
 
 // ListBulkOperationsInput is ListBulkOperations' request.
 type ListBulkOperationsInput struct {
-	MaxResults *int32 `json:",omitempty" ddb:"min=1"`
-	NextToken  string `json:",omitempty"`
+	MaxResults *int32 `json:",omitempty" ddb:"min=1;max=25"`
+	NextToken  string `json:",omitempty" ddb:"len=1..1024;pattern=([0-9a-f]{16})+"`
 }
 
 // BulkOperationSummary is one bulk operation in ListBulkOperations.

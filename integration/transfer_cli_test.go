@@ -1,16 +1,22 @@
 package integration
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddblocal/ddblocal/transfer/bucket"
 	"github.com/ddblocal/ddblocal/transfer/bucket/buckettest"
 )
 
@@ -74,7 +80,8 @@ func TestBinaryExportImportS3Layout(t *testing.T) {
 }
 
 // TestBinaryImportS3Sources imports a CSV object with bad rows: good rows
-// load, bad ones are counted and named on stderr.
+// load, bad ones are counted and named on stderr, and the command exits 1
+// for them.
 func TestBinaryImportS3Sources(t *testing.T) {
 	fake := buckettest.Start(t, "src")
 	putObject(t, fake.Store(t), "src", "in/part.csv", "pk;sk;note\na;1;x\nb;2\nc;3;y\n")
@@ -82,8 +89,95 @@ func TestBinaryImportS3Sources(t *testing.T) {
 	createTable(t, a.client(), "Things", true)
 	code, stdout, stderr := runCommand(t, nil, "import", "--endpoint", a.URL, "--table", "Things", "--from", "s3://src/in/",
 		"--s3-endpoint", fake.URL, "--input-format", "CSV", "--csv-delimiter", ";")
-	if code != 0 || !strings.Contains(stdout, "imported 2 items from 1 objects; 1 records could not be imported") ||
-		!strings.Contains(stderr, "in/part.csv:3") {
+	if code != 1 || !strings.Contains(stdout, "imported 2 items from 1 objects; 1 records could not be imported") ||
+		!strings.Contains(stderr, "in/part.csv:3") || !strings.Contains(stderr, "ddblocal: import Things: 1 of 3 records could not be imported") {
 		t.Fatalf("import: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
+	if got := scanLines(t, a.client(), "Things"); len(got) != 2 {
+		t.Errorf("table after the import: %q, want the 2 good rows", got)
+	}
+}
+
+// TestBinaryImportBrokenObject: an input object whose compressed bytes
+// break off (a GZIP stream cut short, a ZSTD one whose checksum is wrong) is one record
+// that could not be imported, named on stderr, and the import goes on with
+// the next object, as ImportTable does: the objects around it load whole,
+// the command prints the counts and exits 1. Without the cut the same
+// import exits 0.
+func TestBinaryImportBrokenObject(t *testing.T) {
+	for _, comp := range []string{"GZIP", "ZSTD"} {
+		t.Run(comp, func(t *testing.T) {
+			dir := t.TempDir()
+			st := bucket.Dir{Root: dir}
+			a := startBinary(t, t.TempDir(), nil, "--in-memory", "--port", "0")
+			createTable(t, a.client(), "Things", true)
+			putObject(t, st, "src", "in/1.json", compressed(t, comp, itemLines("a", 3)))
+			whole := compressed(t, comp, itemLines("b", 500))
+			putObject(t, st, "src", "in/2.json", breakOff(comp, whole))
+			putObject(t, st, "src", "in/3.json", compressed(t, comp, itemLines("c", 2)))
+			code, stdout, stderr := runCommand(t, nil, "import", "--endpoint", a.URL, "--table", "Things", "--from", "s3://src/in/",
+				"--s3-dir", dir, "--compression", comp)
+			if code != 1 || !strings.Contains(stdout, "from 3 objects; 1 records could not be imported") ||
+				!strings.Contains(stderr, "in/2.json:") || !strings.Contains(stderr, "cannot be read from here on") {
+				t.Fatalf("import: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+			}
+			got := scanLines(t, a.client(), "Things")
+			var n int
+			if _, err := fmt.Sscanf(stdout, "imported %d items", &n); err != nil || n != len(got) {
+				t.Errorf("stdout %q: want the %d items the table holds", stdout, len(got))
+			}
+			for _, pk := range []string{"a-0", "a-2", "c-0", "c-1"} {
+				if !slices.ContainsFunc(got, func(l string) bool { return strings.Contains(l, `"`+pk+`"`) }) {
+					t.Errorf("%s (an object beside the broken one) is not in the table", pk)
+				}
+			}
+			putObject(t, st, "src", "in/2.json", whole)
+			code, stdout, stderr = runCommand(t, nil, "import", "--endpoint", a.URL, "--table", "Things", "--from", "s3://src/in/",
+				"--s3-dir", dir, "--compression", comp)
+			if code != 0 || !strings.Contains(stdout, "imported 505 items from 3 objects; 0 records could not be imported") {
+				t.Errorf("import of whole objects: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+			}
+		})
+	}
+}
+
+// itemLines is n DynamoDB JSON lines, partition keys PREFIX-0 on.
+func itemLines(prefix string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `{"Item":{"pk":{"S":"%s-%d"},"sk":{"S":"x"},"pad":{"S":"%0100d"}}}`+"\n", prefix, i, i)
+	}
+	return b.String()
+}
+
+// compressed is text in GZIP or ZSTD.
+func compressed(t *testing.T, comp, text string) string {
+	t.Helper()
+	var b bytes.Buffer
+	var w io.WriteCloser = gzip.NewWriter(&b)
+	if comp == "ZSTD" {
+		zw, err := zstd.NewWriter(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w = zw
+	}
+	if _, err := io.WriteString(w, text); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// breakOff breaks a compressed stream: GZIP cut at half its length, ZSTD
+// with a wrong frame checksum (its last four bytes).
+func breakOff(comp, s string) string {
+	if comp == "GZIP" {
+		return s[:len(s)/2]
+	}
+	b := []byte(s)
+	b[len(b)-3] ^= 0xff
+	return string(b)
 }

@@ -49,14 +49,11 @@ type bulkReportRecord struct {
 	ErrorMessage string
 }
 
-// StartBulkPutItems validates the request, records the load IN_PROGRESS
-// and starts it; a repeated ClientToken within 8 hours returns the first
-// load when the request is the same and IdempotentParameterMismatchException
-// when it is not.
+// StartBulkPutItems records the load IN_PROGRESS and starts it (every
+// member's documented constraint is the validator's: ddb tags); a repeated
+// ClientToken within 8 hours returns the first load when the request is
+// the same and IdempotentParameterMismatchException when it is not.
 func (s *Service) StartBulkPutItems(ctx context.Context, region string, in *ddb.StartBulkPutItemsInput) (*ddb.BulkOperationOutput, error) {
-	if err := checkBulkRequest(in); err != nil {
-		return nil, err
-	}
 	// Not s.table, which refuses a table an import creates: checkBulkState
 	// answers for it.
 	m, err := s.lookup(ctx, region, in.TableName, "", nil)
@@ -91,23 +88,6 @@ func (s *Service) StartBulkPutItems(ctx context.Context, region string, in *ddb.
 	}
 	s.wakeTransfers()
 	return &ddb.BulkOperationOutput{BulkOperationDescription: job.Desc}, nil
-}
-
-// checkBulkRequest checks what the validator's tags cannot.
-func checkBulkRequest(in *ddb.StartBulkPutItemsInput) error {
-	if u := in.MaxWriteRequestUnits; u != nil && *u < 1024 {
-		return ddb.Errorf(ddb.ValidationException, "1 validation error detected: Value '%d' at 'maxWriteRequestUnits' failed to satisfy constraint: Member must have value greater than or equal to 1024", *u)
-	}
-	types := in.OutputS3Configuration.OutputType
-	for _, t := range types {
-		if t != "ERROR" && t != "CONDITION_CHECK_FAILURE" {
-			return ddb.Errorf(ddb.ValidationException, "1 validation error detected: Value '[%s]' at 'outputS3Configuration.outputType' failed to satisfy constraint: Member must satisfy constraint: [Member must satisfy enum value set: [ERROR, CONDITION_CHECK_FAILURE]]", t)
-		}
-	}
-	if len(types) == 0 || len(types) > 2 {
-		return ddb.Errorf(ddb.ValidationException, "1 validation error detected: Value '%v' at 'outputS3Configuration.outputType' failed to satisfy constraint: Member must have length less than or equal to 2, Member must have length greater than or equal to 1", types)
-	}
-	return nil
 }
 
 func newBulkJob(m *tableMeta, in *ddb.StartBulkPutItemsInput, now time.Time) *bulkJob {
@@ -473,9 +453,10 @@ func (s *Service) ListBulkOperations(ctx context.Context, region string, in *ddb
 	}
 	slices.Reverse(all)
 	out := &ddb.ListBulkOperationsOutput{BulkOperationsSummaryList: []ddb.BulkOperationSummary{}}
+	after := pageTokenID(in.NextToken)
 	for _, b := range all {
 		id, _ := jobIDFromARN(b.BulkOperationArn, kindBulk)
-		if in.NextToken != "" && id >= in.NextToken {
+		if after != "" && id >= after {
 			continue
 		}
 		if len(out.BulkOperationsSummaryList) == limit {
@@ -487,8 +468,9 @@ func (s *Service) ListBulkOperations(ctx context.Context, region string, in *ddb
 	return out, err
 }
 
-// prevID is the id of the last load in list: the next page starts after it.
+// prevID is the NextToken naming the last load in list: the next page
+// starts after it.
 func prevID(list []ddb.BulkOperationSummary) string {
 	id, _ := jobIDFromARN(list[len(list)-1].BulkOperationArn, kindBulk)
-	return id
+	return pageToken(id)
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/ddblocal/ddblocal/attr"
@@ -77,8 +76,9 @@ func (s *Service) ImportTable(ctx context.Context, region string, in *ddb.Import
 	return &ddb.ImportTableOutput{ImportTableDescription: job.Desc}, nil
 }
 
-// checkImportOptions refuses CsvOptions with another format, and a
-// delimiter outside the API's pattern [,;:|\t ].
+// checkImportOptions refuses CsvOptions with another format (the
+// delimiter's pattern, like every member constraint, is the validator's:
+// ddb tags).
 func checkImportOptions(in *ddb.ImportTableInput) error {
 	o := in.InputFormatOptions
 	if o == nil || o.Csv == nil {
@@ -86,9 +86,6 @@ func checkImportOptions(in *ddb.ImportTableInput) error {
 	}
 	if in.InputFormat != s3import.FormatCSV {
 		return ddb.Errorf(ddb.ValidationException, "InputFormatOptions are only allowed with InputFormat CSV")
-	}
-	if d := o.Csv.Delimiter; d != "" && !strings.Contains(",;:|\t ", d) {
-		return ddb.Errorf(ddb.ValidationException, "1 validation error detected: Value '%s' at 'inputFormatOptions.csv.delimiter' failed to satisfy constraint: Member must satisfy regular expression pattern: [,;:|\t ]", d)
 	}
 	return nil
 }
@@ -332,13 +329,15 @@ func (s *Service) DescribeImport(ctx context.Context, region string, in *ddb.Des
 }
 
 // ListImports lists the region's imports (into one table, with TableArn)
-// in the order they started, PageSize (default 25) at a time.
+// in the order they started, PageSize (default 25) at a time; NextToken
+// names the first import of the next page (pageToken).
 func (s *Service) ListImports(ctx context.Context, region string, in *ddb.ListImportsInput) (*ddb.ListImportsOutput, error) {
 	limit := 25
 	if in.PageSize != nil {
 		limit = int(*in.PageSize)
 	}
 	out := &ddb.ListImportsOutput{ImportSummaryList: []ddb.ImportSummary{}}
+	from := pageTokenID(in.NextToken)
 	var err error
 	verr := s.db.View(func(tx *store.Tx) error {
 		eachJob(tx, region, kindImport, func(raw []byte) bool {
@@ -347,11 +346,11 @@ func (s *Service) ListImports(ctx context.Context, region string, in *ddb.ListIm
 				return false
 			}
 			id, _ := jobIDFromARN(j.Desc.ImportArn, kindImport)
-			if id < in.NextToken || (in.TableArn != "" && j.Desc.TableArn != in.TableArn) {
+			if id < from || (in.TableArn != "" && j.Desc.TableArn != in.TableArn) {
 				return true
 			}
 			if len(out.ImportSummaryList) == limit {
-				out.NextToken = id
+				out.NextToken = pageToken(id)
 				return false
 			}
 			d := j.Desc

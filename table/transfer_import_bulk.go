@@ -8,13 +8,15 @@ import (
 	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/transfer/s3import"
+	"github.com/ddblocal/ddblocal/vector"
 )
 
 // An import builds its table whole when nothing else needs its items one
-// write at a time: the table has no vector index (which follows the
-// change log) and keeps no change log (no stream, PITR or eventual
-// consistency lag), and the store can (store.Bulk: the memory engine,
-// durable or not, not etcd). The items go into a private copy of the
+// write at a time: the table keeps no change log (no stream, PITR or
+// eventual consistency lag), and the store can (store.Bulk: the memory
+// engine, durable or not, not etcd). A vector index, which follows the
+// change log, is built from the table's data instead, as a Follower builds
+// a copy it does not hold yet (installVectors). The items go into a private copy of the
 // table's data; its global indexes' data is built from that once every
 // item is in (buildIndexes: what the index applier would write for each
 // item put into the empty table, so their watermarks stay where the
@@ -36,7 +38,7 @@ const bulkProgressEvery = 100 * time.Millisecond
 
 // bulkImportable reports whether m's import may build it whole.
 func (s *Service) bulkImportable(m *tableMeta, job *importJob) bool {
-	if s.plain || len(m.vectors) > 0 || len(m.lsis) > 0 || s.keepsLog(m) {
+	if s.plain || len(m.lsis) > 0 || s.keepsLog(m) {
 		return false
 	}
 	// An import begun item by item (by an earlier version) goes on so.
@@ -86,18 +88,63 @@ func (s *Service) loadImportBulk(o *store.Ownership, region, id string, job *imp
 	for i := range ixs {
 		others[i] = ixs[i].b
 	}
-	err = b.Install(s.bg, func(tx *store.Tx) error {
-		if err := setStats(tx, m.ID, int64(b.Len()), size); err != nil {
-			return err
-		}
-		for i, g := range m.gsis {
-			if err := setStats(tx, indexSpaceID(m, g.Name), ixs[i].items, ixs[i].size); err != nil {
+	err = s.installVectors(m, func() error {
+		return b.Install(s.bg, func(tx *store.Tx) error {
+			if err := setStats(tx, m.ID, int64(b.Len()), size); err != nil {
 				return err
 			}
-		}
-		return s.recordBulk(tx, o, region, id, job)
-	}, others...)
+			for i, g := range m.gsis {
+				if err := setStats(tx, indexSpaceID(m, g.Name), ixs[i].items, ixs[i].size); err != nil {
+					return err
+				}
+			}
+			if err := unpublishVectors(tx, m); err != nil {
+				return err
+			}
+			return s.recordBulk(tx, o, region, id, job)
+		}, others...)
+	})
 	return st, err
+}
+
+// installVectors runs install, which replaces m's data whole (and no
+// change-log record says so), so that m's vector indexes are built again
+// from the data installed: it holds the owner's decisions back meanwhile
+// (vectorOwner.step) and then forgets this process's copies (which hold
+// the empty table they were built from), and install withdraws the owner's
+// publication (unpublishVectors); the owner's next decision, at once,
+// builds the indexes from the table and publishes their counts. A table
+// without vector indexes is just installed. (The store.Bulk of an install
+// is the memory engine, one process: no other front-end holds copies.)
+func (s *Service) installVectors(m *tableMeta, install func() error) error {
+	if len(m.vectors) == 0 {
+		return install()
+	}
+	o := s.vectorOwnerOf(m)
+	o.step.Lock()
+	err := install()
+	if err == nil {
+		s.follower(m).Reset()
+	}
+	o.step.Unlock()
+	if err == nil {
+		s.followVectors(m)
+	}
+	return err
+}
+
+// unpublishVectors withdraws the published state of m's vector indexes,
+// in the transaction that installs m's data: the indexes it lists were
+// built from the data replaced, and their owner publishes them again.
+func unpublishVectors(tx *store.Tx, m *tableMeta) error {
+	if len(m.vectors) == 0 {
+		return nil
+	}
+	sp := tx.Space(m.ID)
+	if sp == nil {
+		return store.ErrBulkConflict
+	}
+	return vector.WriteState(sp, vector.State{})
 }
 
 // putChunk puts the records' items (prepared) into b.

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -103,6 +104,34 @@ func jobKey(region, kind, id string) []byte { return []byte(region + "\x00" + ki
 
 // jobID returns the id of a job started at t, shaped as the service's.
 func jobID(t time.Time) string { return newBackupID(t, false) }
+
+// pageTokenDigits is the least length of a listing's NextToken: ListImports'
+// NextToken is documented as 112 to 1024 characters of ([0-9a-f]{16})+,
+// ListBulkOperations' as 1 to 1024 of the same pattern, and the validator
+// holds a request's token to that.
+const pageTokenDigits = 112
+
+// pageToken is the NextToken that names job id in ListImports and
+// ListBulkOperations: id's bytes in hex, then zeros up to pageTokenDigits
+// (or the next multiple of 16), so that it is of the documented shape.
+func pageToken(id string) string {
+	digits := hex.EncodeToString([]byte(id))
+	n := max(pageTokenDigits, (len(digits)+15)/16*16)
+	return digits + strings.Repeat("0", n-len(digits))
+}
+
+// pageTokenID is the job id a NextToken names (pageToken's inverse): ""
+// for none, and a token no pageToken made names what its bytes spell.
+func pageTokenID(tok string) string {
+	if len(tok)%2 == 1 {
+		tok += "0"
+	}
+	b, err := hex.DecodeString(tok)
+	if err != nil {
+		return tok
+	}
+	return strings.TrimRight(string(b), "\x00")
+}
 
 // readJob decodes the record of job id into v; it reports whether one was
 // found.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -148,4 +150,23 @@ func tableKeys(t *testing.T, s *Service, region, name string) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// TestPageToken: a listing's NextToken is of the documented shape (at
+// least 112 characters of ([0-9a-f]{16})+) and names the job it was made
+// from; no token names none.
+func TestPageToken(t *testing.T) {
+	shape := regexp.MustCompile(`^([0-9a-f]{16})+$`)
+	for _, id := range []string{jobID(time.UnixMilli(1_700_000_000_123)), "00000000000001-00000000", strings.Repeat("x", 70)} {
+		tok := pageToken(id)
+		if !shape.MatchString(tok) || len(tok) < pageTokenDigits {
+			t.Errorf("pageToken(%q) = %q: not %d or more of ([0-9a-f]{16})+", id, tok, pageTokenDigits)
+		}
+		if got := pageTokenID(tok); got != id {
+			t.Errorf("pageTokenID(pageToken(%q)) = %q", id, got)
+		}
+	}
+	if got := pageTokenID(""); got != "" {
+		t.Errorf(`pageTokenID("") = %q, want ""`, got)
+	}
 }

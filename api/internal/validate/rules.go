@@ -30,6 +30,7 @@ const (
 	ruleWriteRequestItems
 	ruleEmptySays
 	ruleCheckEmpty
+	ruleEach
 )
 
 // rule is one parsed constraint.
@@ -42,6 +43,7 @@ type rule struct {
 	set          []string
 	enumRendered string
 	arn          arnScope
+	each         []rule // ruleEach: the rules every element of a list is held to
 }
 
 // arnScope limits a rule to values that are, or are not, ARNs.
@@ -113,7 +115,7 @@ func parseRules(tag string, t reflect.Type) ([]rule, error) {
 	var rules []rule
 	for rest := tag; rest != ""; {
 		part, after, _ := strings.Cut(rest, ";")
-		if p := strings.TrimSpace(part); strings.HasPrefix(p, "pattern=") || strings.HasPrefix(p, "emptysays=") {
+		if p := strings.TrimSpace(part); strings.HasPrefix(p, "pattern=") || strings.HasPrefix(p, "eachpattern=") || strings.HasPrefix(p, "emptysays=") {
 			part, after = rest, "" // a pattern or a message runs to the end of the tag: it may hold ';'
 		}
 		rest = after
@@ -139,6 +141,11 @@ func parseRules(tag string, t reflect.Type) ([]rule, error) {
 			r.kind = ruleTableNameKeys
 		case "writerequestitems":
 			r.kind = ruleWriteRequestItems
+		case "eachenum", "eachlen", "eachpattern":
+			if rules, err = addEach(rules, strings.TrimPrefix(part, "each"), derefType(t)); err != nil {
+				return nil, fmt.Errorf("rule %q: %w", part, err)
+			}
+			continue
 		case "tablename":
 			if derefType(t).Kind() != reflect.String {
 				return nil, fmt.Errorf("rule %q: does not apply to %s", part, t)
@@ -182,6 +189,26 @@ func parseRules(tag string, t reflect.Type) ([]rule, error) {
 		rules = append(rules, r)
 	}
 	return rules, nil
+}
+
+// addEach parses rule, one of an element's rules (enum, len or pattern), into
+// the one ruleEach of rules (appended when there is none yet): a list's
+// element rules fail together, in one message (rule.check).
+func addEach(rules []rule, elemRule string, t reflect.Type) ([]rule, error) {
+	if t.Kind() != reflect.Slice {
+		return nil, fmt.Errorf("does not apply to %s", t)
+	}
+	sub, err := parseRules(elemRule, t.Elem())
+	if err != nil {
+		return nil, err
+	}
+	for i := range rules {
+		if rules[i].kind == ruleEach {
+			rules[i].each = append(rules[i].each, sub...)
+			return rules, nil
+		}
+	}
+	return append(rules, rule{kind: ruleEach, each: sub}), nil
 }
 
 // parseBound parses a "min=N" or "max=N" rule.
@@ -296,8 +323,28 @@ func (r *rule) check(v reflect.Value) string {
 		return tableNameKeys(v)
 	case ruleWriteRequestItems:
 		return writeRequestItems(v) // java_echo.go
+	case ruleEach:
+		return r.checkEach(v)
 	}
 	return ""
+}
+
+// checkEach returns, if an element of the list v breaks one of r's element
+// rules, the service's message for a list member's constraint: every
+// element constraint broken, each once, in brackets.
+func (r *rule) checkEach(v reflect.Value) string {
+	var broken []string
+	for i := range v.Len() {
+		for j := range r.each {
+			if msg := r.each[j].check(v.Index(i)); msg != "" && !slices.Contains(broken, msg) {
+				broken = append(broken, msg)
+			}
+		}
+	}
+	if broken == nil {
+		return ""
+	}
+	return "Member must satisfy constraint: [" + strings.Join(broken, ", ") + "]"
 }
 
 // tableNameKeys is msgTableNameKeys if a key of the map v is neither a

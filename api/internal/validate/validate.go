@@ -31,6 +31,10 @@ import (
 //	namepattern      pattern=[a-zA-Z0-9_.-]+ (a table, index or backup name), which other rules may
 //	                 follow: the service checks some names' pattern before their length
 //	enum=A|B|C       the string must be one of the listed values
+//	eachenum=A|B, eachlen=MIN..MAX, eachpattern=REGEX
+//	                 a list's every element is held to enum, len or pattern; the broken ones
+//	                 are reported together, once for the list ("Member must satisfy
+//	                 constraint: [...]"); eachpattern, like pattern, runs to the end of the tag
 //	tablename        a table's name (len=3..255;pattern=[a-zA-Z0-9_.-]+) or ARN (len=..1024)
 //	tablenamekeys    a map's keys are table names or ARNs (BatchGetItem's RequestItems), its
 //	                 value shown as JSON in the message
