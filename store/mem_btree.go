@@ -1,6 +1,9 @@
 package store
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // memTree is the copy-on-write B-tree of one keyspace's entries. It does
 // what github.com/tidwall/btree's BTreeG did for the memory engine (and the
@@ -28,13 +31,30 @@ const (
 	memMinItems = memDegree - 1   // entries in any node but the root
 )
 
-// memNode is a node of a memTree. kids comes first: the garbage collector
-// then scans one word of the node.
+// memNode is a node of a memTree: a leaf, or the first part of a
+// memInner. A leaf holds no pointer, so the garbage collector never scans
+// it and its allocation needs no type header; an inner node, with its
+// children, is one allocation too.
 type memNode struct {
-	kids  *[memMaxItems + 1]*memNode // nil in a leaf
 	owner uint64
 	n     int // entries in use
+	inner bool
 	items [memMaxItems]memEntry
+}
+
+// memInner is an inner node: its memNode is its first field, so that a
+// *memNode known to be inner (inner set) converts back to it.
+type memInner struct {
+	memNode
+	kids [memMaxItems + 1]*memNode
+}
+
+// kids returns an inner node's children.
+func (n *memNode) kids() *[memMaxItems + 1]*memNode {
+	if !n.inner {
+		panic("store: the children of a B-tree leaf")
+	}
+	return &(*memInner)(unsafe.Pointer(n)).kids
 }
 
 // memHint is the path of a tree's last search: a search for the same or a
@@ -70,11 +90,10 @@ func (t *memTree) cmp(x, y memEntry) int {
 }
 
 func (t *memTree) newNode(inner bool) *memNode {
-	n := &memNode{owner: t.owner}
 	if inner {
-		n.kids = new([memMaxItems + 1]*memNode)
+		return &(&memInner{memNode: memNode{owner: t.owner, inner: true}}).memNode
 	}
-	return n
+	return &memNode{owner: t.owner}
 }
 
 // own returns *pp, first replaced by a copy that t owns if t does not own
@@ -84,11 +103,11 @@ func (t *memTree) own(pp **memNode) *memNode {
 	if n.owner == t.owner {
 		return n
 	}
-	c := &memNode{owner: t.owner, n: n.n}
+	c := t.newNode(n.inner)
+	c.n = n.n
 	copy(c.items[:n.n], n.items[:n.n])
-	if n.kids != nil {
-		c.kids = new([memMaxItems + 1]*memNode)
-		copy(c.kids[:n.n+1], n.kids[:n.n+1])
+	if n.inner {
+		copy(c.kids()[:n.n+1], n.kids()[:n.n+1])
 	}
 	*pp = c
 	return c
@@ -150,10 +169,10 @@ func (t *memTree) GetHint(key memEntry, h *memHint) (memEntry, bool) {
 		if found {
 			return n.items[i], true
 		}
-		if n.kids == nil {
+		if !n.inner {
 			break
 		}
-		n = n.kids[i]
+		n = n.kids()[i]
 	}
 	return memEntry{}, false
 }
@@ -173,7 +192,7 @@ func (t *memTree) SetHint(e memEntry, h *memHint) (prev memEntry, replaced bool)
 	n := t.own(&t.root)
 	if n.n == memMaxItems {
 		root := t.newNode(true)
-		root.kids[0] = n
+		root.kids()[0] = n
 		t.splitChild(root, 0)
 		t.root, n = root, root
 	}
@@ -183,13 +202,13 @@ func (t *memTree) SetHint(e memEntry, h *memHint) (prev memEntry, replaced bool)
 			prev, n.items[i] = n.items[i], e
 			return prev, true
 		}
-		if n.kids == nil {
+		if !n.inner {
 			copy(n.items[i+1:n.n+1], n.items[i:n.n])
 			n.items[i] = e
 			n.n++
 			return memEntry{}, false
 		}
-		if t.own(&n.kids[i]).n == memMaxItems {
+		if t.own(&n.kids()[i]).n == memMaxItems {
 			t.splitChild(n, i)
 			switch c := t.cmp(e, n.items[i]); {
 			case c == 0:
@@ -199,27 +218,27 @@ func (t *memTree) SetHint(e memEntry, h *memHint) (prev memEntry, replaced bool)
 				i++
 			}
 		}
-		n = n.kids[i]
+		n = n.kids()[i]
 	}
 }
 
 // splitChild splits n's full child i, which t owns, in two halves around
 // its middle entry, which moves up into n (not full) at i.
 func (t *memTree) splitChild(n *memNode, i int) {
-	c := n.kids[i]
+	c := n.kids()[i]
 	const mid = memMaxItems / 2
-	right := t.newNode(c.kids != nil)
+	right := t.newNode(c.inner)
 	right.n = copy(right.items[:], c.items[mid+1:c.n])
-	if c.kids != nil {
-		copy(right.kids[:], c.kids[mid+1:c.n+1])
-		clear(c.kids[mid+1 : c.n+1])
+	if c.inner {
+		copy(right.kids()[:], c.kids()[mid+1:c.n+1])
+		clear(c.kids()[mid+1 : c.n+1])
 	}
 	median := c.items[mid]
 	clear(c.items[mid:c.n])
 	c.n = mid
 	copy(n.items[i+1:n.n+1], n.items[i:n.n])
-	copy(n.kids[i+2:n.n+2], n.kids[i+1:n.n+1])
-	n.items[i], n.kids[i+1] = median, right
+	copy(n.kids()[i+2:n.n+2], n.kids()[i+1:n.n+1])
+	n.items[i], n.kids()[i+1] = median, right
 	n.n++
 }
 
@@ -232,8 +251,8 @@ func (t *memTree) DeleteHint(key memEntry, h *memHint) (memEntry, bool) {
 	}
 	prev := t.del(&t.root, key, h, 0)
 	if r := t.root; r.n == 0 {
-		if r.kids != nil {
-			t.root = r.kids[0]
+		if r.inner {
+			t.root = r.kids()[0]
 		} else {
 			t.root = nil
 		}
@@ -246,7 +265,7 @@ func (t *memTree) DeleteHint(key memEntry, h *memHint) (memEntry, bool) {
 func (t *memTree) del(pp **memNode, key memEntry, h *memHint, depth int) memEntry {
 	n := t.own(pp)
 	i, found := t.find(n, key, h, depth)
-	if n.kids == nil {
+	if !n.inner {
 		prev := n.items[i]
 		removeItem(n, i)
 		return prev
@@ -255,9 +274,9 @@ func (t *memTree) del(pp **memNode, key memEntry, h *memHint, depth int) memEntr
 	if found {
 		// Replace it by its predecessor, the greatest entry of child i.
 		prev = n.items[i]
-		n.items[i] = t.delMax(&n.kids[i])
+		n.items[i] = t.delMax(&n.kids()[i])
 	} else {
-		prev = t.del(&n.kids[i], key, h, depth+1)
+		prev = t.del(&n.kids()[i], key, h, depth+1)
 	}
 	t.rebalance(n, i)
 	return prev
@@ -266,12 +285,12 @@ func (t *memTree) del(pp **memNode, key memEntry, h *memHint, depth int) memEntr
 // delMax removes and returns the greatest entry of the subtree at *pp.
 func (t *memTree) delMax(pp **memNode) memEntry {
 	n := t.own(pp)
-	if n.kids == nil {
+	if !n.inner {
 		e := n.items[n.n-1]
 		removeItem(n, n.n-1)
 		return e
 	}
-	e := t.delMax(&n.kids[n.n])
+	e := t.delMax(&n.kids()[n.n])
 	t.rebalance(n, n.n)
 	return e
 }
@@ -286,13 +305,13 @@ func removeItem(n *memNode, i int) {
 // again if a removal left it fewer: from a sibling that can spare one, or
 // else by merging it with a sibling.
 func (t *memTree) rebalance(n *memNode, i int) {
-	if n.kids[i].n >= memMinItems {
+	if n.kids()[i].n >= memMinItems {
 		return
 	}
 	switch {
-	case i > 0 && n.kids[i-1].n > memMinItems:
+	case i > 0 && n.kids()[i-1].n > memMinItems:
 		t.takeLeft(n, i)
-	case i < n.n && n.kids[i+1].n > memMinItems:
+	case i < n.n && n.kids()[i+1].n > memMinItems:
 		t.takeRight(n, i)
 	case i > 0:
 		t.merge(n, i-1)
@@ -304,13 +323,13 @@ func (t *memTree) rebalance(n *memNode, i int) {
 // takeLeft moves n's entry i-1 down to the front of child i and the last
 // entry (and child) of child i-1 up in its place.
 func (t *memTree) takeLeft(n *memNode, i int) {
-	left, c := t.own(&n.kids[i-1]), n.kids[i]
+	left, c := t.own(&n.kids()[i-1]), n.kids()[i]
 	copy(c.items[1:c.n+1], c.items[:c.n])
 	c.items[0] = n.items[i-1]
-	if c.kids != nil {
-		copy(c.kids[1:c.n+2], c.kids[:c.n+1])
-		c.kids[0] = left.kids[left.n]
-		left.kids[left.n] = nil
+	if c.inner {
+		copy(c.kids()[1:c.n+2], c.kids()[:c.n+1])
+		c.kids()[0] = left.kids()[left.n]
+		left.kids()[left.n] = nil
 	}
 	c.n++
 	n.items[i-1] = left.items[left.n-1]
@@ -321,12 +340,12 @@ func (t *memTree) takeLeft(n *memNode, i int) {
 // takeRight moves n's entry i down to the end of child i and the first
 // entry (and child) of child i+1 up in its place.
 func (t *memTree) takeRight(n *memNode, i int) {
-	c, right := n.kids[i], t.own(&n.kids[i+1])
+	c, right := n.kids()[i], t.own(&n.kids()[i+1])
 	c.items[c.n] = n.items[i]
-	if c.kids != nil {
-		c.kids[c.n+1] = right.kids[0]
-		copy(right.kids[:right.n], right.kids[1:right.n+1])
-		right.kids[right.n] = nil
+	if c.inner {
+		c.kids()[c.n+1] = right.kids()[0]
+		copy(right.kids()[:right.n], right.kids()[1:right.n+1])
+		right.kids()[right.n] = nil
 	}
 	c.n++
 	n.items[i] = right.items[0]
@@ -336,16 +355,16 @@ func (t *memTree) takeRight(n *memNode, i int) {
 // merge joins n's children i and i+1 and the entry between them into
 // child i and removes entry i and child i+1 from n.
 func (t *memTree) merge(n *memNode, i int) {
-	left, right := t.own(&n.kids[i]), n.kids[i+1]
+	left, right := t.own(&n.kids()[i]), n.kids()[i+1]
 	left.items[left.n] = n.items[i]
 	copy(left.items[left.n+1:], right.items[:right.n])
-	if left.kids != nil {
-		copy(left.kids[left.n+1:], right.kids[:right.n+1])
+	if left.inner {
+		copy(left.kids()[left.n+1:], right.kids()[:right.n+1])
 	}
 	left.n += right.n + 1
 	copy(n.items[i:n.n-1], n.items[i+1:n.n])
-	copy(n.kids[i+1:n.n], n.kids[i+2:n.n+1])
-	n.kids[n.n] = nil
+	copy(n.kids()[i+1:n.n], n.kids()[i+2:n.n+1])
+	n.kids()[n.n] = nil
 	n.n--
 	n.items[n.n] = memEntry{}
 }
@@ -373,14 +392,14 @@ func (t *memTree) ascend(n *memNode, pivot *memEntry, fn func(memEntry) bool) bo
 	}
 	// Child i holds the entries between entry i-1 (below pivot) and entry
 	// i; when entry i is pivot itself, none of them is wanted.
-	if n.kids != nil && !found && !t.ascend(n.kids[i], pivot, fn) {
+	if n.inner && !found && !t.ascend(n.kids()[i], pivot, fn) {
 		return false
 	}
 	for ; i < n.n; i++ {
 		if !fn(n.items[i]) {
 			return false
 		}
-		if n.kids != nil && !t.ascend(n.kids[i+1], nil, fn) {
+		if n.inner && !t.ascend(n.kids()[i+1], nil, fn) {
 			return false
 		}
 	}
@@ -415,14 +434,14 @@ func (t *memTree) descend(n *memNode, pivot *memEntry, fn func(memEntry) bool) b
 		}
 		pivot = nil // child i is all below it
 	}
-	if n.kids != nil && !t.descend(n.kids[i], pivot, fn) {
+	if n.inner && !t.descend(n.kids()[i], pivot, fn) {
 		return false
 	}
 	for i--; i >= 0; i-- {
 		if !fn(n.items[i]) {
 			return false
 		}
-		if n.kids != nil && !t.descend(n.kids[i], nil, fn) {
+		if n.inner && !t.descend(n.kids()[i], nil, fn) {
 			return false
 		}
 	}

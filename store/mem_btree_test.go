@@ -181,7 +181,7 @@ func checkShape(t *testing.T, tree *memTree) int {
 				t.Fatalf("node at depth %d out of order at %d", depth, i)
 			}
 		}
-		if n.kids == nil {
+		if !n.inner {
 			if leafDepth >= 0 && depth != leafDepth {
 				t.Fatalf("leaves at depths %d and %d", leafDepth, depth)
 			}
@@ -196,7 +196,7 @@ func checkShape(t *testing.T, tree *memTree) int {
 			if i < n.n {
 				khi = &n.items[i]
 			}
-			walk(n.kids[i], depth+1, klo, khi)
+			walk(n.kids()[i], depth+1, klo, khi)
 		}
 	}
 	if tree.root != nil {
