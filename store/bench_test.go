@@ -138,7 +138,7 @@ func BenchmarkAscend1000(b *testing.B) {
 	}
 }
 
-// BenchmarkRandom measures Gets and 25-key Updates at random keys of a space
+// BenchmarkRandom measures Gets and 1- and 25-key Updates at random keys of a space
 // holding 200,000 keys (the shape of BatchWriteItem into a loaded table), in
 // memory and durable (memory, log and checkpoints, here without fsync): with
 // this many keys, searches are dominated by cache misses.
@@ -170,6 +170,21 @@ func BenchmarkRandom(b *testing.B) {
 						return nil
 					})
 				}
+			})
+			// put1 is one random put per transaction, as a PutItem's:
+			// nearly all of it is the copy-on-write of the nodes on the
+			// key's path, cold in the cache.
+			b.Run("put1", func(b *testing.B) {
+				var n uint64
+				b.ReportAllocs()
+				cpu0 := processCPU()
+				for b.Loop() {
+					n++
+					mustUpdate(b, db, func(tx *Tx) error {
+						return tx.Space("t").Put(key(n*104729%(2*keys)), val)
+					})
+				}
+				b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
 			})
 			b.Run("put25", func(b *testing.B) {
 				var n uint64

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tidwall/btree"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -55,7 +54,7 @@ type Bulk struct {
 	id   string
 	base *kvMap // the space's data at NewBulk: Install requires it unchanged
 	m    *kvMap
-	hint btree.PathHint
+	hint memHint
 	n    int
 	// run holds the entries put (in the arena) and not yet in m.t, in the
 	// order put; runMax (bulkRun) bounds it.

@@ -373,7 +373,7 @@ type memBucket struct {
 	which   int
 	// hint remembers the path of the last search: a write usually follows
 	// a read of the same key (the old item), and then needs no search.
-	hint btree.PathHint
+	hint memHint
 }
 
 // read returns the map as the transaction sees it (nil if the space has
@@ -416,7 +416,7 @@ func (b *memBucket) get(key []byte) []byte {
 	}
 	// A read starts from the root (the last path belongs to another key,
 	// and following it costs comparisons) and leaves its path for a write.
-	b.hint = btree.PathHint{}
+	b.hint = memHint{}
 	pe, slot := b.t.e.probes.probe(key)
 	e, ok := m.t.GetHint(pe, &b.hint)
 	slot.release()

@@ -1,17 +1,13 @@
 package store
 
-import (
-	"bytes"
-
-	"github.com/tidwall/btree"
-)
+import "bytes"
 
 // kvMap is one ordered keyspace in memory: a B-tree of entries over an
 // arena. Published maps are never modified: a write transaction mutates a
 // copy (copy-on-write, O(1) until a node is touched), and readers keep
 // whichever version they started with.
 type kvMap struct {
-	t *btree.BTreeG[memEntry]
+	t *memTree
 	a *arena
 }
 
@@ -24,13 +20,8 @@ func newKVMap(p *probes) *kvMap {
 		}
 		return a.key(e)
 	}
-	less := func(x, y memEntry) bool {
-		if x.pre != y.pre {
-			return lessPre(x.pre, y.pre)
-		}
-		return bytes.Compare(key(x), key(y)) < 0
-	}
-	return &kvMap{t: btree.NewBTreeGOptions(less, btree.Options{Degree: memDegree, NoLocks: true}), a: a}
+	keys := func(x, y memEntry) int { return bytes.Compare(key(x), key(y)) }
+	return &kvMap{t: newMemTree(keys), a: a}
 }
 
 func lessPre(x, y [3]uint64) bool {
