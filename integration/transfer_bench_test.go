@@ -138,13 +138,19 @@ func createScaleTable(t testing.TB, c *dynamodb.Client) {
 func waitCheckpointed(b *testing.B, path string) {
 	start := time.Now()
 	for deadline := start.Add(10 * time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		segs, _ := filepath.Glob(path + "-wal-[0-9a-f]*") // not the spare
-		if len(segs) <= 1 {
+		if checkpointed(path) {
 			b.Logf("log backlog checkpointed in %v", time.Since(start).Round(time.Millisecond))
 			return
 		}
 	}
 	b.Fatal("the log backlog was not checkpointed within 10 minutes")
+}
+
+// checkpointed reports whether at most the segment being written remains
+// of the log of the database at path.
+func checkpointed(path string) bool {
+	segs, _ := filepath.Glob(path + "-wal-[0-9a-f]*") // not the spare
+	return len(segs) <= 1
 }
 
 // stopSlow stops p with SIGTERM, waits until it exits 0 and logs how long
