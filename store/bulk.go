@@ -308,7 +308,9 @@ func fillBolt(c *checkpointer, id string, data func(id string) *kvMap) error {
 	if err != nil {
 		return f.abort(err)
 	}
-	return mapErr(f.t.Commit())
+	err = mapErr(f.t.Commit())
+	dropMapped(f.db)
+	return err
 }
 
 // boltFill is a fill's bbolt transaction and the bucket it writes.
