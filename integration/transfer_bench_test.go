@@ -51,7 +51,9 @@ import (
 // index (on n, every attribute projected); DDBLOCAL_TRANSFER_INPUT=ION or
 // CSV writes and imports the source in that format. While each runs, a client reads
 // an item of a table of its own every 5 ms and the latencies are logged
-// (fgProbe).
+// (fgProbe). DDBLOCAL_TRANSFER_HEAPPROFILE=FILE saves the server's heap
+// profile near the RSS peak (procMeter.until), DDBLOCAL_TRANSFER_SERVERLOG=FILE
+// its stderr (stopSlow).
 func BenchmarkTransfer(b *testing.B) {
 	n := scaleCount()
 	dir, keep := os.Getenv("DDBLOCAL_TRANSFER_DIR"), true
@@ -136,8 +138,7 @@ func createScaleTable(t testing.TB, c *dynamodb.Client) {
 func waitCheckpointed(b *testing.B, path string) {
 	start := time.Now()
 	for deadline := start.Add(10 * time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		segs, _ := filepath.Glob(path + "-wal-[0-9a-f]*") // not the spare
-		if len(segs) <= 1 {
+		if checkpointed(path) {
 			b.Logf("log backlog checkpointed in %v", time.Since(start).Round(time.Millisecond))
 			return
 		}
@@ -145,10 +146,19 @@ func waitCheckpointed(b *testing.B, path string) {
 	b.Fatal("the log backlog was not checkpointed within 10 minutes")
 }
 
+// checkpointed reports whether at most the segment being written remains
+// of the log of the database at path.
+func checkpointed(path string) bool {
+	segs, _ := filepath.Glob(path + "-wal-[0-9a-f]*") // not the spare
+	return len(segs) <= 1
+}
+
 // stopSlow stops p with SIGTERM, waits until it exits 0 and logs how long
 // that took: a durable server checkpoints at most a few MiB of its log at
 // a stop and leaves the rest to the next start's replay, so even after a
-// large load it stops within a second or so.
+// large load it stops within a second or so. With
+// DDBLOCAL_TRANSFER_SERVERLOG=FILE it appends the server's stderr to FILE
+// (with GODEBUG=gctrace=1 in the environment, the collector's trace).
 func stopSlow(b *testing.B, p *proc) {
 	start := time.Now()
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -163,6 +173,16 @@ func stopSlow(b *testing.B, p *proc) {
 		b.Fatalf("after SIGTERM: exit code %d:\n%s", code, p.log.String())
 	}
 	b.Logf("stopped in %v", time.Since(start).Round(time.Millisecond))
+	if path := os.Getenv("DDBLOCAL_TRANSFER_SERVERLOG"); path != "" {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(p.log.String()); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // benchImport imports src/big/ as table Big through p and reports it.
@@ -388,10 +408,18 @@ func (m *procMeter) start() {
 
 // until samples RSS every 20 ms until done reports true, and returns how
 // long that took.
+// With DDBLOCAL_TRANSFER_HEAPPROFILE=FILE it saves the server's heap
+// profile (as it is, no collection) to FILE each time RSS passes its peak
+// by 8 MiB: the last one saved shows what was live near the peak.
 func (m *procMeter) until(done func() bool) time.Duration {
+	heapAt, heapPath := m.peak, os.Getenv("DDBLOCAL_TRANSFER_HEAPPROFILE")
 	for !done() {
 		s := m.status()
 		m.peak, m.peakAnon = max(m.peak, s["VmRSS"]), max(m.peakAnon, s["RssAnon"])
+		if heapPath != "" && m.peak >= heapAt+8<<10 {
+			heapAt = m.peak
+			m.profile(heapPath, "heap", 0)
+		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	return time.Since(m.began)
@@ -455,9 +483,14 @@ func (m *procMeter) liveHeap() int64 {
 }
 
 // profile saves the server's CPU profile (kind "profile") or execution
-// trace ("trace") of the next seconds to path.
+// trace ("trace") of the next seconds to path, or its heap profile now
+// ("heap", seconds 0).
 func (m *procMeter) profile(path, kind string, seconds int) {
-	resp, err := http.Get(m.p.URL + "/_ddblocal/debug/pprof/" + kind + "?seconds=" + strconv.Itoa(seconds))
+	url := m.p.URL + "/_ddblocal/debug/pprof/" + kind
+	if seconds > 0 {
+		url += "?seconds=" + strconv.Itoa(seconds)
+	}
+	resp, err := http.Get(url)
 	if err != nil {
 		m.t.Log(err)
 		return

@@ -22,18 +22,21 @@ import (
 // foreground probe reads an item of another table every 5 ms (fgProbe;
 // DDBLOCAL_TRANSFER_PROBE_IDLE=1 probes for a second before it too). It
 // reports items/s, items per CPU-second of the server and its RSS growth,
-// and logs the probe's latencies. Run it once a build:
+// and logs the probe's latencies. Durable, it then measures on until the
+// log the load wrote is checkpointed into bbolt, and logs the figures of
+// the load and its checkpoints (bulk-ckpt-rss-MiB: the peak of both). Run
+// it once a build:
 //
 //	go test ./integration -run '^$' -bench BenchmarkBulkLoad -benchtime 1x -v
 func BenchmarkBulkLoad(b *testing.B) {
 	n, dir := scaleCount(), b.TempDir()
 	st := bucket.Dir{Root: filepath.Join(dir, "s3")}
 	writeScaleSource(b, st, n)
-	args, _ := scaleServerArgs(dir, st.Root)
+	args, inMemory := scaleServerArgs(dir, st.Root)
 	b.ResetTimer()
 	for range b.N {
 		p := startBinary(b, dir, nil, args...)
-		res := benchBulk(b, p, n)
+		res := benchBulk(b, p, n, !inMemory)
 		stopSlow(b, p)
 		b.ReportMetric(res.rate, "bulk-items/s")
 		b.ReportMetric(res.perCPU, "bulk-items/cpu-s")
@@ -42,8 +45,9 @@ func BenchmarkBulkLoad(b *testing.B) {
 	}
 }
 
-// benchBulk loads src/big/ into a new table Big through p and reports it.
-func benchBulk(b *testing.B, p *proc, n int) measured {
+// benchBulk loads src/big/ into a new table Big through p and reports it;
+// with durable, it then waits for the checkpoints (see BenchmarkBulkLoad).
+func benchBulk(b *testing.B, p *proc, n int, durable bool) measured {
 	c := p.client()
 	ctx := context.Background()
 	createScaleTable(b, c)
@@ -76,5 +80,11 @@ func benchBulk(b *testing.B, p *proc, n int) measured {
 		b.Fatalf("bulk load: %s, %d of %d items", last.BulkOperationStatus, last.ProcessedItemCount, n)
 	}
 	b.Logf("bulk load: tier %s", last.PerformanceTier)
-	return m.report("bulk load", n, d)
+	res := m.report("bulk load", n, d)
+	if durable {
+		path := filepath.Join(p.cmd.Dir, "db") // scaleServerArgs' --db-path
+		d = m.until(func() bool { return checkpointed(path) })
+		b.ReportMetric(float64(m.report("bulk load and its checkpoints", n, d).rssGrowth), "bulk-ckpt-rss-MiB")
+	}
+	return res
 }

@@ -196,7 +196,8 @@ func (c *checkpointer) inject(retry time.Duration, fail func(uint64) error) {
 }
 
 // checkpoint applies segment seg to bbolt, a chunk of records per
-// transaction, records it as applied in the last one, and deletes it.
+// transaction, records it as applied in the last one, and deletes it. After
+// each transaction it gives back the bbolt pages it read (dropMapped).
 func (c *checkpointer) checkpoint(seg uint64) error {
 	name := segmentName(c.path, seg)
 	f, err := c.fs.OpenFile(name, os.O_RDONLY, 0)
@@ -215,6 +216,7 @@ func (c *checkpointer) checkpoint(seg uint64) error {
 			if err := t.commit(); err != nil {
 				return err
 			}
+			dropMapped(c.b.db)
 			c.step("chunk committed")
 			if c.overBudget(chunk) {
 				t = nil
@@ -241,6 +243,7 @@ func (c *checkpointer) checkpoint(seg uint64) error {
 		return fmt.Errorf("store: checkpoint %s: %w", name, err)
 	}
 	c.overBudget(chunk)
+	dropMapped(c.b.db)
 	c.step("segment applied")
 	if err := c.fs.Remove(name); err != nil {
 		return fmt.Errorf("store: checkpoint: %w", err)
