@@ -16,6 +16,7 @@ import (
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go/logging"
 )
 
 // command is one subcommand of the binary: `ddblocal NAME ARGS...`.
@@ -86,6 +87,9 @@ func parseSubcommand(fs *flag.FlagSet, args []string) error {
 // endpointFlags are the flags export and import share to reach an endpoint.
 type endpointFlags struct {
 	endpoint, region string
+	// logger, when set, takes the SDK's log lines (a progress bar clears
+	// its line for them); nil leaves the SDK's default, standard error.
+	logger logging.Logger
 }
 
 // endpointCommand makes the flag set of a subcommand that reaches an
@@ -133,6 +137,9 @@ func (e *endpointFlags) client(ctx context.Context, getenv func(string) string) 
 			o.BaseEndpoint = aws.String(e.endpoint)
 		}
 		o.HTTPClient = readOnlyBodies{o.HTTPClient}
+		if e.logger != nil {
+			o.Logger = e.logger
+		}
 	}), nil
 }
 
