@@ -11,7 +11,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	"github.com/aws/smithy-go/logging"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
@@ -35,11 +37,12 @@ func runExport(ctx context.Context, args []string, getenv func(string) string, s
 	if *tbl == "" {
 		return fmt.Errorf("export: --table is required")
 	}
+	prog := newProgress(stderr, "exported")
+	ep.logger = prog
 	c, err := ep.client(ctx, getenv)
 	if err != nil {
 		return err
 	}
-	prog := newProgress(stderr, "exported")
 	o := transfer.ExportOptions{Segments: *segs, Progress: prog}
 	if *to != "" {
 		st, err := s3.store(ctx, getenv)
@@ -89,11 +92,12 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 		defer f.Close()
 		r = f
 	}
+	prog := newProgress(stderr, "imported")
+	ep.logger = prog
 	c, err := ep.client(ctx, getenv)
 	if err != nil {
 		return err
 	}
-	prog := newProgress(stderr, "imported")
 	if f, ok := r.(*os.File); ok && f != os.Stdin {
 		prog.SetTotal(countLines(f))
 	}
@@ -106,37 +110,94 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 }
 
 // progress reports a transfer: a bar with items/s and an ETA on a terminal,
-// a log line every few seconds otherwise (CI logs, pipes).
+// a log line every few seconds otherwise (CI logs, pipes). It is also the
+// SDK's logger, so that an SDK warning never lands inside the bar's line.
 type progress interface {
 	transfer.Progress
+	logging.Logger
 	Finish(n int64)
 }
 
 func newProgress(w io.Writer, verb string) progress {
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return &barProgress{w: w, verb: verb, start: time.Now(), bar: progressbar.NewOptions64(-1,
-			progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(verb),
-			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("items"),
-			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish())}
+		return newBarProgress(w, verb)
 	}
 	return &logProgress{w: w, verb: verb, start: time.Now(), every: 2 * time.Second}
+}
+
+func newBarProgress(w io.Writer, verb string) *barProgress {
+	out := &barWriter{w: w}
+	return &barProgress{out: out, verb: verb, start: time.Now(), bar: progressbar.NewOptions64(-1,
+		progressbar.OptionSetWriter(out), progressbar.OptionSetDescription(verb),
+		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("items"),
+		progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish())}
 }
 
 // barProgress drives a progressbar.ProgressBar, and leaves one summary
 // line when done.
 type barProgress struct {
 	bar   *progressbar.ProgressBar
-	w     io.Writer
+	out   *barWriter
 	verb  string
 	start time.Time
 }
 
 func (p *barProgress) SetTotal(n int64) { p.bar.ChangeMax64(n) }
 func (p *barProgress) Add(n int)        { _ = p.bar.Add(n) }
+
+// Logf writes an SDK log line on a line of its own, below which the bar
+// is drawn again.
+func (p *barProgress) Logf(c logging.Classification, format string, v ...any) {
+	p.out.line(sdkLogLine(c, format, v...))
+}
+
 func (p *barProgress) Finish(n int64) {
 	_ = p.bar.Finish()
-	fmt.Fprintf(p.w, "ddblocal: %s %d items in %s\n", p.verb, n, time.Since(p.start).Round(time.Millisecond))
+	p.out.line(fmt.Sprintf("ddblocal: %s %d items in %s\n", p.verb, n, time.Since(p.start).Round(time.Millisecond)))
+}
+
+// barWriter is the bar's writer. The bar redraws itself from a goroutine
+// of its own, so barWriter serializes its writes with the log lines, and
+// counts the characters drawn since the last carriage return or newline,
+// so that a log line can blank the bar's line first.
+type barWriter struct {
+	mu          sync.Mutex
+	w           io.Writer
+	col, widest int
+}
+
+func (b *barWriter) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, c := range p {
+		switch {
+		case c == '\r' || c == '\n':
+			b.col = 0
+		case !utf8.RuneStart(c):
+		default:
+			b.col++
+			b.widest = max(b.widest, b.col)
+		}
+	}
+	return b.w.Write(p)
+}
+
+// line writes s, which ends with a newline, at the start of a line: when
+// the bar is drawn on the current one, it is blanked first.
+func (b *barWriter) line(s string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.col > 0 {
+		s = "\r" + strings.Repeat(" ", b.widest) + "\r" + s
+	}
+	b.col = 0
+	_, _ = io.WriteString(b.w, s)
+}
+
+// sdkLogLine formats one SDK log line: "ddblocal: SDK WARN message\n".
+func sdkLogLine(c logging.Classification, format string, v ...any) string {
+	return fmt.Sprintf("ddblocal: SDK %s %s\n", c, strings.TrimRight(fmt.Sprintf(format, v...), "\n"))
 }
 
 // logProgress writes "exported 1200/10000 items (850 items/s)" lines.
@@ -163,6 +224,12 @@ func (p *logProgress) Add(n int) {
 		p.last = now
 		p.line()
 	}
+}
+
+func (p *logProgress) Logf(c logging.Classification, format string, v ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	io.WriteString(p.w, sdkLogLine(c, format, v...))
 }
 
 func (p *logProgress) Finish(n int64) {

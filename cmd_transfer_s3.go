@@ -254,6 +254,8 @@ func importS3(ctx context.Context, ep *endpointFlags, f *importFlags, tbl string
 	if tbl == "" || nargs != 0 {
 		return fmt.Errorf("import: --from takes --table and no FILE")
 	}
+	prog := newProgress(stderr, "imported")
+	ep.logger = prog
 	c, err := ep.client(ctx, getenv)
 	if err != nil {
 		return err
@@ -266,7 +268,6 @@ func importS3(ctx context.Context, ep *endpointFlags, f *importFlags, tbl string
 	if err != nil {
 		return fmt.Errorf("import %s: %w", tbl, err)
 	}
-	prog := newProgress(stderr, "imported")
 	n, stats, err := importFromS3(ctx, c, st, tbl, src, transfer.ImportOptions{Workers: workers, Progress: prog}, stderr)
 	prog.Finish(n)
 	if err != nil {
