@@ -77,3 +77,31 @@ func mappedRSS(t *testing.T, addr uintptr) int {
 	t.Fatalf("no mapping at %x in /proc/self/smaps", addr)
 	return 0
 }
+
+// TestRecoveryDropsMapped: opening a durable store loads all of bbolt
+// through its map into the memory engine, and then gives the pages back:
+// without dropMapped the whole file stayed resident until a checkpoint.
+func TestRecoveryDropsMapped(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	db := openPath(t, path, 64<<10)
+	val := []byte(strings.Repeat("v", 100))
+	withSpace(t, db, "t")
+	for i := range 60 {
+		mustUpdate(t, db, func(tx *Tx) error {
+			for j := range 100 {
+				if err := tx.Space("t").Put(fmt.Appendf(nil, "k%05d", i*100+j), val); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = openPath(t, path, 64<<10)
+	defer db.Close()
+	if kb := mappedRSS(t, db.eng.(*memEngine).wal.ck.b.db.Info().Data); kb > 128 {
+		t.Errorf("bbolt's map holds %d KiB resident after the start-up load, want at most 128", kb)
+	}
+}

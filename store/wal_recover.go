@@ -51,6 +51,9 @@ func recoverDurable(fs vfs, path string, b boltEngine) (*recovered, error) {
 	if err := mt.commit(); err != nil {
 		return nil, err
 	}
+	// The load read every page of bbolt through its map; nothing reads them
+	// again until a checkpoint, so they leave the process's RSS now.
+	dropMapped(b.db)
 	return r, nil
 }
 
