@@ -21,16 +21,7 @@ func TestCheckpointDropsMapped(t *testing.T) {
 	defer db.Close()
 	val := []byte(strings.Repeat("v", 100))
 	withSpace(t, db, "t")
-	for i := range 30 {
-		mustUpdate(t, db, func(tx *Tx) error {
-			for j := range 100 {
-				if err := tx.Space("t").Put(fmt.Appendf(nil, "k%05d", i*100+j), val); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	}
+	putRange(t, db, 3000, val)
 	rng := rand.New(rand.NewPCG(3, 3))
 	for range 300 {
 		k := fmt.Appendf(nil, "k%05d", rng.IntN(3000))
@@ -86,16 +77,7 @@ func TestRecoveryDropsMapped(t *testing.T) {
 	db := openPath(t, path, 64<<10)
 	val := []byte(strings.Repeat("v", 100))
 	withSpace(t, db, "t")
-	for i := range 60 {
-		mustUpdate(t, db, func(tx *Tx) error {
-			for j := range 100 {
-				if err := tx.Space("t").Put(fmt.Appendf(nil, "k%05d", i*100+j), val); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	}
+	putRange(t, db, 6000, val)
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -103,5 +85,21 @@ func TestRecoveryDropsMapped(t *testing.T) {
 	defer db.Close()
 	if kb := mappedRSS(t, db.eng.(*memEngine).wal.ck.b.db.Info().Data); kb > 128 {
 		t.Errorf("bbolt's map holds %d KiB resident after the start-up load, want at most 128", kb)
+	}
+}
+
+// putRange puts keys k00000 to k(n-1), each with val, into space "t", a
+// hundred a transaction.
+func putRange(t *testing.T, db *DB, n int, val []byte) {
+	t.Helper()
+	for i := 0; i < n; i += 100 {
+		mustUpdate(t, db, func(tx *Tx) error {
+			for j := i; j < min(i+100, n); j++ {
+				if err := tx.Space("t").Put(fmt.Appendf(nil, "k%05d", j), val); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	}
 }
