@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"sort"
 	"strings"
@@ -17,6 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/logging"
+
+	"github.com/ddblocal/ddblocal/sdkhttp"
 )
 
 // command is one subcommand of the binary: `ddblocal NAME ARGS...`.
@@ -136,39 +137,12 @@ func (e *endpointFlags) client(ctx context.Context, getenv func(string) string) 
 		if e.endpoint != "" {
 			o.BaseEndpoint = aws.String(e.endpoint)
 		}
-		o.HTTPClient = readOnlyBodies{o.HTTPClient}
+		o.HTTPClient = sdkhttp.ReadOnly(o.HTTPClient)
 		if e.logger != nil {
 			o.Logger = e.logger
 		}
 	}), nil
 }
-
-// readOnlyBodies sends the SDK's requests with bodies that can only be read
-// and closed. The SDK closes a request's body as soon as the response
-// headers arrive, and its body wrapper's WriteTo then returns io.EOF as an
-// error; net/http, once it has sent the Content-Length bytes, checks for
-// more with io.Copy, which uses WriteTo when there is one. Under load that
-// check can run after the SDK's close: the write "fails" with EOF, and the
-// transport closes the connection while the SDK still drains the response,
-// which logs two warnings (connection reuse, a short CRC32) into a
-// progress bar's line. A closed body read through Read gives (0, io.EOF),
-// which io.Copy takes as the end.
-type readOnlyBodies struct{ c dynamodb.HTTPClient }
-
-func (r readOnlyBodies) Do(req *http.Request) (*http.Response, error) {
-	if req.Body != nil && req.Body != http.NoBody {
-		r2 := *req // the SDK's request is its own; send a copy
-		r2.Body = readOnlyBody{req.Body}
-		req = &r2
-	}
-	return r.c.Do(req)
-}
-
-// readOnlyBody hides every method of its body but Read and Close.
-type readOnlyBody struct{ rc io.ReadCloser }
-
-func (b readOnlyBody) Read(p []byte) (int, error) { return b.rc.Read(p) }
-func (b readOnlyBody) Close() error               { return b.rc.Close() }
 
 // isLoopback reports whether endpoint names this machine.
 func isLoopback(endpoint string) bool {
