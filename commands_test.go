@@ -19,6 +19,6 @@ func TestClientSendsReadOnlyBodies(t *testing.T) {
 	}
 	hc, ok := c.Options().HTTPClient.(sdkhttp.ReadOnlyBodies)
 	if _, sdk := hc.Next.(*awshttp.BuildableClient); !ok || !sdk {
-		t.Errorf("HTTPClient is %#v, want sdkhttp.ReadOnlyBodies over the SDK's *BuildableClient", c.Options().HTTPClient)
+		t.Errorf("HTTPClient is %T over %T, want sdkhttp.ReadOnlyBodies over the SDK's *BuildableClient", c.Options().HTTPClient, hc.Next)
 	}
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/faults"
 	"github.com/ddblocal/ddblocal/fixtures"
+	"github.com/ddblocal/ddblocal/sdkhttp"
 	"github.com/ddblocal/ddblocal/server"
 )
 
@@ -41,6 +42,7 @@ type options struct {
 	region string
 	init   []string
 	faults []faults.Rule
+	client []func(*dynamodb.Options)
 }
 
 // WithEventualLag makes eventually consistent reads and global secondary
@@ -78,6 +80,12 @@ func WithInit(path string) Option {
 // us-east-1); tables are separate per region.
 func WithRegion(region string) Option {
 	return func(o *options) { o.region = region }
+}
+
+// WithClientOptions changes the client New returns, as Server.Client's
+// arguments do (an HTTPClient of the test's own, a retryer, a logger).
+func WithClientOptions(fns ...func(*dynamodb.Options)) Option {
+	return func(o *options) { o.client = append(o.client, fns...) }
 }
 
 // WithClock gives the server the test's clock: clock.Manual(t0) freezes
@@ -121,6 +129,7 @@ func WithLogger(l *slog.Logger) Option {
 type Server struct {
 	srv    *server.Server
 	region string
+	client []func(*dynamodb.Options) // WithClientOptions'
 }
 
 // Start starts an in-memory ddblocal on a loopback port, for code that has
@@ -149,7 +158,7 @@ func Start(opts ...Option) (*Server, error) {
 			return nil, fmt.Errorf("ddbtest: fault rule %+v: %w", r, err)
 		}
 	}
-	return &Server{srv: s, region: o.region}, nil
+	return &Server{srv: s, region: o.region, client: o.client}, nil
 }
 
 // URL is the endpoint: http://127.0.0.1:PORT.
@@ -157,8 +166,13 @@ func (s *Server) URL() string { return s.srv.URL() }
 
 // Client returns a client for the server, built with aws-sdk-go-v2/config
 // and static credentials (no AWS profile or environment is read, so a
-// fresh machine works), in the region WithRegion chose (default us-east-1).
-func (s *Server) Client() (*dynamodb.Client, error) {
+// fresh machine works), in the region WithRegion chose (default us-east-1),
+// changed by WithClientOptions' functions and then by fns. Its HTTP client,
+// the SDK's or one fns gave, sends request bodies through sdkhttp.ReadOnly,
+// so the SDK's early close of a body cannot drop a connection under a
+// response on a loaded machine (a warning or a retried "use of closed
+// network connection").
+func (s *Server) Client(fns ...func(*dynamodb.Options)) (*dynamodb.Client, error) {
 	cfg, err := config.LoadDefaultConfig(context.Background(),
 		config.WithRegion(s.region),
 		config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("ddbtest", "ddbtest", "")),
@@ -167,7 +181,10 @@ func (s *Server) Client() (*dynamodb.Client, error) {
 		return nil, fmt.Errorf("ddbtest: %w", err)
 	}
 	url := s.URL()
-	return dynamodb.NewFromConfig(cfg, func(c *dynamodb.Options) { c.BaseEndpoint = aws.String(url) }), nil
+	all := append([]func(*dynamodb.Options){func(c *dynamodb.Options) { c.BaseEndpoint = aws.String(url) }}, s.client...)
+	all = append(all, fns...)
+	all = append(all, func(c *dynamodb.Options) { c.HTTPClient = sdkhttp.ReadOnly(c.HTTPClient) })
+	return dynamodb.NewFromConfig(cfg, all...), nil
 }
 
 // Clock is the server's clock (the one WithClock gave, or wall time):
@@ -199,7 +216,8 @@ func startT(t testing.TB, opts []Option) *Server {
 // NewServer starts an in-memory ddblocal on a loopback port, stops it when
 // the test ends, and returns its endpoint URL (http://127.0.0.1:PORT). It
 // fails the test if the server cannot start or an init file cannot be
-// loaded.
+// loaded. An aws-sdk-go-v2 client built for it should send through
+// sdkhttp.ReadOnly, as Server.Client's does.
 func NewServer(t testing.TB, opts ...Option) string {
 	t.Helper()
 	return startT(t, opts).URL()

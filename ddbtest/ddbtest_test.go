@@ -3,17 +3,21 @@ package ddbtest_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddblocal/ddblocal/clock"
 	"github.com/ddblocal/ddblocal/ddbtest"
 	"github.com/ddblocal/ddblocal/faults"
+	"github.com/ddblocal/ddblocal/sdkhttp"
 )
 
 func createUsers(t *testing.T, db *dynamodb.Client) {
@@ -227,5 +231,62 @@ func TestWithThrottling(t *testing.T) {
 	}
 	if err := put(); err != nil {
 		t.Fatalf("a second later: %v", err)
+	}
+}
+
+// bodies is the test's own HTTP client: it sends through http.Client and
+// counts the request bodies it is given that have WriteTo.
+type bodies struct {
+	hc             *http.Client
+	sent, writeTos atomic.Int32
+}
+
+func (b *bodies) Do(req *http.Request) (*http.Response, error) {
+	if req.Body != nil && req.Body != http.NoBody {
+		b.sent.Add(1)
+		if _, ok := req.Body.(io.WriterTo); ok {
+			b.writeTos.Add(1)
+		}
+	}
+	return b.hc.Do(req)
+}
+
+// TestClientSendsReadOnlyBodies: the client New and Server.Client return
+// sends request bodies that only Read and Close (sdkhttp.ReadOnly), over the
+// SDK's HTTP client or over the test's own, which it keeps.
+func TestClientSendsReadOnlyBodies(t *testing.T) {
+	db := ddbtest.New(t)
+	hc, ok := db.Options().HTTPClient.(sdkhttp.ReadOnlyBodies)
+	if _, sdk := hc.Next.(*awshttp.BuildableClient); !ok || !sdk {
+		t.Errorf("New: HTTPClient is %T over %T, want sdkhttp.ReadOnlyBodies over the SDK's *BuildableClient", db.Options().HTTPClient, hc.Next)
+	}
+	clients := map[string]func(t *testing.T, own func(*dynamodb.Options)) *dynamodb.Client{
+		"New(WithClientOptions)": func(t *testing.T, own func(*dynamodb.Options)) *dynamodb.Client {
+			return ddbtest.New(t, ddbtest.WithClientOptions(own))
+		},
+		"Server.Client": func(t *testing.T, own func(*dynamodb.Options)) *dynamodb.Client {
+			s, err := ddbtest.Start()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			c, err := s.Client(own)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		},
+	}
+	for name, client := range clients {
+		own := &bodies{hc: &http.Client{}}
+		t.Cleanup(own.hc.CloseIdleConnections)
+		db := client(t, func(o *dynamodb.Options) { o.HTTPClient = own })
+		if _, err := db.ListTables(context.Background(), &dynamodb.ListTablesInput{}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if own.sent.Load() == 0 || own.writeTos.Load() != 0 {
+			t.Errorf("%s: the test's HTTP client sent %d bodies, %d of them with WriteTo; want some, none with it",
+				name, own.sent.Load(), own.writeTos.Load())
+		}
 	}
 }
