@@ -21,6 +21,7 @@ import (
 	"github.com/ddblocal/ddblocal/admin"
 	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/auth"
+	"github.com/ddblocal/ddblocal/sdkhttp"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/table"
 )
@@ -75,18 +76,24 @@ func startServer(t testing.TB, opts table.Options) *server {
 }
 
 // client returns an SDK client for region that retries nothing but a
-// connection closed under it, so error tests see the first answer. That one
-// is a known client-side race in net/http and the SDK (aws-sdk-go-v2 issues
-// 1825 and 2737), seen against real DynamoDB too, which the SDK's default
-// retryer retries.
+// connection closed under it, so error tests see the first answer. It
+// sends through sdkhttp.ReadOnly (readOnlyBodies), which keeps the
+// known client-side race of net/http and the SDK (aws-sdk-go-v2 issues
+// 1825 and 2737: the SDK closes a request body net/http may still be
+// checking, and the transport drops the connection mid-response) from
+// happening; the retryer is left for a connection closed otherwise.
 func (s *server) client(region string) *dynamodb.Client {
 	return dynamodb.New(dynamodb.Options{
 		BaseEndpoint: aws.String(s.URL),
 		Region:       region,
 		Credentials:  credentials.NewStaticCredentialsProvider(testKey, testSecret, ""),
 		Retryer:      closedConnRetryer(),
-	})
+	}, readOnlyBodies)
 }
+
+// readOnlyBodies is the option that makes a DynamoDB client of the tests
+// send through sdkhttp.ReadOnly, over the HTTP client it has.
+func readOnlyBodies(o *dynamodb.Options) { o.HTTPClient = sdkhttp.ReadOnly(o.HTTPClient) }
 
 func closedConnRetryer() aws.Retryer {
 	return retry.NewStandard(func(o *retry.StandardOptions) {
