@@ -96,15 +96,25 @@ func (c *Container) URL(ctx context.Context) (string, error) {
 
 // Client returns a DynamoDB client for the container, in region
 // us-east-1 with dummy credentials (any are accepted unless the server runs
-// with --credentials).
-func (c *Container) Client(ctx context.Context) (*dynamodb.Client, error) {
+// with --credentials), changed by fns. Its HTTP client, the SDK's or one
+// fns gave, sends request bodies that only Read and Close (readOnlyBodies),
+// so the SDK's early close of a body cannot drop a connection under a
+// response on a loaded machine (a warning or a retried "use of closed
+// network connection").
+func (c *Container) Client(ctx context.Context, fns ...func(*dynamodb.Options)) (*dynamodb.Client, error) {
 	endpoint, err := c.URL(ctx)
 	if err != nil {
 		return nil, err
 	}
+	return newClient(endpoint, fns), nil
+}
+
+// newClient is Client's client for endpoint.
+func newClient(endpoint string, fns []func(*dynamodb.Options)) *dynamodb.Client {
+	fns = append(fns[:len(fns):len(fns)], func(o *dynamodb.Options) { o.HTTPClient = readOnly(o.HTTPClient) })
 	return dynamodb.New(dynamodb.Options{
 		Region:       "us-east-1",
 		BaseEndpoint: aws.String(endpoint),
 		Credentials:  credentials.NewStaticCredentialsProvider("local", "local", ""),
-	}), nil
+	}, fns...)
 }
