@@ -64,7 +64,7 @@ func presignedClient(url string, c aws.Credentials, expires string) *dynamodb.Cl
 		Credentials:  credentials.NewStaticCredentialsProvider(c.AccessKeyID, c.SecretAccessKey, c.SessionToken),
 		Retryer:      aws.NopRetryer{},
 		HTTPClient:   &http.Client{Transport: presigningTransport{creds: c, expires: expires}},
-	})
+	}, readOnlyBodies)
 }
 
 // TestSigV4Presigned: DynamoDB accepts SigV4 in the query string as well as

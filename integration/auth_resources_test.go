@@ -33,7 +33,7 @@ func explicitDeny(account, action, resource string) string {
 // streamsAs returns a DynamoDB Streams client signing with c's key.
 func streamsAs(url string, c auth.Credential) *dynamodbstreams.Client {
 	return dynamodbstreams.New(dynamodbstreams.Options{BaseEndpoint: aws.String(url), Region: "us-east-1",
-		Credentials: credentials.NewStaticCredentialsProvider(c.AccessKey, c.Secret, ""), Retryer: aws.NopRetryer{}})
+		Credentials: credentials.NewStaticCredentialsProvider(c.AccessKey, c.Secret, ""), Retryer: aws.NopRetryer{}}, readOnlyStreamBodies)
 }
 
 // aliceTableForBob starts a verifying server knowing alice and bob,

@@ -116,7 +116,7 @@ func clientAs(url, key, secret, token string) *dynamodb.Client {
 		Region:       "us-east-1",
 		Credentials:  credentials.NewStaticCredentialsProvider(key, secret, token),
 		Retryer:      aws.NopRetryer{},
-	})
+	}, readOnlyBodies)
 }
 
 var (

@@ -231,7 +231,7 @@ func startConsoleServer(t *testing.T, opts ddbserver.Options, key, secret string
 	}
 	t.Cleanup(func() { s.Close() })
 	c := dynamodb.New(dynamodb.Options{BaseEndpoint: aws.String(s.URL()), Region: "us-east-1",
-		Credentials: credentials.NewStaticCredentialsProvider(key, secret, ""), Retryer: aws.NopRetryer{}})
+		Credentials: credentials.NewStaticCredentialsProvider(key, secret, ""), Retryer: aws.NopRetryer{}}, readOnlyBodies)
 	return s, c
 }
 

@@ -56,7 +56,7 @@ func startFaultServer(t *testing.T) *faultServer {
 			o.MaxAttempts = 3
 			o.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return 0, nil })
 		}),
-	})
+	}, readOnlyBodies)
 	return &faultServer{url: ts.URL, c: c}
 }
 

@@ -41,7 +41,7 @@ func TestCompressedResponsesSDK(t *testing.T) {
 		Retryer:                  closedConnRetryer(),
 		EnableAcceptEncodingGzip: true,
 		APIOptions:               []func(*middleware.Stack) error{peek},
-	})
+	}, readOnlyBodies)
 	createTable(t, c, "Zipped", false)
 	big := strings.Repeat("x", 4096)
 	for _, it := range []map[string]types.AttributeValue{

@@ -206,7 +206,7 @@ func TestBinaryMultiAccountNotAuthorizedRestart(t *testing.T) {
 	p := startBinary(t, dir, nil, args...)
 	clients := func(url string) (*dynamodb.Client, *dynamodb.Client) {
 		eu := dynamodb.New(dynamodb.Options{BaseEndpoint: aws.String(url), Region: "eu-west-1",
-			Credentials: credentials.NewStaticCredentialsProvider(secondKey, testSecret, ""), Retryer: closedConnRetryer()})
+			Credentials: credentials.NewStaticCredentialsProvider(secondKey, testSecret, ""), Retryer: closedConnRetryer()}, readOnlyBodies)
 		return (&server{URL: url}).client("us-east-1"), eu
 	}
 	us, eu := clients(p.URL)

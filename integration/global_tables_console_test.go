@@ -27,7 +27,7 @@ func TestConsoleGlobalTable(t *testing.T) {
 	browser := startBrowser(t, chromiumPath(t))
 	srv, us := startConsoleServer(t, ddbserver.Options{}, "local", "local")
 	eu := dynamodb.New(dynamodb.Options{BaseEndpoint: aws.String(srv.URL()), Region: "eu-west-1",
-		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""), Retryer: aws.NopRetryer{}})
+		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""), Retryer: aws.NopRetryer{}}, readOnlyBodies)
 	settle := func() {
 		t.Helper()
 		resp, err := http.Post(srv.URL()+"/_ddblocal/settle", "application/json", nil)

@@ -173,7 +173,7 @@ const (
 // secondClient is a client of srv in region signing as secondAccount.
 func secondClient(srv *gtServer, region string) *dynamodb.Client {
 	return dynamodb.New(dynamodb.Options{BaseEndpoint: aws.String(srv.URL), Region: region,
-		Credentials: credentials.NewStaticCredentialsProvider(secondKey, testSecret, ""), Retryer: closedConnRetryer()})
+		Credentials: credentials.NewStaticCredentialsProvider(secondKey, testSecret, ""), Retryer: closedConnRetryer()}, readOnlyBodies)
 }
 
 // TestMultiAccountGlobalTable: a regional table with settings replication

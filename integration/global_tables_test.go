@@ -363,7 +363,7 @@ func TestGlobalTableStreams(t *testing.T) {
 	for _, region := range []string{"us-east-1", "eu-west-1"} {
 		d := describe(t, srv.client(region), "glob")
 		sc := dynamodbstreams.New(dynamodbstreams.Options{BaseEndpoint: aws.String(srv.URL), Region: region,
-			Credentials: credentials.NewStaticCredentialsProvider(testKey, testSecret, ""), Retryer: closedConnRetryer()})
+			Credentials: credentials.NewStaticCredentialsProvider(testKey, testSecret, ""), Retryer: closedConnRetryer()}, readOnlyStreamBodies)
 		recs, _ := walkStream(t, sc, aws.ToString(d.LatestStreamArn))
 		got := map[string]stypes.OperationType{}
 		for _, r := range recs {

@@ -18,6 +18,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/kinesis"
 	ktypes "github.com/aws/aws-sdk-go-v2/service/kinesis/types"
+
+	"github.com/ddblocal/ddblocal/sdkhttp"
 )
 
 // startKinesalite starts the Kinesis emulator integration/kinesis installs
@@ -169,7 +171,7 @@ func kinesaliteStream(t *testing.T) (string, *kinesis.Client, string) {
 	kurl := startKinesalite(t)
 	ctx := context.Background()
 	kc := kinesis.New(kinesis.Options{BaseEndpoint: aws.String(kurl), Region: "us-east-1",
-		Credentials: credentials.NewStaticCredentialsProvider("local", "local", "")})
+		Credentials: credentials.NewStaticCredentialsProvider("local", "local", "")}, func(o *kinesis.Options) { o.HTTPClient = sdkhttp.ReadOnly(o.HTTPClient) })
 	if _, err := kc.CreateStream(ctx, &kinesis.CreateStreamInput{StreamName: aws.String("ddb-changes"), ShardCount: aws.Int32(2)}); err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func histClient(url string) *dynamodb.Client {
 		Region:       "us-east-1",
 		Credentials:  credentials.NewStaticCredentialsProvider(testKey, testSecret, ""),
 		Retryer:      aws.NopRetryer{},
-	})
+	}, readOnlyBodies)
 }
 
 // createHistoryTables creates "hreg" (the registers, with a global index on

@@ -34,7 +34,7 @@ func sdkRetrying(url string) *dynamodb.Client {
 		Retryer: retry.NewStandard(func(o *retry.StandardOptions) {
 			o.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return 0, nil })
 		}),
-	})
+	}, readOnlyBodies)
 }
 
 // TestStoreErrorsOnTheWire: the two store failures a client can meet in

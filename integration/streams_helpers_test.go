@@ -16,6 +16,7 @@ import (
 	"github.com/ddblocal/ddblocal/admin"
 	"github.com/ddblocal/ddblocal/api"
 	"github.com/ddblocal/ddblocal/clock"
+	"github.com/ddblocal/ddblocal/sdkhttp"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/streams"
 	"github.com/ddblocal/ddblocal/table"
@@ -60,7 +61,7 @@ func streamsClient(url string) *dynamodbstreams.Client {
 		Region:       "us-east-1",
 		Credentials:  credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "secret", ""),
 		Retryer:      closedConnRetryer(),
-	})
+	}, readOnlyStreamBodies)
 }
 
 // createStreamTable creates table pk S, sk S with a stream of view type vt
@@ -157,3 +158,6 @@ func readShard(t testing.TB, sc *dynamodbstreams.Client, arn, shard string) []st
 	}
 	return recs
 }
+
+// readOnlyStreamBodies is readOnlyBodies for a Streams client.
+func readOnlyStreamBodies(o *dynamodbstreams.Options) { o.HTTPClient = sdkhttp.ReadOnly(o.HTTPClient) }

@@ -65,7 +65,7 @@ func TestBinaryTLS(t *testing.T) {
 				BaseEndpoint: aws.String(url), Region: "us-east-1", HTTPClient: seen,
 				Credentials: credentials.NewStaticCredentialsProvider(testKey, testSecret, ""),
 				Retryer:     aws.NopRetryer{},
-			})
+			}, readOnlyBodies)
 			name := "TLS" + strings.ReplaceAll(proto, "/", "")
 			createTable(t, c, strings.ReplaceAll(name, ".", ""), false)
 			if _, err := c.ListTables(ctx, &dynamodb.ListTablesInput{}); err != nil {
@@ -102,7 +102,7 @@ func TestBinaryTLS(t *testing.T) {
 			BaseEndpoint: aws.String("https://localhost:" + p.Port), Region: "us-east-1", HTTPClient: hc,
 			Credentials: credentials.NewStaticCredentialsProvider(testKey, testSecret, ""),
 			Retryer:     aws.NopRetryer{},
-		})
+		}, readOnlyBodies)
 		if _, err := c.ListTables(ctx, &dynamodb.ListTablesInput{}); err != nil {
 			t.Fatalf("over --tls-cert/--tls-key: %v", err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddblocal/ddblocal/sdkhttp"
 	"github.com/ddblocal/ddblocal/server"
 )
 
@@ -27,7 +28,8 @@ func startClient(t *testing.T) *dynamodb.Client {
 	}
 	t.Cleanup(func() { srv.Close() })
 	return dynamodb.New(dynamodb.Options{BaseEndpoint: aws.String(srv.URL()), Region: "us-east-1",
-		Credentials: credentials.NewStaticCredentialsProvider("k", "s", "")})
+		Credentials: credentials.NewStaticCredentialsProvider("k", "s", "")},
+		func(o *dynamodb.Options) { o.HTTPClient = sdkhttp.ReadOnly(o.HTTPClient) })
 }
 
 func createPkSk(t *testing.T, c *dynamodb.Client, name string) {
