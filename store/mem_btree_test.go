@@ -172,12 +172,12 @@ func checkShape(t *testing.T, tree *memTree) int {
 	leafDepth := -1
 	var walk func(n *memNode, depth int, lo, hi *memEntry)
 	walk = func(n *memNode, depth int, lo, hi *memEntry) {
-		if n != tree.root && n.n < memMinItems || n.n > memMaxItems || n.n == 0 {
-			t.Fatalf("node at depth %d holds %d entries", depth, n.n)
+		if n != tree.root && n.n < memMinItems || n.n > memMaxItems || n.n == 0 || n.n > n.cap {
+			t.Fatalf("node at depth %d holds %d entries (room for %d)", depth, n.n, n.cap)
 		}
 		for i := range n.n {
-			if i > 0 && tree.cmp(n.items[i-1], n.items[i]) >= 0 ||
-				lo != nil && tree.cmp(*lo, n.items[i]) >= 0 || hi != nil && tree.cmp(n.items[i], *hi) >= 0 {
+			if i > 0 && tree.cmp(n.items()[i-1], n.items()[i]) >= 0 ||
+				lo != nil && tree.cmp(*lo, n.items()[i]) >= 0 || hi != nil && tree.cmp(n.items()[i], *hi) >= 0 {
 				t.Fatalf("node at depth %d out of order at %d", depth, i)
 			}
 		}
@@ -191,10 +191,10 @@ func checkShape(t *testing.T, tree *memTree) int {
 		for i := 0; i <= n.n; i++ {
 			klo, khi := lo, hi
 			if i > 0 {
-				klo = &n.items[i-1]
+				klo = &n.items()[i-1]
 			}
 			if i < n.n {
-				khi = &n.items[i]
+				khi = &n.items()[i]
 			}
 			walk(n.kids()[i], depth+1, klo, khi)
 		}
@@ -288,5 +288,40 @@ func TestMemTreePivotComparedFirst(t *testing.T) {
 				t.Errorf("pivot %d: %d visited, want %d", p, n, w.want)
 			}
 		}
+	}
+}
+
+// TestMemTreeLeafRoom checks leafRoom's sizes and that a leaf is allocated
+// for what it holds: a small keyspace's copied root is small, and a leaf
+// one transaction keeps filling grows until it splits.
+func TestMemTreeLeafRoom(t *testing.T) {
+	prev := 0
+	for m := 0; m <= memMaxItems; m++ {
+		r := leafRoom(m)
+		if r < max(m, 1) || r > memMaxItems || r < prev {
+			t.Fatalf("leafRoom(%d) = %d after %d", m, r, prev)
+		}
+		prev = r
+	}
+	if leafRoom(memMaxItems) != memMaxItems {
+		t.Fatalf("leafRoom(%d) = %d", memMaxItems, leafRoom(memMaxItems))
+	}
+	m := newTreeTwin()
+	for i := range 3 {
+		m.tree.SetHint(m.a.store(modelKey(i), nil), nil)
+	}
+	c := m.tree.Copy()
+	c.SetHint(m.a.store(modelKey(3), nil), nil)
+	if r := c.root; r.inner || r.n != 4 || r.cap != leafRoom(4) {
+		t.Fatalf("a copied root of 4 entries has room for %d (inner %v, %d entries); want %d", r.cap, r.inner, r.n, leafRoom(4))
+	}
+	if m.tree.root.n != 3 {
+		t.Fatalf("the original root holds %d entries, not 3", m.tree.root.n)
+	}
+	for i := 4; i < 200; i++ {
+		c.SetHint(m.a.store(modelKey(i), nil), nil)
+	}
+	if d := checkShape(t, c); d != 1 {
+		t.Fatalf("200 entries at depth %d, want 1", d)
 	}
 }
