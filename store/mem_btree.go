@@ -50,8 +50,11 @@ type memNode struct {
 // memSlot is the room of one entry; a node's header takes the first.
 const memSlot = unsafe.Sizeof(memEntry{})
 
-// memInner is an inner node: its memNode is its first field, so that a
-// *memNode known to be inner (inner set) converts back to it.
+// memInner is an inner node of room for 31 entries: its memNode is its
+// first field, then padding to one slot, its entries and its children. The
+// smaller inner nodes (memInner7, 17, 23) are laid out alike, so that a
+// *memNode known to be inner (inner set) finds its children after cap
+// entries.
 type memInner struct {
 	memNode
 	_     [memSlot - unsafe.Sizeof(memNode{})]byte
@@ -59,11 +62,40 @@ type memInner struct {
 	kids  [memMaxItems + 1]*memNode
 }
 
+type memInner7 struct {
+	memNode
+	_     [memSlot - unsafe.Sizeof(memNode{})]byte
+	items [7]memEntry
+	kids  [8]*memNode
+}
+
+type memInner17 struct {
+	memNode
+	_     [memSlot - unsafe.Sizeof(memNode{})]byte
+	items [17]memEntry
+	kids  [18]*memNode
+}
+
+type memInner23 struct {
+	memNode
+	_     [memSlot - unsafe.Sizeof(memNode{})]byte
+	items [23]memEntry
+	kids  [24]*memNode
+}
+
 // The header fits in one slot, and an inner node's entries start after it,
-// where items finds a leaf's.
+// where items finds a leaf's, and its children right after its entries.
 var (
 	_ [memSlot - unsafe.Offsetof(memInner{}.items)]struct{}
 	_ [unsafe.Offsetof(memInner{}.items) - memSlot]struct{}
+	_ [unsafe.Offsetof(memInner{}.kids) - memSlot*(1+memMaxItems)]struct{}
+	_ [memSlot*(1+memMaxItems) - unsafe.Offsetof(memInner{}.kids)]struct{}
+	_ [unsafe.Offsetof(memInner7{}.kids) - memSlot*8]struct{}
+	_ [memSlot*8 - unsafe.Offsetof(memInner7{}.kids)]struct{}
+	_ [unsafe.Offsetof(memInner17{}.kids) - memSlot*18]struct{}
+	_ [memSlot*18 - unsafe.Offsetof(memInner17{}.kids)]struct{}
+	_ [unsafe.Offsetof(memInner23{}.kids) - memSlot*24]struct{}
+	_ [memSlot*24 - unsafe.Offsetof(memInner23{}.kids)]struct{}
 )
 
 // items returns the room for n's entries: n.n in use, n.cap in all.
@@ -71,12 +103,34 @@ func (n *memNode) items() []memEntry {
 	return unsafe.Slice((*memEntry)(unsafe.Add(unsafe.Pointer(n), memSlot)), n.cap)
 }
 
-// kids returns an inner node's children.
-func (n *memNode) kids() *[memMaxItems + 1]*memNode {
+// kids returns an inner node's children: room for n.cap+1.
+func (n *memNode) kids() []*memNode {
 	if !n.inner {
 		panic("store: the children of a B-tree leaf")
 	}
-	return &(*memInner)(unsafe.Pointer(n)).kids
+	return unsafe.Slice((**memNode)(unsafe.Add(unsafe.Pointer(n), memSlot*uintptr(1+n.cap))), n.cap+1)
+}
+
+// newInner returns an empty inner node with room for at least room entries
+// (and one child more), of the size of 384, 896, 1,152 or 1,536 bytes.
+func newInner(owner uint64, room int) *memNode {
+	var n *memNode
+	switch {
+	case room <= 7 && memMaxItems > 7:
+		n = &new(memInner7).memNode
+		n.cap = 7
+	case room <= 17 && memMaxItems > 17:
+		n = &new(memInner17).memNode
+		n.cap = 17
+	case room <= 23 && memMaxItems > 23:
+		n = &new(memInner23).memNode
+		n.cap = 23
+	default:
+		n = &new(memInner).memNode
+		n.cap = memMaxItems
+	}
+	n.owner, n.inner = owner, true
+	return n
 }
 
 // leafRoom returns the room to give a leaf that must hold m entries: the
@@ -140,11 +194,11 @@ func (t *memTree) cmp(x, y memEntry) int {
 	return t.keys(x, y)
 }
 
-// newNode returns an empty node that t owns: an inner node, or a leaf with
-// room for at least room entries.
+// newNode returns an empty node that t owns, inner or a leaf, with room
+// for at least room entries.
 func (t *memTree) newNode(inner bool, room int) *memNode {
 	if inner {
-		return &(&memInner{memNode: memNode{owner: t.owner, cap: memMaxItems, inner: true}}).memNode
+		return newInner(t.owner, room)
 	}
 	room = leafRoom(room)
 	buf := make([]memEntry, room+1)
@@ -256,7 +310,7 @@ func (t *memTree) SetHint(e memEntry, h *memHint) (prev memEntry, replaced bool)
 		return memEntry{}, false
 	}
 	if t.root.n == memMaxItems {
-		root := t.newNode(true, 0)
+		root := t.newNode(true, 1)
 		root.kids()[0] = t.root
 		t.splitChild(root, 0)
 		t.root = root
@@ -290,35 +344,24 @@ func (t *memTree) SetHint(e memEntry, h *memHint) (prev memEntry, replaced bool)
 }
 
 // splitChild splits n's full child i in two halves around its middle
-// entry, which moves up into n (which t owns, not full) at i. A leaf's
-// halves are new nodes of half the size (the child, copied or not, is
-// left to the collector); an inner child that t owns keeps the left half.
+// entry, which moves up into n (which t owns, not full) at i. The halves
+// are new nodes of half the size; the child, copied or not, is left to the
+// collector.
 func (t *memTree) splitChild(n *memNode, i int) {
 	c := n.kids()[i]
 	const mid = memMaxItems / 2
-	left, right := c, t.newNode(c.inner, c.n-mid)
-	if !c.inner || c.owner != t.owner {
-		left = t.newNode(c.inner, mid+1)
-		copy(left.items(), c.items()[:mid])
-		if c.inner {
-			copy(left.kids()[:], c.kids()[:mid+1])
-		}
-	}
+	left, right := t.newNode(c.inner, mid+1), t.newNode(c.inner, c.n-mid)
 	ci := c.items()
+	left.n = copy(left.items(), ci[:mid])
 	right.n = copy(right.items(), ci[mid+1:c.n])
 	if c.inner {
-		copy(right.kids()[:], c.kids()[mid+1:c.n+1])
+		copy(left.kids(), c.kids()[:mid+1])
+		copy(right.kids(), c.kids()[mid+1:c.n+1])
 	}
-	median := ci[mid]
-	if left == c {
-		clear(ci[mid:c.n])
-		clear(c.kids()[mid+1 : c.n+1])
-	}
-	left.n = mid
 	it, kids := n.items(), n.kids()
 	copy(it[i+1:n.n+1], it[i:n.n])
 	copy(kids[i+2:n.n+2], kids[i+1:n.n+1])
-	it[i], kids[i], kids[i+1] = median, left, right
+	it[i], kids[i], kids[i+1] = ci[mid], left, right
 	n.n++
 }
 

@@ -62,6 +62,7 @@ func testMemTreeModel(t *testing.T, seed uint64) {
 	var copies []copied
 	var hint memHint
 	deepest := 0
+	rooms := map[int]int{} // inner nodes seen, by room
 	const keys = 6000
 	for step := range 60000 {
 		grow := step%30000 < 18000 // grow, then shrink, twice
@@ -97,7 +98,7 @@ func testMemTreeModel(t *testing.T, seed uint64) {
 			m.tree, m.twin = m.tree.Copy(), m.twin.Copy()
 		}
 		if step%5000 == 4999 {
-			if d := checkShape(t, m.tree); d > deepest {
+			if d := checkShapeRooms(t, m.tree, rooms); d > deepest {
 				deepest = d
 			}
 			for _, c := range append(copies, copied{m.tree, m.twin}) {
@@ -117,6 +118,11 @@ func testMemTreeModel(t *testing.T, seed uint64) {
 	}
 	if deepest < 2 {
 		t.Errorf("the tree grew to depth %d, not 2 (three levels)", deepest)
+	}
+	for _, room := range []int{7, 17, 23, memMaxItems} {
+		if rooms[room] == 0 {
+			t.Errorf("no inner node of room %d in the checked trees (%v)", room, rooms)
+		}
 	}
 	if m.tree.root != nil {
 		t.Errorf("after deleting every key, the root holds %d entries", m.tree.root.n)
@@ -169,6 +175,13 @@ func compareTrees(t *testing.T, rng *rand.Rand, a *arena, tree *memTree, twin *b
 // checkShape checks tree's B-tree invariants and returns its leaves' depth.
 func checkShape(t *testing.T, tree *memTree) int {
 	t.Helper()
+	return checkShapeRooms(t, tree, nil)
+}
+
+// checkShapeRooms is checkShape that also counts the inner nodes of each
+// room in rooms, when not nil.
+func checkShapeRooms(t *testing.T, tree *memTree, rooms map[int]int) int {
+	t.Helper()
 	leafDepth := -1
 	var walk func(n *memNode, depth int, lo, hi *memEntry)
 	walk = func(n *memNode, depth int, lo, hi *memEntry) {
@@ -180,6 +193,9 @@ func checkShape(t *testing.T, tree *memTree) int {
 				lo != nil && tree.cmp(*lo, n.items()[i]) >= 0 || hi != nil && tree.cmp(n.items()[i], *hi) >= 0 {
 				t.Fatalf("node at depth %d out of order at %d", depth, i)
 			}
+		}
+		if n.inner && rooms != nil {
+			rooms[n.cap]++
 		}
 		if !n.inner {
 			if leafDepth >= 0 && depth != leafDepth {
