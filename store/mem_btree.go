@@ -179,8 +179,14 @@ func newMemTree(keys func(x, y memEntry) int) *memTree {
 // t itself stops owning its nodes, so that neither copy's changes show in
 // the other.
 func (t *memTree) Copy() *memTree {
+	c := t.copyValue()
+	return &c
+}
+
+// copyValue is Copy for a tree held as a value (kvMap's).
+func (t *memTree) copyValue() memTree {
 	t.owner = t.ids.Add(1)
-	return &memTree{root: t.root, owner: t.ids.Add(1), ids: t.ids, keys: t.keys}
+	return memTree{root: t.root, owner: t.ids.Add(1), ids: t.ids, keys: t.keys}
 }
 
 // cmp orders x against y.
