@@ -263,7 +263,7 @@ func (t *memTxn) space(id string) spaceTxn {
 	if _, ok := t.spaces.Get(id); !ok {
 		return nil
 	}
-	return memSpaceTxn{t: t, id: id}
+	return &memSpaceTxn{t: t, id: id}
 }
 
 func (t *memTxn) createSpace(id string) error {
@@ -356,12 +356,22 @@ func (t *memTxn) writableMap(id string, which int) *kvMap {
 	return o.sp.kv[which]
 }
 
+// memSpaceTxn is a space seen through a memTxn. Its keyspaces' buckets
+// are part of it, so that opening a space and the keyspaces a write uses
+// is one allocation, not one per keyspace.
 type memSpaceTxn struct {
-	t  *memTxn
-	id string
+	t    *memTxn
+	id   string
+	subs [subCount]memBucket
 }
 
-func (s memSpaceTxn) sub(which int) bucket { return &memBucket{t: s.t, id: s.id, which: which} }
+func (s *memSpaceTxn) sub(which int) bucket {
+	b := &s.subs[which]
+	if b.t == nil {
+		*b = memBucket{t: s.t, id: s.id, which: which}
+	}
+	return b
+}
 
 // memBucket is a keyspace seen through a memTxn. It resolves its map on
 // every call, so that two handles on the same keyspace in one write

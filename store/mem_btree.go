@@ -31,30 +31,135 @@ const (
 	memMinItems = memDegree - 1   // entries in any node but the root
 )
 
-// memNode is a node of a memTree: a leaf, or the first part of a
-// memInner. A leaf holds no pointer, so the garbage collector never scans
-// it and its allocation needs no type header; an inner node, with its
-// children, is one allocation too.
+// memNode is the header of a node of a memTree: a leaf, or the first part
+// of a memInner. A node's entries follow its header, which takes the room
+// of one entry (memSlot). A leaf holds no pointer, so the garbage
+// collector never scans it and its allocation needs no type header; it is
+// allocated with room for the entries it holds and one more (leafRoom),
+// not for memMaxItems: a node copied on write, the commonest allocation of
+// a write, then zeroes and takes only what it uses, and a keyspace of a
+// few entries (a space's metadata) is a node of a few entries. An inner
+// node, with its children, is one allocation of full size.
 type memNode struct {
 	owner uint64
 	n     int // entries in use
+	cap   int // entries there is room for
 	inner bool
-	items [memMaxItems]memEntry
 }
 
-// memInner is an inner node: its memNode is its first field, so that a
-// *memNode known to be inner (inner set) converts back to it.
+// memSlot is the room of one entry; a node's header takes the first.
+const memSlot = unsafe.Sizeof(memEntry{})
+
+// memInner is an inner node of room for 31 entries: its memNode is its
+// first field, then padding to one slot, its entries and its children. The
+// smaller inner nodes (memInner7, 17, 23) are laid out alike, so that a
+// *memNode known to be inner (inner set) finds its children after cap
+// entries.
 type memInner struct {
 	memNode
-	kids [memMaxItems + 1]*memNode
+	_     [memSlot - unsafe.Sizeof(memNode{})]byte
+	items [memMaxItems]memEntry
+	kids  [memMaxItems + 1]*memNode
 }
 
-// kids returns an inner node's children.
-func (n *memNode) kids() *[memMaxItems + 1]*memNode {
+type memInner7 struct {
+	memNode
+	_     [memSlot - unsafe.Sizeof(memNode{})]byte
+	items [7]memEntry
+	kids  [8]*memNode
+}
+
+type memInner17 struct {
+	memNode
+	_     [memSlot - unsafe.Sizeof(memNode{})]byte
+	items [17]memEntry
+	kids  [18]*memNode
+}
+
+type memInner23 struct {
+	memNode
+	_     [memSlot - unsafe.Sizeof(memNode{})]byte
+	items [23]memEntry
+	kids  [24]*memNode
+}
+
+// The header fits in one slot, and an inner node's entries start after it,
+// where items finds a leaf's, and its children right after its entries.
+var (
+	_ [memSlot - unsafe.Offsetof(memInner{}.items)]struct{}
+	_ [unsafe.Offsetof(memInner{}.items) - memSlot]struct{}
+	_ [unsafe.Offsetof(memInner{}.kids) - memSlot*(1+memMaxItems)]struct{}
+	_ [memSlot*(1+memMaxItems) - unsafe.Offsetof(memInner{}.kids)]struct{}
+	_ [unsafe.Offsetof(memInner7{}.kids) - memSlot*8]struct{}
+	_ [memSlot*8 - unsafe.Offsetof(memInner7{}.kids)]struct{}
+	_ [unsafe.Offsetof(memInner17{}.kids) - memSlot*18]struct{}
+	_ [memSlot*18 - unsafe.Offsetof(memInner17{}.kids)]struct{}
+	_ [unsafe.Offsetof(memInner23{}.kids) - memSlot*24]struct{}
+	_ [memSlot*24 - unsafe.Offsetof(memInner23{}.kids)]struct{}
+)
+
+// items returns the room for n's entries: n.n in use, n.cap in all.
+func (n *memNode) items() []memEntry {
+	return unsafe.Slice((*memEntry)(unsafe.Add(unsafe.Pointer(n), memSlot)), n.cap)
+}
+
+// kids returns an inner node's children: room for n.cap+1.
+func (n *memNode) kids() []*memNode {
 	if !n.inner {
 		panic("store: the children of a B-tree leaf")
 	}
-	return &(*memInner)(unsafe.Pointer(n)).kids
+	return unsafe.Slice((**memNode)(unsafe.Add(unsafe.Pointer(n), memSlot*uintptr(1+n.cap))), n.cap+1)
+}
+
+// newInner returns an empty inner node with room for at least room entries
+// (and one child more), of the size of 384, 896, 1,152 or 1,536 bytes.
+func newInner(owner uint64, room int) *memNode {
+	var n *memNode
+	switch {
+	case room <= 7 && memMaxItems > 7:
+		n = &new(memInner7).memNode
+		n.cap = 7
+	case room <= 17 && memMaxItems > 17:
+		n = &new(memInner17).memNode
+		n.cap = 17
+	case room <= 23 && memMaxItems > 23:
+		n = &new(memInner23).memNode
+		n.cap = 23
+	default:
+		n = &new(memInner).memNode
+		n.cap = memMaxItems
+	}
+	n.owner, n.inner = owner, true
+	return n
+}
+
+// leafRoom returns the room to give a leaf that must hold m entries: the
+// least, at or above m, that with the header fills one of the Go
+// allocator's size classes (the room a larger count would use is lost to
+// rounding anyway).
+func leafRoom(m int) int {
+	var r int
+	switch {
+	case m <= 11: // 80 to 480 bytes: every count has its own class
+		r = max(m, 1)
+	case m <= 13: // 576
+		r = 13
+	case m <= 15: // 640
+		r = 15
+	case m <= 16: // 704
+		r = 16
+	case m <= 18: // 768
+		r = 18
+	case m <= 21: // 896
+		r = 21
+	case m <= 24: // 1024
+		r = 24
+	case m <= 27: // 1152
+		r = 27
+	default:
+		r = memMaxItems
+	}
+	return min(r, memMaxItems)
 }
 
 // memHint is the path of a tree's last search: a search for the same or a
@@ -74,8 +179,14 @@ func newMemTree(keys func(x, y memEntry) int) *memTree {
 // t itself stops owning its nodes, so that neither copy's changes show in
 // the other.
 func (t *memTree) Copy() *memTree {
+	c := t.copyValue()
+	return &c
+}
+
+// copyValue is Copy for a tree held as a value (kvMap's).
+func (t *memTree) copyValue() memTree {
 	t.owner = t.ids.Add(1)
-	return &memTree{root: t.root, owner: t.ids.Add(1), ids: t.ids, keys: t.keys}
+	return memTree{root: t.root, owner: t.ids.Add(1), ids: t.ids, keys: t.keys}
 }
 
 // cmp orders x against y.
@@ -89,23 +200,36 @@ func (t *memTree) cmp(x, y memEntry) int {
 	return t.keys(x, y)
 }
 
-func (t *memTree) newNode(inner bool) *memNode {
+// newNode returns an empty node that t owns, inner or a leaf, with room
+// for at least room entries.
+func (t *memTree) newNode(inner bool, room int) *memNode {
 	if inner {
-		return &(&memInner{memNode: memNode{owner: t.owner, inner: true}}).memNode
+		return newInner(t.owner, room)
 	}
-	return &memNode{owner: t.owner}
+	room = leafRoom(room)
+	buf := make([]memEntry, room+1)
+	n := (*memNode)(unsafe.Pointer(&buf[0]))
+	n.owner, n.cap = t.owner, room
+	return n
 }
 
-// own returns *pp, first replaced by a copy that t owns if t does not own
-// it. Only the entries and children in use are copied.
-func (t *memTree) own(pp **memNode) *memNode {
+// own returns *pp with room for extra more entries (as far as a node has
+// room), first replaced by a copy that t owns if t does not own it, or by
+// a larger copy if t owns it but it is short of room: a leaf that one
+// transaction keeps filling grows by half its size at a time. Only the
+// entries and children in use are copied.
+func (t *memTree) own(pp **memNode, extra int) *memNode {
 	n := *pp
+	need := min(n.n+extra, memMaxItems)
 	if n.owner == t.owner {
-		return n
+		if need <= n.cap {
+			return n
+		}
+		need += n.n / 2
 	}
-	c := t.newNode(n.inner)
+	c := t.newNode(n.inner, need)
 	c.n = n.n
-	copy(c.items[:n.n], n.items[:n.n])
+	copy(c.items(), n.items()[:n.n])
 	if n.inner {
 		copy(c.kids()[:n.n+1], n.kids()[:n.n+1])
 	}
@@ -116,10 +240,11 @@ func (t *memTree) own(pp **memNode) *memNode {
 // bsearch returns the position of the first entry of n not below key, and
 // whether it is key.
 func (t *memTree) bsearch(n *memNode, key memEntry) (int, bool) {
-	lo, hi := 0, n.n
+	it := n.items()[:n.n]
+	lo, hi := 0, len(it)
 	for lo < hi {
 		h := int(uint(lo+hi) >> 1)
-		switch c := t.cmp(key, n.items[h]); {
+		switch c := t.cmp(key, it[h]); {
 		case c == 0:
 			return h, true
 		case c > 0:
@@ -138,17 +263,18 @@ func (t *memTree) find(n *memNode, key memEntry, h *memHint, depth int) (i int, 
 		return t.bsearch(n, key)
 	}
 	if depth < int(h.valid) {
+		it := n.items()[:n.n]
 		i = int(h.path[depth])
-		if i <= n.n {
-			if i < n.n {
-				c := t.cmp(key, n.items[i])
+		if i <= len(it) {
+			if i < len(it) {
+				c := t.cmp(key, it[i])
 				if c == 0 {
 					return i, true
 				}
-				if c < 0 && (i == 0 || t.cmp(n.items[i-1], key) < 0) {
+				if c < 0 && (i == 0 || t.cmp(it[i-1], key) < 0) {
 					return i, false
 				}
-			} else if i > 0 && t.cmp(n.items[i-1], key) < 0 {
+			} else if i > 0 && t.cmp(it[i-1], key) < 0 {
 				return i, false
 			}
 		}
@@ -167,7 +293,7 @@ func (t *memTree) GetHint(key memEntry, h *memHint) (memEntry, bool) {
 	for depth := 0; n != nil; depth++ {
 		i, found := t.find(n, key, h, depth)
 		if found {
-			return n.items[i], true
+			return n.items()[i], true
 		}
 		if !n.inner {
 			break
@@ -181,64 +307,67 @@ func (t *memTree) GetHint(key memEntry, h *memHint) (memEntry, bool) {
 func (t *memTree) Load(e memEntry) { t.SetHint(e, nil) }
 
 // SetHint stores e, replacing the entry equal to it, which it returns. A
-// full node on the way down is split before the descent enters it, so the
-// insert at the leaf always has room.
+// full node on the way down is split before the descent enters it (without
+// copying it first), so the insert at the leaf always has room.
 func (t *memTree) SetHint(e memEntry, h *memHint) (prev memEntry, replaced bool) {
 	if t.root == nil {
-		t.root = t.newNode(false)
-		t.root.items[0], t.root.n = e, 1
+		t.root = t.newNode(false, 1)
+		t.root.items()[0], t.root.n = e, 1
 		return memEntry{}, false
 	}
-	n := t.own(&t.root)
-	if n.n == memMaxItems {
-		root := t.newNode(true)
-		root.kids()[0] = n
+	if t.root.n == memMaxItems {
+		root := t.newNode(true, 1)
+		root.kids()[0] = t.root
 		t.splitChild(root, 0)
-		t.root, n = root, root
+		t.root = root
 	}
+	n := t.own(&t.root, 1)
 	for depth := 0; ; depth++ {
 		i, found := t.find(n, e, h, depth)
+		it := n.items()
 		if found {
-			prev, n.items[i] = n.items[i], e
+			prev, it[i] = it[i], e
 			return prev, true
 		}
 		if !n.inner {
-			copy(n.items[i+1:n.n+1], n.items[i:n.n])
-			n.items[i] = e
+			copy(it[i+1:n.n+1], it[i:n.n])
+			it[i] = e
 			n.n++
 			return memEntry{}, false
 		}
-		if t.own(&n.kids()[i]).n == memMaxItems {
+		if n.kids()[i].n == memMaxItems {
 			t.splitChild(n, i)
-			switch c := t.cmp(e, n.items[i]); {
+			switch c := t.cmp(e, it[i]); {
 			case c == 0:
-				prev, n.items[i] = n.items[i], e
+				prev, it[i] = it[i], e
 				return prev, true
 			case c > 0:
 				i++
 			}
 		}
-		n = n.kids()[i]
+		n = t.own(&n.kids()[i], 1)
 	}
 }
 
-// splitChild splits n's full child i, which t owns, in two halves around
-// its middle entry, which moves up into n (not full) at i.
+// splitChild splits n's full child i in two halves around its middle
+// entry, which moves up into n (which t owns, not full) at i. The halves
+// are new nodes of half the size; the child, copied or not, is left to the
+// collector.
 func (t *memTree) splitChild(n *memNode, i int) {
 	c := n.kids()[i]
 	const mid = memMaxItems / 2
-	right := t.newNode(c.inner)
-	right.n = copy(right.items[:], c.items[mid+1:c.n])
+	left, right := t.newNode(c.inner, mid+1), t.newNode(c.inner, c.n-mid)
+	ci := c.items()
+	left.n = copy(left.items(), ci[:mid])
+	right.n = copy(right.items(), ci[mid+1:c.n])
 	if c.inner {
-		copy(right.kids()[:], c.kids()[mid+1:c.n+1])
-		clear(c.kids()[mid+1 : c.n+1])
+		copy(left.kids(), c.kids()[:mid+1])
+		copy(right.kids(), c.kids()[mid+1:c.n+1])
 	}
-	median := c.items[mid]
-	clear(c.items[mid:c.n])
-	c.n = mid
-	copy(n.items[i+1:n.n+1], n.items[i:n.n])
-	copy(n.kids()[i+2:n.n+2], n.kids()[i+1:n.n+1])
-	n.items[i], n.kids()[i+1] = median, right
+	it, kids := n.items(), n.kids()
+	copy(it[i+1:n.n+1], it[i:n.n])
+	copy(kids[i+2:n.n+2], kids[i+1:n.n+1])
+	it[i], kids[i], kids[i+1] = ci[mid], left, right
 	n.n++
 }
 
@@ -263,18 +392,19 @@ func (t *memTree) DeleteHint(key memEntry, h *memHint) (memEntry, bool) {
 // del removes key, which is in the subtree at *pp, from it. The subtree's
 // root may be left with too few entries, for its parent to rebalance.
 func (t *memTree) del(pp **memNode, key memEntry, h *memHint, depth int) memEntry {
-	n := t.own(pp)
+	n := t.own(pp, 0)
 	i, found := t.find(n, key, h, depth)
+	it := n.items()
 	if !n.inner {
-		prev := n.items[i]
+		prev := it[i]
 		removeItem(n, i)
 		return prev
 	}
 	var prev memEntry
 	if found {
 		// Replace it by its predecessor, the greatest entry of child i.
-		prev = n.items[i]
-		n.items[i] = t.delMax(&n.kids()[i])
+		prev = it[i]
+		it[i] = t.delMax(&n.kids()[i])
 	} else {
 		prev = t.del(&n.kids()[i], key, h, depth+1)
 	}
@@ -284,9 +414,9 @@ func (t *memTree) del(pp **memNode, key memEntry, h *memHint, depth int) memEntr
 
 // delMax removes and returns the greatest entry of the subtree at *pp.
 func (t *memTree) delMax(pp **memNode) memEntry {
-	n := t.own(pp)
+	n := t.own(pp, 0)
 	if !n.inner {
-		e := n.items[n.n-1]
+		e := n.items()[n.n-1]
 		removeItem(n, n.n-1)
 		return e
 	}
@@ -296,9 +426,10 @@ func (t *memTree) delMax(pp **memNode) memEntry {
 }
 
 func removeItem(n *memNode, i int) {
-	copy(n.items[i:n.n-1], n.items[i+1:n.n])
+	it := n.items()
+	copy(it[i:n.n-1], it[i+1:n.n])
 	n.n--
-	n.items[n.n] = memEntry{}
+	it[n.n] = memEntry{}
 }
 
 // rebalance gives n's child i, which t owns, at least memMinItems entries
@@ -323,50 +454,54 @@ func (t *memTree) rebalance(n *memNode, i int) {
 // takeLeft moves n's entry i-1 down to the front of child i and the last
 // entry (and child) of child i-1 up in its place.
 func (t *memTree) takeLeft(n *memNode, i int) {
-	left, c := t.own(&n.kids()[i-1]), n.kids()[i]
-	copy(c.items[1:c.n+1], c.items[:c.n])
-	c.items[0] = n.items[i-1]
+	left, c := t.own(&n.kids()[i-1], 0), t.own(&n.kids()[i], 1)
+	it, ci, li := n.items(), c.items(), left.items()
+	copy(ci[1:c.n+1], ci[:c.n])
+	ci[0] = it[i-1]
 	if c.inner {
 		copy(c.kids()[1:c.n+2], c.kids()[:c.n+1])
 		c.kids()[0] = left.kids()[left.n]
 		left.kids()[left.n] = nil
 	}
 	c.n++
-	n.items[i-1] = left.items[left.n-1]
+	it[i-1] = li[left.n-1]
 	left.n--
-	left.items[left.n] = memEntry{}
+	li[left.n] = memEntry{}
 }
 
 // takeRight moves n's entry i down to the end of child i and the first
 // entry (and child) of child i+1 up in its place.
 func (t *memTree) takeRight(n *memNode, i int) {
-	c, right := n.kids()[i], t.own(&n.kids()[i+1])
-	c.items[c.n] = n.items[i]
+	c, right := t.own(&n.kids()[i], 1), t.own(&n.kids()[i+1], 0)
+	it := n.items()
+	c.items()[c.n] = it[i]
 	if c.inner {
 		c.kids()[c.n+1] = right.kids()[0]
 		copy(right.kids()[:right.n], right.kids()[1:right.n+1])
 		right.kids()[right.n] = nil
 	}
 	c.n++
-	n.items[i] = right.items[0]
+	it[i] = right.items()[0]
 	removeItem(right, 0)
 }
 
 // merge joins n's children i and i+1 and the entry between them into
 // child i and removes entry i and child i+1 from n.
 func (t *memTree) merge(n *memNode, i int) {
-	left, right := t.own(&n.kids()[i]), n.kids()[i+1]
-	left.items[left.n] = n.items[i]
-	copy(left.items[left.n+1:], right.items[:right.n])
+	right := n.kids()[i+1]
+	left := t.own(&n.kids()[i], right.n+1)
+	it, li := n.items(), left.items()
+	li[left.n] = it[i]
+	copy(li[left.n+1:], right.items()[:right.n])
 	if left.inner {
 		copy(left.kids()[left.n+1:], right.kids()[:right.n+1])
 	}
 	left.n += right.n + 1
-	copy(n.items[i:n.n-1], n.items[i+1:n.n])
+	copy(it[i:n.n-1], it[i+1:n.n])
 	copy(n.kids()[i+1:n.n], n.kids()[i+2:n.n+1])
 	n.kids()[n.n] = nil
 	n.n--
-	n.items[n.n] = memEntry{}
+	it[n.n] = memEntry{}
 }
 
 // Scan calls fn with every entry in order until fn returns false.
@@ -395,8 +530,9 @@ func (t *memTree) ascend(n *memNode, pivot *memEntry, fn func(memEntry) bool) bo
 	if n.inner && !found && !t.ascend(n.kids()[i], pivot, fn) {
 		return false
 	}
+	it := n.items()
 	for ; i < n.n; i++ {
-		if !fn(n.items[i]) {
+		if !fn(it[i]) {
 			return false
 		}
 		if n.inner && !t.ascend(n.kids()[i+1], nil, fn) {
@@ -428,8 +564,9 @@ func (t *memTree) descend(n *memNode, pivot *memEntry, fn func(memEntry) bool) b
 	if pivot != nil {
 		i, found = t.bsearch(n, *pivot)
 	}
+	it := n.items()
 	if found {
-		if !fn(n.items[i]) {
+		if !fn(it[i]) {
 			return false
 		}
 		pivot = nil // child i is all below it
@@ -438,7 +575,7 @@ func (t *memTree) descend(n *memNode, pivot *memEntry, fn func(memEntry) bool) b
 		return false
 	}
 	for i--; i >= 0; i-- {
-		if !fn(n.items[i]) {
+		if !fn(it[i]) {
 			return false
 		}
 		if n.inner && !t.descend(n.kids()[i], nil, fn) {

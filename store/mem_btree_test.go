@@ -62,6 +62,7 @@ func testMemTreeModel(t *testing.T, seed uint64) {
 	var copies []copied
 	var hint memHint
 	deepest := 0
+	rooms := map[int]int{} // inner nodes seen, by room
 	const keys = 6000
 	for step := range 60000 {
 		grow := step%30000 < 18000 // grow, then shrink, twice
@@ -97,7 +98,7 @@ func testMemTreeModel(t *testing.T, seed uint64) {
 			m.tree, m.twin = m.tree.Copy(), m.twin.Copy()
 		}
 		if step%5000 == 4999 {
-			if d := checkShape(t, m.tree); d > deepest {
+			if d := checkShapeRooms(t, m.tree, rooms); d > deepest {
 				deepest = d
 			}
 			for _, c := range append(copies, copied{m.tree, m.twin}) {
@@ -117,6 +118,11 @@ func testMemTreeModel(t *testing.T, seed uint64) {
 	}
 	if deepest < 2 {
 		t.Errorf("the tree grew to depth %d, not 2 (three levels)", deepest)
+	}
+	for _, room := range []int{7, 17, 23, memMaxItems} {
+		if rooms[room] == 0 {
+			t.Errorf("no inner node of room %d in the checked trees (%v)", room, rooms)
+		}
 	}
 	if m.tree.root != nil {
 		t.Errorf("after deleting every key, the root holds %d entries", m.tree.root.n)
@@ -169,17 +175,27 @@ func compareTrees(t *testing.T, rng *rand.Rand, a *arena, tree *memTree, twin *b
 // checkShape checks tree's B-tree invariants and returns its leaves' depth.
 func checkShape(t *testing.T, tree *memTree) int {
 	t.Helper()
+	return checkShapeRooms(t, tree, nil)
+}
+
+// checkShapeRooms is checkShape that also counts the inner nodes of each
+// room in rooms, when not nil.
+func checkShapeRooms(t *testing.T, tree *memTree, rooms map[int]int) int {
+	t.Helper()
 	leafDepth := -1
 	var walk func(n *memNode, depth int, lo, hi *memEntry)
 	walk = func(n *memNode, depth int, lo, hi *memEntry) {
-		if n != tree.root && n.n < memMinItems || n.n > memMaxItems || n.n == 0 {
-			t.Fatalf("node at depth %d holds %d entries", depth, n.n)
+		if n != tree.root && n.n < memMinItems || n.n > memMaxItems || n.n == 0 || n.n > n.cap {
+			t.Fatalf("node at depth %d holds %d entries (room for %d)", depth, n.n, n.cap)
 		}
 		for i := range n.n {
-			if i > 0 && tree.cmp(n.items[i-1], n.items[i]) >= 0 ||
-				lo != nil && tree.cmp(*lo, n.items[i]) >= 0 || hi != nil && tree.cmp(n.items[i], *hi) >= 0 {
+			if i > 0 && tree.cmp(n.items()[i-1], n.items()[i]) >= 0 ||
+				lo != nil && tree.cmp(*lo, n.items()[i]) >= 0 || hi != nil && tree.cmp(n.items()[i], *hi) >= 0 {
 				t.Fatalf("node at depth %d out of order at %d", depth, i)
 			}
+		}
+		if n.inner && rooms != nil {
+			rooms[n.cap]++
 		}
 		if !n.inner {
 			if leafDepth >= 0 && depth != leafDepth {
@@ -191,10 +207,10 @@ func checkShape(t *testing.T, tree *memTree) int {
 		for i := 0; i <= n.n; i++ {
 			klo, khi := lo, hi
 			if i > 0 {
-				klo = &n.items[i-1]
+				klo = &n.items()[i-1]
 			}
 			if i < n.n {
-				khi = &n.items[i]
+				khi = &n.items()[i]
 			}
 			walk(n.kids()[i], depth+1, klo, khi)
 		}
@@ -288,5 +304,40 @@ func TestMemTreePivotComparedFirst(t *testing.T) {
 				t.Errorf("pivot %d: %d visited, want %d", p, n, w.want)
 			}
 		}
+	}
+}
+
+// TestMemTreeLeafRoom checks leafRoom's sizes and that a leaf is allocated
+// for what it holds: a small keyspace's copied root is small, and a leaf
+// one transaction keeps filling grows until it splits.
+func TestMemTreeLeafRoom(t *testing.T) {
+	prev := 0
+	for m := 0; m <= memMaxItems; m++ {
+		r := leafRoom(m)
+		if r < max(m, 1) || r > memMaxItems || r < prev {
+			t.Fatalf("leafRoom(%d) = %d after %d", m, r, prev)
+		}
+		prev = r
+	}
+	if leafRoom(memMaxItems) != memMaxItems {
+		t.Fatalf("leafRoom(%d) = %d", memMaxItems, leafRoom(memMaxItems))
+	}
+	m := newTreeTwin()
+	for i := range 3 {
+		m.tree.SetHint(m.a.store(modelKey(i), nil), nil)
+	}
+	c := m.tree.Copy()
+	c.SetHint(m.a.store(modelKey(3), nil), nil)
+	if r := c.root; r.inner || r.n != 4 || r.cap != leafRoom(4) {
+		t.Fatalf("a copied root of 4 entries has room for %d (inner %v, %d entries); want %d", r.cap, r.inner, r.n, leafRoom(4))
+	}
+	if m.tree.root.n != 3 {
+		t.Fatalf("the original root holds %d entries, not 3", m.tree.root.n)
+	}
+	for i := 4; i < 200; i++ {
+		c.SetHint(m.a.store(modelKey(i), nil), nil)
+	}
+	if d := checkShape(t, c); d != 1 {
+		t.Fatalf("200 entries at depth %d, want 1", d)
 	}
 }

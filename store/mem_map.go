@@ -7,7 +7,7 @@ import "bytes"
 // copy (copy-on-write, O(1) until a node is touched), and readers keep
 // whichever version they started with.
 type kvMap struct {
-	t *memTree
+	t memTree // a field, not a pointer: a copy of the map is one allocation
 	a *arena
 }
 
@@ -21,7 +21,7 @@ func newKVMap(p *probes) *kvMap {
 		return a.key(e)
 	}
 	keys := func(x, y memEntry) int { return bytes.Compare(key(x), key(y)) }
-	return &kvMap{t: newMemTree(keys), a: a}
+	return &kvMap{t: *newMemTree(keys), a: a}
 }
 
 func lessPre(x, y [3]uint64) bool {
@@ -35,7 +35,7 @@ func lessPre(x, y [3]uint64) bool {
 }
 
 // copy returns a version of m that a write transaction may change.
-func (m *kvMap) copy() *kvMap { return &kvMap{t: m.t.Copy(), a: m.a} }
+func (m *kvMap) copy() *kvMap { return &kvMap{t: m.t.copyValue(), a: m.a} }
 
 // bound is a key that iterated entries are compared with, its prefix
 // computed once.
