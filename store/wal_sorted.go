@@ -78,27 +78,32 @@ type ckptTarget struct {
 	sub byte
 }
 
-// sortedKeys collects the keys of one sorted keyspace from a segment.
+// sortedKeys collects the keys of one sorted keyspace from a segment: buf
+// holds them one after the other, spans the start and end of each in buf
+// (start<<32 | end; a segment is far below 4 GiB), 8 bytes a key.
 type sortedKeys struct {
-	buf  []byte
-	ends []int // ends[i] is where the i-th key ends in buf
+	buf   []byte
+	spans []uint64
+}
+
+// newSortedKeys returns room for n keys of size bytes in all.
+func newSortedKeys(n, size int) *sortedKeys {
+	return &sortedKeys{buf: make([]byte, 0, size), spans: make([]uint64, 0, n)}
 }
 
 func (s *sortedKeys) add(key []byte) {
+	start := len(s.buf)
 	s.buf = append(s.buf, key...)
-	s.ends = append(s.ends, len(s.buf))
+	s.spans = append(s.spans, uint64(start)<<32|uint64(len(s.buf)))
 }
 
-// sorted returns the keys in order, each once (slices of buf).
-func (s *sortedKeys) sorted() [][]byte {
-	keys := make([][]byte, len(s.ends))
-	start := 0
-	for i, end := range s.ends {
-		keys[i] = s.buf[start:end:end]
-		start = end
-	}
-	slices.SortFunc(keys, bytes.Compare)
-	return slices.CompactFunc(keys, bytes.Equal)
+// key returns the key of span sp.
+func (s *sortedKeys) key(sp uint64) []byte { return s.buf[sp>>32 : uint32(sp) : uint32(sp)] }
+
+// sort orders the spans by key, each key once.
+func (s *sortedKeys) sort() {
+	slices.SortFunc(s.spans, func(x, y uint64) int { return bytes.Compare(s.key(x), s.key(y)) })
+	s.spans = slices.CompactFunc(s.spans, func(x, y uint64) bool { return bytes.Equal(s.key(x), s.key(y)) })
 }
 
 // scanOp reads one operation from d and returns its op, its space and
@@ -135,18 +140,25 @@ func (c *checkpointer) planSorted(name string) (map[ckptTarget]*sortedKeys, erro
 		return nil, fmt.Errorf("store: checkpoint: %w", err)
 	}
 	defer f.Close()
-	ops := map[ckptTarget]int{}
+	type count struct{ ops, size int }
+	ops := map[ckptTarget]*count{}
 	reset := map[string]bool{}
 	_, err = readRecords(f, func(body []byte) error {
 		d := recordDecoder{b: body}
 		for len(d.b) > 0 && d.err == nil {
-			op, id, sub, _ := scanOp(&d)
+			op, id, sub, key := scanOp(&d)
 			switch {
 			case d.err != nil:
 			case op == opCreateSpace || op == opDropSpace:
 				reset[string(id)] = true
 			case (op == opPut || op == opDelete) && sub != catalogSub:
-				ops[ckptTarget{string(id), sub}]++
+				n := ops[ckptTarget{string(id), sub}]
+				if n == nil {
+					n = &count{}
+					ops[ckptTarget{string(id), sub}] = n
+				}
+				n.ops++
+				n.size += len(key)
 			}
 		}
 		return nil
@@ -156,11 +168,11 @@ func (c *checkpointer) planSorted(name string) (map[ckptTarget]*sortedKeys, erro
 	}
 	var plan map[ckptTarget]*sortedKeys
 	for t, n := range ops {
-		if n >= c.sortedMin && !reset[t.id] && int(t.sub) < subCount {
+		if n.ops >= c.sortedMin && !reset[t.id] && int(t.sub) < subCount {
 			if plan == nil {
 				plan = map[ckptTarget]*sortedKeys{}
 			}
-			plan[t] = &sortedKeys{}
+			plan[t] = newSortedKeys(n.ops, n.size)
 		}
 	}
 	return plan, nil
@@ -212,7 +224,9 @@ func (c *checkpointer) checkpointSorted(seg uint64, plan map[ckptTarget]*sortedK
 	})
 	w := sortedWriter{c: c, t: t, n: n}
 	for _, tg := range targets {
-		if err := w.write(tg, plan[tg].sorted()); err != nil {
+		keys := plan[tg]
+		keys.sort()
+		if err := w.write(tg, keys); err != nil {
 			return w.abort(fmt.Errorf("store: checkpoint %s: %w", name, err))
 		}
 		plan[tg] = nil // its keys are no longer needed
@@ -295,13 +309,14 @@ type sortedWriter struct {
 // write writes the keys of keyspace tg (sorted, each once) with their
 // values in the memory engine, committing whenever the transaction is
 // full.
-func (w *sortedWriter) write(tg ckptTarget, keys [][]byte) error {
+func (w *sortedWriter) write(tg ckptTarget, keys *sortedKeys) error {
 	var (
 		m    *kvMap
 		d    *bolt.Bucket
 		hint memHint
 	)
-	for i, key := range keys {
+	for i, sp := range keys.spans {
+		key := keys.key(sp)
 		if i%64 == 0 && w.full() {
 			var err error
 			if w.t, err = w.c.commitStep(w.t, w.n, "sorted committed"); err != nil {
