@@ -106,7 +106,6 @@ func openDurableFS(fs vfs, path string, mode SyncMode, limit int64, log *slog.Lo
 		_ = b.close()
 		return nil, err
 	}
-	w.ck = startCheckpointer(fs, b, path, last, log)
 	e.mem.wal = w
 	switch mode {
 	case SyncAlways:
@@ -114,6 +113,7 @@ func openDurableFS(fs vfs, path string, mode SyncMode, limit int64, log *slog.Lo
 	case SyncBackground:
 		w.bg = startBgSyncer(w, w.syncf[0], syncBound)
 	}
+	w.ck = startCheckpointer(fs, b, path, last, e.mem, log)
 	return e.mem, nil
 }
 

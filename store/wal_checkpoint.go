@@ -69,6 +69,12 @@ type checkpointer struct {
 	// closeBudget is closeBytes, smaller in tests; closeSpent counts the
 	// bytes of records applied since close began (the loop's goroutine).
 	closeBudget, closeSpent int
+
+	// mem is the memory engine whose log this is: sorted checkpoints
+	// (wal_sorted.go) read its state. sortedMin, sortedNodes and
+	// sortedBytes are their bounds, smaller in tests.
+	mem                                 *memEngine
+	sortedMin, sortedNodes, sortedBytes int
 }
 
 // Waits between retries of a failed checkpoint.
@@ -77,8 +83,11 @@ const (
 	checkpointRetryMax = time.Minute
 )
 
-func startCheckpointer(fs vfs, b boltEngine, path string, pending []uint64, log *slog.Logger) *checkpointer {
+// startCheckpointer starts checkpointing the log of mem (whose wal is set,
+// with its pipeline or syncer) into b, pending first.
+func startCheckpointer(fs vfs, b boltEngine, path string, pending []uint64, mem *memEngine, log *slog.Logger) *checkpointer {
 	c := &checkpointer{fs: fs, b: b, path: path, log: log, pending: pending, retry: checkpointRetry, chunk: checkpointChunk, closeBudget: closeBytes,
+		mem: mem, sortedMin: sortedMin, sortedNodes: sortedNodes, sortedBytes: sortedBytes,
 		quit: make(chan struct{}), done: make(chan struct{})}
 	c.cond = sync.NewCond(&c.mu)
 	go c.loop()
@@ -195,10 +204,40 @@ func (c *checkpointer) inject(retry time.Duration, fail func(uint64) error) {
 	c.mu.Unlock()
 }
 
-// checkpoint applies segment seg to bbolt, a chunk of records per
-// transaction, records it as applied in the last one, and deletes it. After
-// each transaction it gives back the bbolt pages it read (dropMapped).
+// checkpoint applies segment seg to bbolt, records it as applied and
+// deletes it: sorted (wal_sorted.go) when it writes some keyspaces often,
+// otherwise record by record (checkpointPlain).
 func (c *checkpointer) checkpoint(seg uint64) error {
+	name := segmentName(c.path, seg)
+	var plan map[ckptTarget]*sortedKeys
+	if c.mem != nil && c.mem.wal.failure() == nil {
+		var err error
+		if plan, err = c.planSorted(name); err != nil {
+			return err
+		}
+	}
+	var err error
+	if plan == nil {
+		err = c.checkpointPlain(seg)
+	} else {
+		err = c.checkpointSorted(seg, plan)
+	}
+	if err != nil {
+		return err
+	}
+	dropMapped(c.b.db)
+	c.step("segment applied")
+	if err := c.fs.Remove(name); err != nil {
+		return fmt.Errorf("store: checkpoint: %w", err)
+	}
+	c.step("segment removed")
+	return nil
+}
+
+// checkpointPlain applies segment seg to bbolt, a chunk of records per
+// transaction, and records it as applied in the last one. After each
+// transaction it gives back the bbolt pages it read (dropMapped).
+func (c *checkpointer) checkpointPlain(seg uint64) error {
 	name := segmentName(c.path, seg)
 	f, err := c.fs.OpenFile(name, os.O_RDONLY, 0)
 	if err != nil {
@@ -243,12 +282,6 @@ func (c *checkpointer) checkpoint(seg uint64) error {
 		return fmt.Errorf("store: checkpoint %s: %w", name, err)
 	}
 	c.overBudget(chunk)
-	dropMapped(c.b.db)
-	c.step("segment applied")
-	if err := c.fs.Remove(name); err != nil {
-		return fmt.Errorf("store: checkpoint: %w", err)
-	}
-	c.step("segment removed")
 	return nil
 }
 

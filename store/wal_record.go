@@ -240,9 +240,13 @@ func (d *recordDecoder) take(n uint64) []byte {
 
 func (d *recordDecoder) bytes() []byte { return d.take(d.uvarint()) }
 
-// target reads an operation's target and resolves it in t; a space that does
-// not exist is a corrupt record (every space is created before it is
-// written).
+// target reads an operation's target and resolves it in t; nil (and no
+// error) for a space that does not exist. Every space is created before
+// it is written, so a space is missing only when the state already holds a
+// later record of the log that dropped it (a checkpoint interrupted after
+// some of its transactions, replayed from the segment's start): the
+// operation is skipped, since that drop, applied again after it, would
+// erase it anyway. A keyspace out of range is a corrupt record.
 func (d *recordDecoder) target(t txn) bucket {
 	id := d.bytes()
 	sub := d.byte()
@@ -252,20 +256,25 @@ func (d *recordDecoder) target(t txn) bucket {
 	if sub == catalogSub {
 		return t.catalog()
 	}
+	if int(sub) >= subCount {
+		d.err = fmt.Errorf("%w: no keyspace %d", errCorruptRecord, sub)
+		return nil
+	}
 	sp := t.space(string(id))
-	if sp == nil || int(sub) >= subCount {
-		d.err = fmt.Errorf("%w: no space %q or keyspace %d", errCorruptRecord, id, sub)
+	if sp == nil {
 		return nil
 	}
 	return sp.sub(int(sub))
 }
 
+// apply reads an operation's operands and carries it out on b (nil: its
+// space is gone, and it is skipped).
 func (d *recordDecoder) apply(op byte, b bucket) error {
 	switch op {
 	case opPut:
 		klen, vlen := d.uvarint(), d.uvarint()
 		key, val := d.take(klen), d.take(vlen)
-		if d.err != nil {
+		if d.err != nil || b == nil {
 			return nil
 		}
 		// Copied: body is the reader's, and bbolt reads values until
@@ -276,13 +285,13 @@ func (d *recordDecoder) apply(op byte, b bucket) error {
 		return b.put(kv[:len(key)], kv[len(key):])
 	case opDelete:
 		key := d.bytes()
-		if d.err != nil {
+		if d.err != nil || b == nil {
 			return nil
 		}
 		return b.delete(key)
 	default: // opSequence
 		seq := d.uvarint()
-		if d.err != nil {
+		if d.err != nil || b == nil {
 			return nil
 		}
 		return b.setSequence(seq)

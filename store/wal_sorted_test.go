@@ -1,0 +1,347 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// setSorted sets a checkpointer's sorted-checkpoint bounds (min = MaxInt:
+// never sorted) and step hook, between two checkpoints.
+func setSorted(ck *checkpointer, min, nodes, size int, stepped func(string)) {
+	ck.running.Lock()
+	defer ck.running.Unlock()
+	ck.sortedMin, ck.sortedNodes, ck.sortedBytes, ck.stepped = min, nodes, size, stepped
+}
+
+// spreadWrite is an Update function that puts or deletes a few keys spread
+// over space "big" (created by the first call), as a bulk load does.
+func spreadWrite(rng *rand.Rand) func(tx *Tx) error {
+	seed := rng.Uint64()
+	return func(tx *Tx) error {
+		r := rand.New(rand.NewPCG(seed, 2))
+		if tx.Space("big") == nil {
+			if err := tx.CreateSpace("big"); err != nil {
+				return err
+			}
+		}
+		sp := tx.Space("big")
+		for range 1 + r.IntN(20) {
+			key := []byte(fmt.Sprintf("%04x", r.IntN(3000)))
+			var err error
+			if r.IntN(5) == 0 {
+				err = sp.Delete(key)
+			} else {
+				err = sp.Put(key, []byte(strings.Repeat("w", r.IntN(60))))
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// boltDump renders every bucket (with its sequence), key and value of the
+// bbolt file at path: what a checkpoint wrote, byte for byte.
+func boltDump(t *testing.T, path string) string {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var sb strings.Builder
+	var walk func(prefix string, b *bolt.Bucket)
+	walk = func(prefix string, b *bolt.Bucket) {
+		fmt.Fprintf(&sb, "%s seq %d\n", prefix, b.Sequence())
+		_ = b.ForEach(func(k, v []byte) error {
+			if v == nil {
+				walk(fmt.Sprintf("%s/%q", prefix, k), b.Bucket(k))
+			} else {
+				fmt.Fprintf(&sb, "%s %q=%q\n", prefix, k, v)
+			}
+			return nil
+		})
+	}
+	_ = db.View(func(tx *bolt.Tx) error {
+		return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+			walk(fmt.Sprintf("%q", name), b)
+			return nil
+		})
+	})
+	return sb.String()
+}
+
+// TestSortedCheckpointIsPlain runs the same random writes (spread puts and
+// deletes, log appends and trims, spaces created and dropped, the catalog)
+// against two durable stores, one checkpointing record by record, the
+// other sorted wherever a keyspace qualifies, with checkpoints running
+// during the writes: once both have closed (checkpointing everything), the
+// two bbolt files hold the same buckets, sequences, keys and values.
+func TestSortedCheckpointIsPlain(t *testing.T) {
+	for seed := range uint64(4) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			var sorted int
+			var mu sync.Mutex
+			dumps := make([]string, 2)
+			for i, min := range []int{math.MaxInt, 1 + int(seed)*8} {
+				path := filepath.Join(t.TempDir(), "db")
+				db := openPath(t, path, 4<<10)
+				setSorted(db.eng.(*memEngine).wal.ck, min, 3, 400, func(step string) {
+					mu.Lock()
+					defer mu.Unlock()
+					if step == "sorted committed" {
+						sorted++
+					}
+				})
+				rng := rand.New(rand.NewPCG(seed, 3))
+				for range 400 {
+					if rng.IntN(3) == 0 {
+						_ = db.Update(context.Background(), randomWrite(rng))
+					} else {
+						_ = db.Update(context.Background(), spreadWrite(rng))
+					}
+				}
+				want := dumpState(t, db)
+				if err := db.Close(); err != nil {
+					t.Fatal(err)
+				}
+				dumps[i] = boltDump(t, path)
+				wantReopened(t, path, 4<<10, want, "reopened")
+			}
+			if sorted == 0 {
+				t.Fatal("no sorted checkpoint ran")
+			}
+			if dumps[0] != dumps[1] {
+				t.Errorf("bbolt after sorted checkpoints:\n%s\nafter plain ones:\n%s", dumps[1], dumps[0])
+			}
+		})
+	}
+}
+
+// TestSortedCheckpointCrashAtEveryStep: the files as a crash would leave
+// them after each step of checkpoints (a chunk of records, a bounded
+// transaction of sorted keys, the segment applied, the segment removed)
+// open with exactly the acknowledged writes, while the store keeps taking
+// writes between the steps, so that the state sorted transactions read is
+// ahead of the segment they checkpoint. The plain path runs it too: a
+// crash between its chunks, replayed, once met a write to a space that a
+// later record of the segment, already in bbolt, had dropped.
+func TestSortedCheckpointCrashAtEveryStep(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		min   int
+		steps []string
+	}{
+		{"plain", math.MaxInt, []string{"chunk committed", "segment applied", "segment removed"}},
+		{"sorted", 4, []string{"chunk committed", "sorted committed", "segment applied", "segment removed"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			crashes := crashEverySortedStep(t, tt.min)
+			seen := map[string]int{}
+			for _, c := range crashes {
+				seen[c.step]++
+			}
+			for _, s := range tt.steps {
+				if seen[s] == 0 {
+					t.Errorf("no crash after %q among %v", s, seen)
+				}
+			}
+			for i, c := range crashes {
+				wantReopened(t, filepath.Join(c.files, "db"), 3<<10, c.want, fmt.Sprintf("crash %d, after %s", i, c.step))
+			}
+		})
+	}
+}
+
+// crashAt is the files a crash would leave after a checkpoint step, and
+// the state acknowledged then.
+type crashAt struct{ files, step, want string }
+
+// crashEverySortedStep writes to a durable store whose checkpoints go
+// sorted from min operations on and copies its files after each step.
+func crashEverySortedStep(t *testing.T, min int) []crashAt {
+	dir := t.TempDir()
+	db := openPath(t, filepath.Join(dir, "db"), 3<<10)
+	ck := db.eng.(*memEngine).wal.ck
+	rng := rand.New(rand.NewPCG(13, 13))
+	var crashes []crashAt
+	var done atomic.Bool
+	var writes atomic.Int32
+	setSorted(ck, min, 3, 300, func(step string) {
+		// On the checkpointer's goroutine: a write lands between two
+		// steps (a bounded number, so that the checkpoints catch up),
+		// then the files are copied as a crash would leave them.
+		if done.Load() {
+			return
+		}
+		if writes.Add(1) < 200 {
+			_ = db.Update(context.Background(), spreadWrite(rng))
+		}
+		crashes = append(crashes, crashAt{copyFiles(t, dir), step, dumpState(t, db)})
+	})
+	ck.running.Lock()
+	ck.chunk = 500
+	for i := range 150 {
+		if i%4 == 0 {
+			_ = db.Update(context.Background(), randomWrite(rng))
+		} else {
+			_ = db.Update(context.Background(), spreadWrite(rng))
+		}
+	}
+	ck.running.Unlock()
+	for idle := false; !idle || writes.Load() < 200; time.Sleep(time.Millisecond) {
+		seg, err := db.eng.(*memEngine).handOver()
+		if err == nil {
+			err = ck.waitApplied(seg)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ck.mu.Lock()
+		idle = len(ck.pending) == 0
+		ck.mu.Unlock()
+	}
+	done.Store(true)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return crashes
+}
+
+// sortedKillEnv names the database a TestSortedKillChild process writes
+// to; killModeEnv its sync mode.
+const sortedKillEnv = "DDBLOCAL_STORE_SORTED_KILL_CHILD"
+
+// TestSortedKillChild is the writer that
+// TestKilledSortedCheckpointKeepsAckedWrites kills; run on its own it does
+// nothing. Eight goroutines put keys spread over one space, with small
+// segments checkpointed sorted, and print each key once its Update has
+// returned; the checkpointer prints "sorted" after each sorted
+// transaction, and pauses there so that the kill lands in the middle.
+func TestSortedKillChild(t *testing.T) {
+	path := os.Getenv(sortedKillEnv)
+	if path == "" {
+		t.Skip("only runs as TestKilledSortedCheckpointKeepsAckedWrites's child")
+	}
+	mode, err := ParseSyncMode(os.Getenv(killModeEnv))
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	eng, err := openDurableLimit(path, mode, 64<<10, nil)
+	if err != nil {
+		fmt.Println("open:", err)
+		os.Exit(1)
+	}
+	db := newDB(eng)
+	var mu sync.Mutex
+	out := bufio.NewWriter(os.Stdout)
+	say := func(s string) {
+		mu.Lock()
+		fmt.Fprintln(out, s)
+		out.Flush()
+		mu.Unlock()
+	}
+	setSorted(eng.wal.ck, 64, 8, 4<<10, func(step string) {
+		if step == "sorted committed" {
+			say("sorted")
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
+	mustUpdate(t, db, func(tx *Tx) error { return tx.CreateSpace("t") })
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := g; ; i += 8 {
+				n := strconv.Itoa(i)
+				if err := db.Update(context.Background(), func(tx *Tx) error {
+					return tx.Space("t").Put(spreadKey(i), []byte(n))
+				}); err != nil {
+					return
+				}
+				say(n)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// spreadKey is key i of the kill test: consecutive i land far apart.
+func spreadKey(i int) []byte { return []byte(fmt.Sprintf("%08x", uint32(i)*2654435761)) }
+
+// TestKilledSortedCheckpointKeepsAckedWrites kills (SIGKILL) a process
+// writing keys spread over a space while its checkpointer is in the
+// middle of a sorted checkpoint: every write whose Update had returned
+// must be there when the database is opened again, in both sync modes.
+func TestKilledSortedCheckpointKeepsAckedWrites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	for _, mode := range []SyncMode{SyncBackground, SyncAlways} {
+		t.Run(mode.String(), func(t *testing.T) { killSortedAndReopen(t, mode) })
+	}
+}
+
+func killSortedAndReopen(t *testing.T, mode SyncMode) {
+	path := filepath.Join(t.TempDir(), "db")
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestSortedKillChild$")
+	cmd.Env = append(os.Environ(), sortedKillEnv+"="+path, killModeEnv+"="+mode.String())
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	acked := map[int]bool{}
+	sorted := 0
+	sc := bufio.NewScanner(stdout)
+	for (len(acked) < 4000 || sorted < 10) && sc.Scan() {
+		if sc.Text() == "sorted" {
+			sorted++
+			continue
+		}
+		n, err := strconv.Atoi(sc.Text())
+		if err != nil {
+			t.Fatalf("child said %q", sc.Text())
+		}
+		acked[n] = true
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if len(acked) < 4000 || sorted < 10 {
+		t.Fatalf("child acknowledged %d writes and %d sorted transactions", len(acked), sorted)
+	}
+	db, err := Open(Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustView(t, db, func(tx *Tx) error {
+		sp := tx.Space("t")
+		if sp == nil {
+			t.Fatal("space lost")
+		}
+		for n := range acked {
+			if got, want := sp.Get(spreadKey(n)), strconv.Itoa(n); string(got) != want {
+				t.Errorf("acknowledged write %d lost (got %q)", n, got)
+			}
+		}
+		return nil
+	})
+}
