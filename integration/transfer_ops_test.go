@@ -59,8 +59,15 @@ func waitExport(t *testing.T, c *dynamodb.Client, arn string) *types.ExportDescr
 // scanLines returns every item of a table as sorted DynamoDB-JSON lines.
 func scanLines(t *testing.T, c *dynamodb.Client, name string) []string {
 	t.Helper()
+	return scanLinesRead(t, c, name, true)
+}
+
+// scanLinesRead is scanLines with strongly (consistent) or eventually
+// consistent reads.
+func scanLinesRead(t *testing.T, c *dynamodb.Client, name string, consistent bool) []string {
+	t.Helper()
 	var lines []string
-	p := dynamodb.NewScanPaginator(c, &dynamodb.ScanInput{TableName: aws.String(name), ConsistentRead: aws.Bool(true)})
+	p := dynamodb.NewScanPaginator(c, &dynamodb.ScanInput{TableName: aws.String(name), ConsistentRead: aws.Bool(consistent)})
 	for p.HasMorePages() {
 		page, err := p.NextPage(context.Background())
 		if err != nil {

@@ -7,8 +7,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/consistency"
 	"github.com/ddblocal/ddblocal/ddb"
 	gsiindex "github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
@@ -43,10 +45,41 @@ func TestImportSortedMatchesPlain(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, gsi := range []bool{true, false} {
-		fast, plain := importedBytes(t, st, false, gsi), importedBytes(t, st, true, gsi)
+		fast, _ := importedBytes(t, st, false, gsi, 0)
+		plain, _ := importedBytes(t, st, true, gsi, 0)
 		if len(fast) < 2200 || !slices.Equal(fast, plain) {
 			i := firstDiff(fast, plain)
 			t.Fatalf("gsi %v: import stored %d entries, plain %d; first difference at %d:\n%s\n%s", gsi, len(fast), len(plain), i, fast[i], plain[i])
+		}
+	}
+}
+
+// TestImportLaggingMatchesPlain: a table whose reads and indexes lag
+// (Options.EventualLag) is built whole by an import too, writing no
+// change-log record, and stores what the plain twin stores item by item
+// with the lag's change log, once that has settled: the same entries of
+// the table and its global indexes, and the same counters.
+func TestImportLaggingMatchesPlain(t *testing.T) {
+	st := bucket.Dir{Root: t.TempDir()}
+	var src strings.Builder
+	for i := range 1200 {
+		k := (i * 7919) % 1000 // some keys twice, the later record winning
+		fmt.Fprintf(&src, `{"Item":{"pk":{"S":"k%d"},"g":{"S":"g%d"},"v":{"N":"%d"}}}`+"\n", k, k%13, i)
+	}
+	w, _ := st.Create(context.Background(), "src", "in/1.json")
+	io.WriteString(w, src.String())
+	if _, err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for _, gsi := range []bool{true, false} {
+		fast, fastLogged := importedBytes(t, st, false, gsi, time.Hour)
+		plain, plainLogged := importedBytes(t, st, true, gsi, time.Hour)
+		if fastLogged != 0 || plainLogged == 0 {
+			t.Errorf("gsi %v: change-log records: fast path %d (want none: built whole), plain %d (want one a put)", gsi, fastLogged, plainLogged)
+		}
+		if len(fast) < 1000 || !slices.Equal(fast, plain) {
+			i := firstDiff(fast, plain)
+			t.Fatalf("gsi %v: import stored %d entries, plain %d; first difference at %d", gsi, len(fast), len(plain), i)
 		}
 	}
 }
@@ -58,10 +91,11 @@ func TestImportSortedMatchesPlain(t *testing.T) {
 
 // importedBytes imports src/in/ into a new table, with global indexes on
 // g (ALL), on g, v (KEYS_ONLY) and on v (INCLUDE g and x) when gsi is
-// set, and returns what the
-// store holds for it: each entry of the table's and the indexes' spaces,
-// and their counters, as lines.
-func importedBytes(t *testing.T, st bucket.Store, plain, gsi bool) []string {
+// set, on a server whose reads and indexes lag by lag, and returns what
+// the store holds for it once settled: each entry of the table's and the
+// indexes' spaces, and their counters, as lines; and the table's last
+// change-log record.
+func importedBytes(t *testing.T, st bucket.Store, plain, gsi bool, lag time.Duration) (lines []string, logged uint64) {
 	t.Helper()
 	ctx := context.Background()
 	const region = "us-east-1"
@@ -70,7 +104,7 @@ func importedBytes(t *testing.T, st bucket.Store, plain, gsi bool) []string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	s := New(db, Options{S3: st})
+	s := New(db, Options{S3: st, EventualLag: consistency.Lag{Min: lag, Max: lag}})
 	defer s.Close()
 	s.plain = plain
 	params := &ddb.TableCreationParameters{TableName: "T", BillingMode: "PAY_PER_REQUEST",
@@ -105,8 +139,8 @@ func importedBytes(t *testing.T, st bucket.Store, plain, gsi bool) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lines []string
 	err = db.View(func(tx *store.Tx) error {
+		logged = tx.Space(m.ID).LastLogSeq()
 		for _, space := range spaces {
 			id := space(m)
 			sp := tx.Space(id)
@@ -122,7 +156,7 @@ func importedBytes(t *testing.T, st bucket.Store, plain, gsi bool) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return lines
+	return lines, logged
 }
 
 // canonical is a stored item, or an index entry (index: the size it

@@ -108,18 +108,45 @@ type rawChunk struct {
 	buf   []byte
 	ends  []int // lines[i] is buf[ends[i-1]:ends[i]]
 	lines []int
-	bad   []error
+	bad   []error // nil while no line is bad
 	pos   Position
 	done  chan Chunk // the decoded chunk, once a worker has it
+}
+
+// newRawChunk returns an empty chunk of object key, sized for size lines
+// and, in its buffer, for the text of a chunk like after (nil: none yet)
+// and an eighth more: a buffer grown by appending alone allocated about
+// twice its text (and a quarter of an import's garbage, read with
+// BenchmarkTransfer's heap profile).
+func newRawChunk(key string, size int, after *rawChunk) *rawChunk {
+	c := &rawChunk{key: key, ends: make([]int, 0, min(size, 1<<16)), lines: make([]int, 0, min(size, 1<<16))}
+	if after != nil {
+		c.buf = make([]byte, 0, min(chunkBytes, len(after.buf)+len(after.buf)/8))
+	}
+	return c
 }
 
 // add appends a line (b, or none with its error) to the chunk and
 // advances pos past it.
 func (c *rawChunk) add(b []byte, line int, bad error, pos *Position) {
+	if bad != nil && c.bad == nil {
+		c.bad = make([]error, len(c.ends), cap(c.ends))
+	}
 	c.buf = append(c.buf, b...)
-	c.ends, c.lines, c.bad = append(c.ends, len(c.buf)), append(c.lines, line), append(c.bad, bad)
+	c.ends, c.lines = append(c.ends, len(c.buf)), append(c.lines, line)
+	if c.bad != nil {
+		c.bad = append(c.bad, bad)
+	}
 	pos.Records++
 	pos.Stats.Processed++
+}
+
+// badAt returns the error of line i when it is a bad record already.
+func (c *rawChunk) badAt(i int) error {
+	if c.bad == nil {
+		return nil
+	}
+	return c.bad[i]
 }
 
 // readChunksParallel is ReadChunks with workers decoding.
@@ -191,8 +218,8 @@ func decodeChunk(o Options, raw *rawChunk) Chunk {
 		b := raw.buf[start:end]
 		start = end
 		line := raw.lines[i]
-		if raw.bad[i] != nil {
-			c.Bad = append(c.Bad, &RecordError{Key: raw.key, Line: line, Err: raw.bad[i]})
+		if bad := raw.badAt(i); bad != nil {
+			c.Bad = append(c.Bad, &RecordError{Key: raw.key, Line: line, Err: bad})
 			continue
 		}
 		rec, err := decode(b)
@@ -252,7 +279,7 @@ func splitObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos
 		return emit(c)
 	}
 	d := newLineDecoder(obj, key, nil)
-	cur := &rawChunk{key: key}
+	cur := newRawChunk(key, size, nil)
 	for n := int64(0); ; {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -287,7 +314,7 @@ func splitObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos
 			if err := emitFree(cur); err != nil {
 				return err
 			}
-			cur = &rawChunk{key: key}
+			cur = newRawChunk(key, size, cur)
 		}
 	}
 	if len(cur.ends) == 0 {
