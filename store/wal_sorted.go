@@ -184,13 +184,21 @@ func (c *checkpointer) planSorted(name string) (map[ckptTarget]*sortedKeys, erro
 func applyExcept(t txn, body []byte, plan map[ckptTarget]*sortedKeys) error {
 	d := recordDecoder{b: body}
 	run := 0 // where the run of operations to apply begins in body
+	var (
+		looked  bool // last and lastSub are the last target looked up in plan
+		last    []byte
+		lastSub byte
+		keys    *sortedKeys // its keys, nil if it is not sorted
+	)
 	for len(d.b) > 0 && d.err == nil {
 		at := len(body) - len(d.b)
 		op, id, sub, key := scanOp(&d)
 		if d.err != nil || op != opPut && op != opDelete {
 			continue
 		}
-		keys := plan[ckptTarget{string(id), sub}]
+		if !looked || sub != lastSub || !bytes.Equal(id, last) {
+			looked, last, lastSub, keys = true, id, sub, plan[ckptTarget{string(id), sub}]
+		}
 		if keys == nil {
 			continue
 		}
@@ -365,7 +373,9 @@ func (w *sortedWriter) open(tg ckptTarget, m **kvMap, d **bolt.Bucket) error {
 	if sp == nil {
 		return fmt.Errorf("%w: no space %q in bbolt", errCorruptRecord, tg.id)
 	}
-	*d = sp.Bucket(subNames[tg.sub])
+	if *d = sp.Bucket(subNames[tg.sub]); *d == nil {
+		return fmt.Errorf("%w: no keyspace %d of space %q in bbolt", errCorruptRecord, tg.sub, tg.id)
+	}
 	return nil
 }
 
