@@ -20,11 +20,12 @@ import (
 )
 
 // setSorted sets a checkpointer's sorted-checkpoint bounds (min = MaxInt:
-// never sorted) and step hook, between two checkpoints.
+// never sorted; any keyspace with an entry qualifies) and step hook,
+// between two checkpoints.
 func setSorted(ck *checkpointer, min, nodes, size int, stepped func(string)) {
 	ck.running.Lock()
 	defer ck.running.Unlock()
-	ck.sortedMin, ck.sortedNodes, ck.sortedBytes, ck.stepped = min, nodes, size, stepped
+	ck.sortedMin, ck.sortedTable, ck.sortedNodes, ck.sortedBytes, ck.stepped = min, 1, nodes, size, stepped
 }
 
 // spreadWrite is an Update function that puts or deletes a few keys spread
