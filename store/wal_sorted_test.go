@@ -414,3 +414,39 @@ func TestSortedCloseLeavesBacklog(t *testing.T) {
 	}
 	wantReopened(t, path, limit, want, "reopened after a prompt Close")
 }
+
+// TestSortedNeedsLargeKeyspace: a keyspace a segment writes often goes
+// sorted only once it holds sortedTable entries; below that the plain
+// path's transaction is small anyway.
+func TestSortedNeedsLargeKeyspace(t *testing.T) {
+	for _, tt := range []struct {
+		keys   int
+		sorted bool
+	}{{300, false}, {3000, true}} {
+		t.Run(fmt.Sprint(tt.keys), func(t *testing.T) {
+			db := openPath(t, filepath.Join(t.TempDir(), "db"), 32<<10)
+			ck := db.eng.(*memEngine).wal.ck
+			var sorted atomic.Int32
+			setSorted(ck, 16, 2, 1<<20, func(step string) {
+				if step == "sorted committed" {
+					sorted.Add(1)
+				}
+			})
+			ck.running.Lock()
+			ck.sortedTable = 1000
+			ck.running.Unlock()
+			mustUpdate(t, db, func(tx *Tx) error { return tx.CreateSpace("t") })
+			for i := range 4 * tt.keys {
+				mustUpdate(t, db, func(tx *Tx) error {
+					return tx.Space("t").Put(spreadKey(i%tt.keys), fmt.Appendf(nil, "%0200d", i))
+				})
+			}
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if got := sorted.Load() > 0; got != tt.sorted {
+				t.Errorf("sorted transactions: %d; want some: %v", sorted.Load(), tt.sorted)
+			}
+		})
+	}
+}
