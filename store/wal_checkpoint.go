@@ -71,10 +71,10 @@ type checkpointer struct {
 	closeBudget, closeSpent int
 
 	// mem is the memory engine whose log this is: sorted checkpoints
-	// (wal_sorted.go) read its state. sortedMin, sortedNodes and
-	// sortedBytes are their bounds, smaller in tests.
-	mem                                 *memEngine
-	sortedMin, sortedNodes, sortedBytes int
+	// (wal_sorted.go) read its state. sortedMin, sortedTable,
+	// sortedNodes and sortedBytes are their bounds, smaller in tests.
+	mem                                              *memEngine
+	sortedMin, sortedTable, sortedNodes, sortedBytes int
 }
 
 // Waits between retries of a failed checkpoint.
@@ -87,7 +87,7 @@ const (
 // with its pipeline or syncer) into b, pending first.
 func startCheckpointer(fs vfs, b boltEngine, path string, pending []uint64, mem *memEngine, log *slog.Logger) *checkpointer {
 	c := &checkpointer{fs: fs, b: b, path: path, log: log, pending: pending, retry: checkpointRetry, chunk: checkpointChunk, closeBudget: closeBytes,
-		mem: mem, sortedMin: sortedMin, sortedNodes: sortedNodes, sortedBytes: sortedBytes,
+		mem: mem, sortedMin: sortedMin, sortedTable: sortedTable, sortedNodes: sortedNodes, sortedBytes: sortedBytes,
 		quit: make(chan struct{}), done: make(chan struct{})}
 	c.cond = sync.NewCond(&c.mu)
 	go c.loop()

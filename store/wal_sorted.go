@@ -19,7 +19,8 @@ import (
 // RSS, most of it this), and writes it whole again for each chunk.
 //
 // So a keyspace that the segment writes often (sortedMin puts and
-// deletes or more) is checkpointed differently: the record pass applies
+// deletes or more) and that holds sortedTable entries or more is
+// checkpointed differently: the record pass applies
 // every other operation as before and only collects that keyspace's keys;
 // then those keys, sorted and without repeats, are written in key order
 // with their values taken from the memory engine (a put, or a delete where
@@ -60,10 +61,16 @@ import (
 // TestKilledSortedCheckpointKeepsAckedWrites crash in the middle.
 
 // Sorted checkpoints' defaults (the checkpointer's fields, smaller in
-// tests). sortedNodes bounds the bbolt nodes (pages read to change them)
-// one transaction holds, sortedBytes the keys and values it writes.
+// tests). sortedTable is the size (entries) from which a keyspace is worth
+// it: the plain path's transaction holds at most the keyspace's pages, a
+// few MiB below it, and a sorted checkpoint's extra work (reading the
+// segment twice, sorting the keys, looking each up) cost durable PutItem
+// and BatchWriteItem on a 20,000-item table 6-24 % of CPU (benchtool).
+// sortedNodes bounds the bbolt nodes (pages read to change them) one
+// transaction holds, sortedBytes the keys and values it writes.
 const (
 	sortedMin   = 4096
+	sortedTable = 1 << 16
 	sortedNodes = 2048
 	sortedBytes = 4 << 20
 )
@@ -168,7 +175,7 @@ func (c *checkpointer) planSorted(name string) (map[ckptTarget]*sortedKeys, erro
 	}
 	var plan map[ckptTarget]*sortedKeys
 	for t, n := range ops {
-		if n.ops >= c.sortedMin && !reset[t.id] && int(t.sub) < subCount {
+		if n.ops >= c.sortedMin && !reset[t.id] && int(t.sub) < subCount && c.mem.holdsAtLeast(t, c.sortedTable) {
 			if plan == nil {
 				plan = map[ckptTarget]*sortedKeys{}
 			}
@@ -456,6 +463,21 @@ func (s *bgSyncer) waitSynced(f vfile, size int64) error {
 		return fmt.Errorf("store: write-ahead log unusable: sync: %w", s.err)
 	}
 	return nil
+}
+
+// holdsAtLeast reports whether keyspace tg holds n entries or more now
+// (counting stops at n).
+func (e *memEngine) holdsAtLeast(tg ckptTarget, n int) bool {
+	sp, ok := e.cur.Load().spaces.Get(tg.id)
+	if !ok {
+		return false
+	}
+	count := 0
+	sp.kv[tg.sub].t.Scan(func(memEntry) bool {
+		count++
+		return count < n
+	})
+	return count >= n
 }
 
 // lookup returns key's value in m (nil m: an empty keyspace). h is the

@@ -20,11 +20,12 @@ import (
 )
 
 // setSorted sets a checkpointer's sorted-checkpoint bounds (min = MaxInt:
-// never sorted) and step hook, between two checkpoints.
+// never sorted; any keyspace with an entry qualifies) and step hook,
+// between two checkpoints.
 func setSorted(ck *checkpointer, min, nodes, size int, stepped func(string)) {
 	ck.running.Lock()
 	defer ck.running.Unlock()
-	ck.sortedMin, ck.sortedNodes, ck.sortedBytes, ck.stepped = min, nodes, size, stepped
+	ck.sortedMin, ck.sortedTable, ck.sortedNodes, ck.sortedBytes, ck.stepped = min, 1, nodes, size, stepped
 }
 
 // spreadWrite is an Update function that puts or deletes a few keys spread
@@ -412,4 +413,40 @@ func TestSortedCloseLeavesBacklog(t *testing.T) {
 		t.Errorf("Close ran %d sorted transactions of 4 pages; budget %d bytes", n, budget)
 	}
 	wantReopened(t, path, limit, want, "reopened after a prompt Close")
+}
+
+// TestSortedNeedsLargeKeyspace: a keyspace a segment writes often goes
+// sorted only once it holds sortedTable entries; below that the plain
+// path's transaction is small anyway.
+func TestSortedNeedsLargeKeyspace(t *testing.T) {
+	for _, tt := range []struct {
+		keys   int
+		sorted bool
+	}{{300, false}, {3000, true}} {
+		t.Run(fmt.Sprint(tt.keys), func(t *testing.T) {
+			db := openPath(t, filepath.Join(t.TempDir(), "db"), 32<<10)
+			ck := db.eng.(*memEngine).wal.ck
+			var sorted atomic.Int32
+			setSorted(ck, 16, 2, 1<<20, func(step string) {
+				if step == "sorted committed" {
+					sorted.Add(1)
+				}
+			})
+			ck.running.Lock()
+			ck.sortedTable = 1000
+			ck.running.Unlock()
+			mustUpdate(t, db, func(tx *Tx) error { return tx.CreateSpace("t") })
+			for i := range 4 * tt.keys {
+				mustUpdate(t, db, func(tx *Tx) error {
+					return tx.Space("t").Put(spreadKey(i%tt.keys), fmt.Appendf(nil, "%0200d", i))
+				})
+			}
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if got := sorted.Load() > 0; got != tt.sorted {
+				t.Errorf("sorted transactions: %d; want some: %v", sorted.Load(), tt.sorted)
+			}
+		})
+	}
 }
