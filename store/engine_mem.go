@@ -356,21 +356,24 @@ func (t *memTxn) writableMap(id string, which int) *kvMap {
 	return o.sp.kv[which]
 }
 
-// memSpaceTxn is a space seen through a memTxn. Its keyspaces' buckets
-// are part of it, so that opening a space and the keyspaces a write uses
-// is one allocation, not one per keyspace.
+// memSpaceTxn is a space seen through a memTxn. Its data keyspace's
+// bucket, which nearly every use of a space opens, is part of it, so that
+// opening a space and its data is one allocation; the metadata and log
+// buckets, which only writes open, are allocated when opened.
 type memSpaceTxn struct {
 	t    *memTxn
 	id   string
-	subs [subCount]memBucket
+	data memBucket
 }
 
 func (s *memSpaceTxn) sub(which int) bucket {
-	b := &s.subs[which]
-	if b.t == nil {
-		*b = memBucket{t: s.t, id: s.id, which: which}
+	if which != subData {
+		return &memBucket{t: s.t, id: s.id, which: which}
 	}
-	return b
+	if s.data.t == nil {
+		s.data = memBucket{t: s.t, id: s.id, which: subData}
+	}
+	return &s.data
 }
 
 // memBucket is a keyspace seen through a memTxn. It resolves its map on
