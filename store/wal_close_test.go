@@ -40,17 +40,7 @@ func TestCloseLeavesBacklog(t *testing.T) {
 				_ = db.Update(context.Background(), randomWrite(rng))
 			}
 			want := dumpState(t, db)
-			closed := make(chan error, 1)
-			go func() { closed <- db.Close() }()
-			for closing := false; !closing; time.Sleep(time.Millisecond) {
-				ck.mu.Lock()
-				closing = ck.closing
-				ck.mu.Unlock()
-			}
-			ck.running.Unlock()
-			if err := <-closed; err != nil {
-				t.Fatalf("Close: %v", err)
-			}
+			closeHeld(t, db, ck)
 			segs, err := listSegments(osFS{}, path)
 			if err != nil || len(segs) < 2 {
 				t.Fatalf("segments after Close = %v, %v; want the backlog left", segs, err)
@@ -63,5 +53,23 @@ func TestCloseLeavesBacklog(t *testing.T) {
 				t.Errorf("segments after the second Close: %v; want none", segs)
 			}
 		})
+	}
+}
+
+// closeHeld closes db while the test holds its checkpointer's running
+// lock, and lets the checkpointer go on only once Close has begun, so
+// that what it does next is Close's.
+func closeHeld(t *testing.T, db *DB, ck *checkpointer) {
+	t.Helper()
+	closed := make(chan error, 1)
+	go func() { closed <- db.Close() }()
+	for closing := false; !closing; time.Sleep(time.Millisecond) {
+		ck.mu.Lock()
+		closing = ck.closing
+		ck.mu.Unlock()
+	}
+	ck.running.Unlock()
+	if err := <-closed; err != nil {
+		t.Fatalf("Close: %v", err)
 	}
 }

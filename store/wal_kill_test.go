@@ -75,8 +75,23 @@ func TestKilledProcessKeepsAckedWrites(t *testing.T) {
 
 func killAndReopen(t *testing.T, mode SyncMode) {
 	path := filepath.Join(t.TempDir(), "db")
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestKillChild$")
-	cmd.Env = append(os.Environ(), killChildEnv+"="+path, killModeEnv+"="+mode.String())
+	acked := runKillChild(t, "^TestKillChild$", []string{killChildEnv + "=" + path, killModeEnv + "=" + mode.String()},
+		func(line string) { t.Fatalf("child said %q", line) },
+		func(acked map[int]bool) bool { return len(acked) >= 2000 })
+	if len(acked) < 2000 {
+		t.Fatalf("child acknowledged only %d writes", len(acked))
+	}
+	checkAcked(t, path, acked, func(n int) []byte { return []byte(strconv.Itoa(n)) })
+}
+
+// runKillChild runs this test binary's child test run with env added,
+// reads the numbers it prints (writes whose Update returned) into acked
+// and hands every other line to other, until enough says so or the child
+// stops; then it kills the child (SIGKILL) and returns acked.
+func runKillChild(t *testing.T, run string, env []string, other func(line string), enough func(acked map[int]bool) bool) map[int]bool {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run", run)
+	cmd.Env = append(os.Environ(), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -86,19 +101,22 @@ func killAndReopen(t *testing.T, mode SyncMode) {
 	}
 	acked := map[int]bool{}
 	sc := bufio.NewScanner(stdout)
-	for len(acked) < 2000 && sc.Scan() {
-		n, err := strconv.Atoi(sc.Text())
-		if err != nil {
-			t.Fatalf("child said %q", sc.Text())
+	for !enough(acked) && sc.Scan() {
+		if n, err := strconv.Atoi(sc.Text()); err == nil {
+			acked[n] = true
+		} else {
+			other(sc.Text())
 		}
-		acked[n] = true
 	}
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
-	if len(acked) < 2000 {
-		t.Fatalf("child acknowledged only %d writes", len(acked))
-	}
+	return acked
+}
 
+// checkAcked opens the database at path and checks that every acknowledged
+// write n is there: key(n) holding n in decimal.
+func checkAcked(t *testing.T, path string, acked map[int]bool, key func(n int) []byte) {
+	t.Helper()
 	db, err := Open(Options{Path: path})
 	if err != nil {
 		t.Fatal(err)
@@ -110,8 +128,7 @@ func killAndReopen(t *testing.T, mode SyncMode) {
 			t.Fatal("space lost")
 		}
 		for n := range acked {
-			key := []byte(strconv.Itoa(n))
-			if got := sp.Get(key); string(got) != string(key) {
+			if got, want := sp.Get(key(n)), strconv.Itoa(n); string(got) != want {
 				t.Errorf("acknowledged write %d lost (got %q)", n, got)
 			}
 		}

@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -300,51 +299,19 @@ func TestKilledSortedCheckpointKeepsAckedWrites(t *testing.T) {
 
 func killSortedAndReopen(t *testing.T, mode SyncMode) {
 	path := filepath.Join(t.TempDir(), "db")
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestSortedKillChild$")
-	cmd.Env = append(os.Environ(), sortedKillEnv+"="+path, killModeEnv+"="+mode.String())
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	acked := map[int]bool{}
 	sorted := 0
-	sc := bufio.NewScanner(stdout)
-	for (len(acked) < 4000 || sorted < 10) && sc.Scan() {
-		if sc.Text() == "sorted" {
+	acked := runKillChild(t, "^TestSortedKillChild$", []string{sortedKillEnv + "=" + path, killModeEnv + "=" + mode.String()},
+		func(line string) {
+			if line != "sorted" {
+				t.Fatalf("child said %q", line)
+			}
 			sorted++
-			continue
-		}
-		n, err := strconv.Atoi(sc.Text())
-		if err != nil {
-			t.Fatalf("child said %q", sc.Text())
-		}
-		acked[n] = true
-	}
-	_ = cmd.Process.Kill()
-	_ = cmd.Wait()
+		},
+		func(acked map[int]bool) bool { return len(acked) >= 4000 && sorted >= 10 })
 	if len(acked) < 4000 || sorted < 10 {
 		t.Fatalf("child acknowledged %d writes and %d sorted transactions", len(acked), sorted)
 	}
-	db, err := Open(Options{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	mustView(t, db, func(tx *Tx) error {
-		sp := tx.Space("t")
-		if sp == nil {
-			t.Fatal("space lost")
-		}
-		for n := range acked {
-			if got, want := sp.Get(spreadKey(n)), strconv.Itoa(n); string(got) != want {
-				t.Errorf("acknowledged write %d lost (got %q)", n, got)
-			}
-		}
-		return nil
-	})
+	checkAcked(t, path, acked, spreadKey)
 }
 
 // TestSortedCloseLeavesBacklog: a Close that finds a segment to
@@ -390,17 +357,7 @@ func TestSortedCloseLeavesBacklog(t *testing.T) {
 		mustUpdate(t, db, func(tx *Tx) error { return tx.Space("t").Delete(spreadKey(i)) })
 	}
 	want := dumpState(t, db)
-	closed := make(chan error, 1)
-	go func() { closed <- db.Close() }()
-	for closing := false; !closing; time.Sleep(time.Millisecond) {
-		ck.mu.Lock()
-		closing = ck.closing
-		ck.mu.Unlock()
-	}
-	ck.running.Unlock()
-	if err := <-closed; err != nil {
-		t.Fatalf("Close: %v", err)
-	}
+	closeHeld(t, db, ck)
 	if sorted.Load() == 0 {
 		t.Fatal("no sorted transaction ran")
 	}
