@@ -430,13 +430,8 @@ func (b *memBucket) get(key []byte) []byte {
 	// A read starts from the root (the last path belongs to another key,
 	// and following it costs comparisons) and leaves its path for a write.
 	b.hint = memHint{}
-	pe, slot := b.t.e.probes.probe(key)
-	e, ok := m.t.GetHint(pe, &b.hint)
-	slot.release()
-	if !ok {
-		return nil
-	}
-	return m.a.val(e)
+	val, _ := m.get(&b.t.e.probes, key, &b.hint)
+	return val
 }
 
 func (b *memBucket) put(key, val []byte) error {

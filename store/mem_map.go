@@ -34,6 +34,22 @@ func lessPre(x, y [3]uint64) bool {
 	return x[2] < y[2]
 }
 
+// get returns key's value in m (nil m: none), searching from hint h and
+// leaving it on the path found: a read of a transaction, or the sorted
+// checkpoint's key-order writes.
+func (m *kvMap) get(p *probes, key []byte, h *memHint) ([]byte, bool) {
+	if m == nil {
+		return nil, false
+	}
+	pe, slot := p.probe(key)
+	e, ok := m.t.GetHint(pe, h)
+	slot.release()
+	if !ok {
+		return nil, false
+	}
+	return m.a.val(e), true
+}
+
 // copy returns a version of m that a write transaction may change.
 func (m *kvMap) copy() *kvMap { return &kvMap{t: m.t.copyValue(), a: m.a} }
 

@@ -399,7 +399,7 @@ func (w *sortedWriter) open(tg ckptTarget, m **kvMap, d **bolt.Bucket) error {
 
 // put writes key's value in m to d, or deletes key from d where m has none.
 func (w *sortedWriter) put(d *bolt.Bucket, m *kvMap, key []byte, hint *memHint) error {
-	val, ok := w.c.mem.lookup(m, key, hint)
+	val, ok := m.get(&w.c.mem.probes, key, hint)
 	w.n += len(key) + len(val)
 	if !ok {
 		return mapErr(d.Delete(key))
@@ -478,19 +478,4 @@ func (e *memEngine) holdsAtLeast(tg ckptTarget, n int) bool {
 		return count < n
 	})
 	return count >= n
-}
-
-// lookup returns key's value in m (nil m: an empty keyspace). h is the
-// path of the last lookup: keys looked up in order mostly share it.
-func (e *memEngine) lookup(m *kvMap, key []byte, h *memHint) ([]byte, bool) {
-	if m == nil {
-		return nil, false
-	}
-	pe, slot := e.probes.probe(key)
-	ent, ok := m.t.GetHint(pe, h)
-	slot.release()
-	if !ok {
-		return nil, false
-	}
-	return m.a.val(ent), true
 }
