@@ -42,6 +42,10 @@ func (a *appender) Write(p []byte) (int, error) {
 type Encoder struct {
 	out appender
 	w   ion.Writer
+	// names holds the member names of the structs being written, each
+	// struct's sorted in its own stretch, so that no struct allocates its
+	// own.
+	names []string
 }
 
 // NewEncoder returns an Encoder.
@@ -59,8 +63,22 @@ type Field struct {
 }
 
 // AppendRecord appends "$ion_1_0 ", the struct of fields, in order, and
-// a newline: one line of an export data file.
+// a newline: one line of an export data file; on an error it returns dst
+// as it was. The common records are appended directly (encodefast.go),
+// every other through the Ion library's writer, with the same bytes.
 func (e *Encoder) AppendRecord(dst []byte, fields ...Field) ([]byte, error) {
+	n := len(dst)
+	out, ok := e.appendRecordFast(dst, fields)
+	if ok {
+		return out, nil
+	}
+	return e.appendRecordPlain(out[:n], fields)
+}
+
+// appendRecordPlain is AppendRecord through the Ion library's writer: the
+// encoder of record, and the fast path's twin.
+func (e *Encoder) appendRecordPlain(dst []byte, fields []Field) ([]byte, error) {
+	e.names = e.names[:0]
 	e.out.b = append(dst, "$ion_1_0 "...)
 	err := e.w.BeginStruct()
 	for _, f := range fields {
@@ -77,11 +95,13 @@ func (e *Encoder) AppendRecord(dst []byte, fields ...Field) ([]byte, error) {
 	if err == nil {
 		err = e.w.Finish()
 	}
-	dst, e.out.b = e.out.b, nil
+	out := e.out.b
+	e.out.b = nil
 	if err != nil {
 		e.w = ion.NewTextWriter(&e.out) // a failed writer keeps its error
+		return out[:len(dst)], err
 	}
-	return dst, err
+	return out, nil
 }
 
 // AppendItem appends it as an Ion struct, members in name order, and a
@@ -97,15 +117,17 @@ func AppendItem(dst []byte, it attr.Item) ([]byte, error) {
 }
 
 func (e *Encoder) writeStruct(m map[string]attr.Value) error {
-	names := make([]string, 0, len(m))
+	base := len(e.names)
+	defer func() { e.names = e.names[:base] }()
 	for k := range m {
-		names = append(names, k)
+		e.names = append(e.names, k)
 	}
-	slices.Sort(names)
+	slices.Sort(e.names[base:])
 	if err := e.w.BeginStruct(); err != nil {
 		return err
 	}
-	for _, k := range names {
+	for i := range len(m) {
+		k := e.names[base+i] // a member's struct may have grown e.names
 		if err := e.w.FieldName(ion.NewSymbolTokenFromString(k)); err != nil {
 			return err
 		}
