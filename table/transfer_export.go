@@ -240,7 +240,7 @@ func (s *Service) writeExport(o *store.Ownership, region, id string, job *export
 		return s3export.Result{}, err
 	}
 	w, err := s3export.Start(s.bg, s3export.Options{Store: s.s3Store(region, d.S3BucketOwner), Bucket: d.S3Bucket, Prefix: d.S3Prefix,
-		ID: id, Format: d.ExportFormat})
+		ID: id, Format: d.ExportFormat, CPU: s.transfers.cpu})
 	if err != nil {
 		return s3export.Result{}, err
 	}

@@ -5,24 +5,32 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/transfer/iontext"
+	"github.com/ddblocal/ddblocal/transfer/s3import"
 )
 
-// Writing Ion costs far more than compressing it: the Amazon Ion
-// library's text writer takes most of an Ion export's time. So AddStored
-// in Ion gathers the stored items in runs (ionRun), encodes each run on a
-// goroutine of its own, several runs at once, and writes the runs'
-// lines through write, in the order the items came, on the caller's
-// goroutine: the data files, their item counts and the billed size are
-// those of its plain twin, Add of each decoded item, line for line
-// (TestParallelIonIsPlain). DYNAMODB_JSON is transcoded without decoding
-// and needs no help (AddStored).
+// Decoding each stored item and writing it in Ion costs about as much as
+// compressing the line (more, when the Amazon Ion library's writer writes
+// it). So AddStored in Ion gathers the stored items in runs (ionRun),
+// encodes each run on a goroutine of its own, several runs at once, and
+// writes the runs' lines through write, in the order the items came, on
+// the caller's goroutine: the data files, their item counts and the billed
+// size are those of its plain twin, Add of each decoded item, line for
+// line (TestParallelIonIsPlain). DYNAMODB_JSON is transcoded without
+// decoding and needs no help (AddStored).
+//
+// The runs' encoding and the writing of their lines compute within the
+// CPU budget the process's imports share (Options.CPU, all cores but one:
+// s3import.Budget), each holding a unit for one run and yielding every
+// 128 items, so that a foreground request finds a core free and does not
+// queue behind the export (a parallel export on every core held a probe
+// GetItem's p99 at 18-30 ms).
 
 // A run is closed after runItems items or runBytes bytes of stored items,
 // whichever comes first, so the runs in flight hold a bounded amount of
 // memory whatever the items' sizes; one core encodes 128 small items in
 // well under a millisecond, so a request's goroutine never queues long
-// behind a run. GOMAXPROCS+1 runs are encoded at once: enough to keep
-// every core busy beside the goroutine that compresses, no more.
+// behind a run. GOMAXPROCS+1 runs may be in flight: enough to keep every
+// unit of the budget busy beside the goroutine that compresses, no more.
 const (
 	runItems = 128
 	runBytes = 1 << 20
@@ -50,7 +58,7 @@ type ionPipe struct {
 	cur    *ionRun
 	flight []*ionRun
 	spare  []*ionRun
-	inAir  int // how many runs may be encoded at once
+	inAir  int // how many runs may be in flight at once
 }
 
 // addStoredIon adds one stored item to the current run, starting the run
@@ -90,14 +98,18 @@ func (w *Writer) launch(r *ionRun) {
 	p := w.pipe
 	r.done = make(chan struct{})
 	p.flight = append(p.flight, r)
-	go r.encode()
+	go r.encode(w.o.CPU)
 }
 
-// encode writes the run's lines; it stops at the first item that fails.
-func (r *ionRun) encode() {
+// encode writes the run's lines, within a unit of the CPU budget,
+// yielding as it goes; it stops at the first item that fails.
+func (r *ionRun) encode(cpu *s3import.Budget) {
 	defer close(r.done)
+	cpu.Acquire()
+	defer cpu.Release()
 	start := 0
-	for _, end := range r.ends {
+	for i, end := range r.ends {
+		cpu.Pause(i)
 		it, err := attr.DecodeBinary(r.src[start:end])
 		if err == nil {
 			r.lines, err = r.enc.AppendRecord(r.lines, iontext.Field{Name: "Item", Item: it})
@@ -112,7 +124,8 @@ func (r *ionRun) encode() {
 	}
 }
 
-// writeRun waits for the oldest run in flight and writes its lines.
+// writeRun waits for the oldest run in flight and writes its lines,
+// within a unit of the CPU budget, yielding as it goes.
 func (w *Writer) writeRun() error {
 	p := w.pipe
 	r := p.flight[0]
@@ -120,8 +133,24 @@ func (w *Writer) writeRun() error {
 	p.flight = p.flight[1:]
 	<-r.done
 	w.billed += r.billed
+	w.o.CPU.Acquire()
+	w.holding = true
+	err := w.writeLines(r)
+	w.holding = false
+	w.o.CPU.Release()
+	if err != nil {
+		return err
+	}
+	r.src, r.ends, r.lines, r.lineEnds, r.billed = r.src[:0], r.ends[:0], r.lines[:0], r.lineEnds[:0], 0
+	p.spare = append(p.spare, r)
+	return nil
+}
+
+// writeLines writes the lines of r, then the error that stopped it.
+func (w *Writer) writeLines(r *ionRun) error {
 	start := 0
-	for _, end := range r.lineEnds {
+	for i, end := range r.lineEnds {
+		w.o.CPU.Pause(i)
 		w.line = r.lines[start:end]
 		if err := w.write(); err != nil {
 			return err
@@ -129,12 +158,7 @@ func (w *Writer) writeRun() error {
 		start = end
 	}
 	w.line = nil
-	if err := r.err; err != nil {
-		return err
-	}
-	r.src, r.ends, r.lines, r.lineEnds, r.billed = r.src[:0], r.ends[:0], r.lines[:0], r.lineEnds[:0], 0
-	p.spare = append(p.spare, r)
-	return nil
+	return r.err
 }
 
 // flush encodes and writes every item AddStored has gathered. An error

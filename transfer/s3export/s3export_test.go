@@ -21,6 +21,7 @@ import (
 	"github.com/ddblocal/ddblocal/transfer/bucket/buckettest"
 	"github.com/ddblocal/ddblocal/transfer/iontext"
 	"github.com/ddblocal/ddblocal/transfer/s3export"
+	"github.com/ddblocal/ddblocal/transfer/s3import"
 )
 
 // The reader below is written from the developer guide's description of
@@ -358,7 +359,7 @@ func TestAddStoredIsAdd(t *testing.T) {
 // item) byte for byte: the same data files (their MD5s), each with the
 // same items, and the same counts and billed size, with files closed in
 // the middle of runs and runs closed by size (large items) as well as by
-// count.
+// count, within a CPU budget of one unit.
 func TestParallelIonIsPlain(t *testing.T) {
 	all := items(3000)
 	big := strings.Repeat("x", 300<<10)
@@ -370,7 +371,7 @@ func TestParallelIonIsPlain(t *testing.T) {
 	var res [2]s3export.Result
 	for i, stored := range []bool{false, true} {
 		w, err := s3export.Start(context.Background(), s3export.Options{Store: s, Bucket: "b", ID: fmt.Sprint(i),
-			Format: s3export.FormatIon, FileBytes: 16 << 10})
+			Format: s3export.FormatIon, FileBytes: 16 << 10, CPU: s3import.NewBudget(1)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -425,5 +426,38 @@ func TestParallelIonError(t *testing.T) {
 		t.Fatal("Finish after a corrupt item: no error")
 	} else if err != nil && ferr.Error() != err.Error() {
 		t.Errorf("AddStored failed with %v, Finish with %v; want the same error", err, ferr)
+	}
+}
+
+// TestIonExportWaitsForBudget: the Ion runs are encoded and written only
+// with a unit of the CPU budget; while another transfer holds the only
+// unit, the export cannot finish, and once it is given back it does.
+func TestIonExportWaitsForBudget(t *testing.T) {
+	cpu := s3import.NewBudget(1)
+	w, err := s3export.Start(context.Background(), s3export.Options{Store: bucket.Dir{Root: t.TempDir()}, Bucket: "b", ID: "x",
+		Format: s3export.FormatIon, CPU: cpu})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu.Acquire()
+	done := make(chan error, 1)
+	go func() {
+		for _, it := range items(3000) {
+			if err := w.AddStored(attr.AppendBinary(nil, it)); err != nil {
+				done <- err
+				return
+			}
+		}
+		_, err := w.Finish(s3export.Summary{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("the export ended (%v) while the budget's only unit was held", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	cpu.Release()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

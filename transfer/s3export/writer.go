@@ -12,6 +12,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/transfer/bucket"
+	"github.com/ddblocal/ddblocal/transfer/s3import"
 )
 
 // defaultFileBytes is when a data file is closed and the next one started,
@@ -29,6 +30,10 @@ type Options struct {
 	// FileBytes closes a data file after this many uncompressed bytes;
 	// zero means 128 MiB.
 	FileBytes int
+	// CPU is the budget the Ion runs are encoded and written within, the
+	// one the process's imports share (all cores but one, yielding every
+	// 128 items: s3import.Budget); nil bounds nothing.
+	CPU *s3import.Budget
 }
 
 // Change is one item's net change in an incremental export's window.
@@ -58,6 +63,8 @@ type Writer struct {
 	// call returns.
 	pipe *ionPipe
 	err  error
+	// holding is set while this goroutine holds a unit of o.CPU.
+	holding bool
 }
 
 // fileEntry is one line of manifest-files.json.
@@ -133,6 +140,7 @@ func (w *Writer) AddStored(b []byte) error {
 	if err != nil {
 		return err
 	}
+	w.o.CPU.Pause(int(w.items))
 	w.line = append(w.line[:0], `{"Item":`...)
 	if w.line, err = attr.AppendBinaryJSON(w.line, b); err != nil {
 		return err
@@ -210,13 +218,23 @@ func (w *Writer) closeFile() error {
 		f.obj.Abort()
 		return err
 	}
-	etag, err := f.obj.Commit()
+	etag, err := w.commit(f.obj)
 	if err != nil {
 		return err
 	}
 	w.files = append(w.files, fileEntry{ItemCount: f.items, ETag: etag, DataFileS3Key: f.key,
 		MD5Checksum: base64.StdEncoding.EncodeToString(f.sum.Sum(nil))})
 	return nil
+}
+
+// commit commits obj, giving back the unit of the CPU budget the Writer
+// holds, if it holds one, while the store takes the object.
+func (w *Writer) commit(obj bucket.Writer) (string, error) {
+	if w.holding {
+		w.o.CPU.Release()
+		defer w.o.CPU.Acquire()
+	}
+	return obj.Commit()
 }
 
 // Abort discards the data file being written. Files already committed
