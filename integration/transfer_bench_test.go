@@ -46,7 +46,8 @@ import (
 // reports that server's RSS growth: the import's growth minus it is the
 // import machinery's own. DDBLOCAL_TRANSFER_CPUPROFILE=FILE saves the
 // server's CPU profile of the import's first ten seconds, and of the
-// export's in FILE-export; DDBLOCAL_TRANSFER_IN_MEMORY=1 runs on the
+// export's in FILE-export (DDBLOCAL_TRANSFER_TRACE=FILE: a runtime trace of
+// their first two seconds, the same way); DDBLOCAL_TRANSFER_IN_MEMORY=1 runs on the
 // in-memory store; DDBLOCAL_TRANSFER_GSI=1 imports the table with a global
 // index (on n, every attribute projected); DDBLOCAL_TRANSFER_INPUT=ION or
 // CSV writes and imports the source in that format. While each runs, a client reads
@@ -252,6 +253,9 @@ func benchExport(b *testing.B, p *proc, format types.ExportFormat) measured {
 	}
 	if path := os.Getenv("DDBLOCAL_TRANSFER_CPUPROFILE"); path != "" {
 		go m.profile(path+"-export", "profile", 10)
+	}
+	if path := os.Getenv("DDBLOCAL_TRANSFER_TRACE"); path != "" {
+		go m.profile(path+"-export", "trace", 2)
 	}
 	var e *types.ExportDescription
 	d := m.until(func() bool {
