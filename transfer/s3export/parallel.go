@@ -3,7 +3,6 @@ package s3export
 import (
 	"runtime"
 
-	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/transfer/iontext"
 	"github.com/ddblocal/ddblocal/transfer/s3import"
 )
@@ -41,6 +40,7 @@ type ionRun struct {
 	src  []byte // the stored items, one after another
 	ends []int  // where each stored item ends in src
 	enc  *iontext.Encoder
+	dec  storedDecoder
 	done chan struct{}
 	// Set by the goroutine that encodes the run: the lines of the items
 	// that encoded (lines[lineEnds[i-1]:lineEnds[i]]), their billed size,
@@ -110,7 +110,7 @@ func (r *ionRun) encode(cpu *s3import.Budget) {
 	start := 0
 	for i, end := range r.ends {
 		cpu.Pause(i)
-		it, err := attr.DecodeBinary(r.src[start:end])
+		it, size, err := r.dec.decode(r.src[start:end])
 		if err == nil {
 			r.lines, err = r.enc.AppendRecord(r.lines, iontext.Field{Name: "Item", Item: it})
 		}
@@ -119,7 +119,7 @@ func (r *ionRun) encode(cpu *s3import.Budget) {
 			return
 		}
 		r.lineEnds = append(r.lineEnds, len(r.lines))
-		r.billed += int64(it.Size())
+		r.billed += int64(size)
 		start = end
 	}
 }
