@@ -11,7 +11,8 @@ import "github.com/ddblocal/ddblocal/attr"
 // (attr.BinarySizeNames, which overwrites the entries the map holds and
 // drops those the item lacks); when the item has an attribute the names
 // lack (what was read is smaller than the item: every attribute counts at
-// least its name's byte), it decodes the item whole (attr.DecodeBinary, the
+// least its name's byte, and the one name without bytes, "", is always
+// among the names read), it decodes the item whole (attr.DecodeBinary, the
 // plain twin: TestStoredDecoderIsDecodeBinary) and learns its names.
 type storedDecoder struct {
 	names []string
@@ -38,11 +39,13 @@ func (d *storedDecoder) decode(b []byte) (attr.Item, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	d.names, d.into = d.names[:0], nil
-	if len(it) <= maxTracked {
-		for k := range it {
+	d.names, d.into = append(d.names[:0], ""), nil
+	for k := range it {
+		if k != "" {
 			d.names = append(d.names, k)
 		}
+	}
+	if len(d.names) <= maxTracked {
 		d.into = make(attr.Item, len(it))
 	}
 	return it, it.Size(), nil

@@ -32,6 +32,9 @@ func TestStoredDecoderIsDecodeBinary(t *testing.T) {
 		many,
 		{"a": attr.Int(6), "b": attr.String("v")},
 		{"a": attr.Int(7), "b": attr.String("u")},
+		{"a": attr.Int(7), "b": attr.String("u"), "": attr.String("")}, // a name and a value of no bytes
+		{"a": attr.Int(8), "": attr.Binary(nil)},
+		{"a": attr.Int(9)},
 	}
 	var d storedDecoder
 	for i, want := range seq {
