@@ -226,3 +226,28 @@ func BenchmarkBulkInstall(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkBulkPut measures Put and the sorted runs' inserts of 200,000
+// entries (BenchmarkBulkInstall's) put in a random order, until Len.
+func BenchmarkBulkPut(b *testing.B) {
+	const n = 200000
+	keys := make([][]byte, n)
+	for i := range keys {
+		keys[i] = fmt.Appendf(nil, "%06x-user-%04d", uint32(i)*2654435761, i%10000)
+	}
+	val := []byte(strings.Repeat("v", 100))
+	db := openMem(b)
+	withSpace(b, db, "t")
+	b.ReportAllocs()
+	for range b.N {
+		bk, _, _ := db.NewBulk("t")
+		for _, k := range keys {
+			if err := bk.Put(k, val); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if bk.Len() != n {
+			b.Fatal("lost entries")
+		}
+	}
+}

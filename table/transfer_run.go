@@ -37,15 +37,15 @@ type transferRunner struct {
 	mu      sync.Mutex
 	running map[string]bool // by job key
 	// cpu bounds the imports' and bulk loads' computing goroutines
-	// together to all cores but one, which foreground requests find free
-	// (s3import.Budget).
+	// together to the cores, with a processor more for foreground requests
+	// to find free (s3import.NewCoresBudget).
 	cpu *s3import.Budget
 }
 
 // startTransfers starts the runner on s.background.
 func (s *Service) startTransfers() {
 	s.transfers = &transferRunner{wake: make(chan struct{}, 1), running: map[string]bool{},
-		cpu: s3import.NewBudget(runtime.GOMAXPROCS(0) - 1)}
+		cpu: s3import.NewCoresBudget(runtime.GOMAXPROCS(0))}
 	s.background.Go(s.runTransfers)
 }
 

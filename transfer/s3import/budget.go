@@ -1,15 +1,30 @@
 package s3import
 
-import "runtime"
+import (
+	"os"
+	"runtime"
+	"sync"
+	"time"
+)
 
-// Budget bounds how many goroutines of background work compute at once.
-// A server that runs an import beside its requests gives the import
-// fewer cores than it has (GOMAXPROCS-1), so that one processor is idle
-// when a request arrives: Go's scheduler polls the network from an idle
-// processor at once, while with every processor busy it notices a
-// request only when its monitor polls (every 10 ms) and then queues it
-// behind the running goroutines (BenchmarkTransfer's foreground probe saw
-// a GetItem's p99 at 13-34 ms during an import with every core decoding).
+// Budget bounds how many goroutines of background work compute at once,
+// and keeps a processor free for foreground requests while they do.
+//
+// Why a free processor: Go's scheduler polls the network from a processor
+// that has nothing to run, at once, but with every processor busy it
+// notices a request only when its monitor polls (every 10 ms) and then
+// queues it behind the running goroutines (BenchmarkTransfer's foreground
+// probe saw a GetItem's p99 at 13-34 ms during an import with every core
+// decoding). A Budget of NewBudget(n) units for GOMAXPROCS-1 leaves one
+// processor idle by giving the work one core fewer than the machine has
+// (half of a 2-core machine). NewCoresBudget instead gives the work every
+// core and runs the process with one processor more than cores while any
+// unit is held (runtime.GOMAXPROCS): the processor left idle then polls
+// the network at once as before, and the operating system, not Go, shares
+// the cores between the work's threads and the thread of a request that
+// arrives (Linux runs a thread woken from its wait ahead of busy ones,
+// within its scheduling slice), so a request is not held back by the work
+// more than without it and an idle machine's cores all compute.
 //
 // The work also yields its processor every few hundred items (Pause): a
 // request that became runnable on that processor's queue runs then, not
@@ -21,6 +36,7 @@ import "runtime"
 // units never deadlock the pipeline. A nil *Budget bounds nothing.
 type Budget struct {
 	units chan struct{}
+	spare *spareProc // nil: GOMAXPROCS is left as it is
 }
 
 // NewBudget returns a Budget of n units (at least one).
@@ -28,16 +44,31 @@ func NewBudget(n int) *Budget {
 	return &Budget{units: make(chan struct{}, max(1, n))}
 }
 
+// NewCoresBudget returns a Budget of cores units (at least one) that runs
+// the process with cores+1 processors while any unit is held, and gives
+// GOMAXPROCS back to what it was (or to the runtime's default, which
+// follows the machine, when no GOMAXPROCS variable set it) once no unit
+// has been held for spareLinger. GOMAXPROCS is the process's: two such
+// Budgets in one process (servers in one test binary) may give it back
+// while the other's work runs, which costs that work's requests latency,
+// nothing else.
+func NewCoresBudget(cores int) *Budget {
+	cores = max(1, cores)
+	return &Budget{units: make(chan struct{}, cores), spare: &spareProc{procs: cores + 1}}
+}
+
 // Acquire waits for a unit.
 func (b *Budget) Acquire() {
 	if b != nil {
 		b.units <- struct{}{}
+		b.spare.hold()
 	}
 }
 
 // Release gives a unit back.
 func (b *Budget) Release() {
 	if b != nil {
+		b.spare.drop()
 		<-b.units
 	}
 }
@@ -54,9 +85,81 @@ func (b *Budget) Run(fn func()) {
 const yieldEvery = 128
 
 // Pause yields the processor every yieldEvery calls (i counts them), so
-// that runnable goroutines queued behind the work run.
+// that runnable goroutines queued behind the work run. With a spare
+// processor (NewCoresBudget) it yields the thread's core too (osYield):
+// a request's thread woken on that core runs then, not when the work's
+// thread has used its scheduling slice.
 func (b *Budget) Pause(i int) {
 	if b != nil && i%yieldEvery == yieldEvery-1 {
 		runtime.Gosched()
+		if b.spare != nil {
+			osYield()
+		}
+	}
+}
+
+// spareLinger is how long a Budget with a spare processor keeps it after
+// its last unit is given back: the steps of one transfer, and transfers
+// run one after another, do not change GOMAXPROCS (which stops the world
+// for a moment) each time.
+const spareLinger = 250 * time.Millisecond
+
+// spareProc is a Budget's extra processor: GOMAXPROCS is at least procs
+// while a unit is held (held > 0) and until spareLinger after; raised
+// says this raised it.
+type spareProc struct {
+	procs  int
+	mu     sync.Mutex
+	held   int
+	raised bool
+	prev   int // GOMAXPROCS before it was raised
+	lower  *time.Timer
+}
+
+// hold counts a unit held, raising GOMAXPROCS if it is not.
+func (s *spareProc) hold() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.held++
+	if s.lower != nil {
+		s.lower.Stop()
+	}
+	if !s.raised && runtime.GOMAXPROCS(0) < s.procs {
+		s.prev, s.raised = runtime.GOMAXPROCS(s.procs), true
+	}
+}
+
+// drop counts a unit given back; the last starts the linger.
+func (s *spareProc) drop() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held--; s.held > 0 || !s.raised {
+		return
+	}
+	if s.lower == nil {
+		s.lower = time.AfterFunc(spareLinger, s.idle)
+	} else {
+		s.lower.Reset(spareLinger)
+	}
+}
+
+// idle gives GOMAXPROCS back if no unit was taken since the linger began.
+func (s *spareProc) idle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held > 0 || !s.raised {
+		return
+	}
+	s.raised = false
+	if _, set := os.LookupEnv("GOMAXPROCS"); set {
+		runtime.GOMAXPROCS(s.prev)
+	} else {
+		runtime.SetDefaultGOMAXPROCS() // automatic again, as it was
 	}
 }

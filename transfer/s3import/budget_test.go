@@ -1,9 +1,12 @@
 package s3import_test
 
 import (
+	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ddblocal/ddblocal/transfer/s3import"
 )
@@ -48,6 +51,50 @@ func TestBudget(t *testing.T) {
 		wg.Wait()
 		if peak.Load() != int64(tc.want) {
 			t.Errorf("%d units, %d goroutines: %d at once, want %d", tc.units, tc.goroutines, peak.Load(), tc.want)
+		}
+	}
+}
+
+// TestCoresBudgetSpare: a NewCoresBudget of n units lets n goroutines
+// compute at once, runs the process with n+1 processors while a unit is
+// held, keeps them for a moment after the last is given back, and then
+// gives GOMAXPROCS back (here to the value the GOMAXPROCS variable set).
+func TestCoresBudgetSpare(t *testing.T) {
+	before := runtime.GOMAXPROCS(0)
+	t.Setenv("GOMAXPROCS", strconv.Itoa(before))
+	for _, cores := range []int{before, 1} {
+		b := s3import.NewCoresBudget(cores)
+		want := max(before, cores+1)
+		var in, peak atomic.Int64
+		var wg sync.WaitGroup
+		for range cores + 2 {
+			wg.Go(func() {
+				b.Run(func() {
+					n := in.Add(1)
+					for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+					}
+					if got := runtime.GOMAXPROCS(0); got != want {
+						t.Errorf("%d cores: GOMAXPROCS %d while a unit is held, want %d", cores, got, want)
+					}
+					time.Sleep(10 * time.Millisecond)
+					b.Pause(127)
+					in.Add(-1)
+				})
+			})
+		}
+		wg.Wait()
+		if peak.Load() > int64(cores) {
+			t.Errorf("%d cores: %d goroutines at once", cores, peak.Load())
+		}
+		if got := runtime.GOMAXPROCS(0); got != want {
+			t.Errorf("%d cores: GOMAXPROCS %d right after the last unit, want %d until the linger ends", cores, got, want)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for runtime.GOMAXPROCS(0) != before && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if got := runtime.GOMAXPROCS(0); got != before {
+			t.Fatalf("%d cores: GOMAXPROCS %d once no unit is held, want %d back", cores, got, before)
 		}
 	}
 }
