@@ -45,6 +45,10 @@ type memEngine struct {
 	wal *wal
 	rec recorder
 
+	// metaKey, under writer, is the write transaction's scratch buffer
+	// for metadata keys (memBucket.getMeta).
+	metaKey []byte
+
 	probes probes // search keys of every keyspace's searches
 
 	// following are the spaces followed (follow.go), nil when none: a

@@ -66,7 +66,7 @@ func (mu *mutation) applyDirect(tx *store.Tx, sp *store.Space, newBytes []byte, 
 		return false, nil
 	}
 	m := mu.meta
-	sps, ok := gsi.Direct(tx, sp, m.gsis, func(name string) string { return indexSpaceID(m, name) })
+	sps, ok := gsi.Direct(tx, sp, m.gsis, m.gsiSpace)
 	if !ok {
 		return false, nil
 	}
@@ -80,4 +80,15 @@ func (mu *mutation) applyDirect(tx *store.Tx, sp *store.Space, newBytes []byte, 
 		}
 	}
 	return true, nil
+}
+
+// gsiSpace returns the space of m's global index name: derive's, when it
+// is there (for a definition derive has seen), else indexSpaceID's.
+func (m *tableMeta) gsiSpace(name string) string {
+	for i, d := range m.gsis {
+		if d.Name == name && i < len(m.gsiSpaces) {
+			return m.gsiSpaces[i]
+		}
+	}
+	return indexSpaceID(m, name)
 }

@@ -46,8 +46,8 @@ func (s *Service) observeWrite(m *tableMeta, key []byte, w written, transactiona
 			s.insights.Write(m.ID, d.Name, key, u*mult) // a local index shares the table's partitions
 		}
 	}
-	for i, d := range m.gsis {
-		if u := w.gsi[d.Name]; u > 0 {
+	for i, d := range w.gsiDefs {
+		if u := w.gsiWriteUnits(i); u > 0 {
 			if ik := w.gsiKey(i); ik != nil {
 				s.insights.Write(m.ID, d.Name, ik, u*mult)
 			}

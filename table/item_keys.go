@@ -146,15 +146,27 @@ func (m *tableMeta) checkIndexKeys(get lookup) error {
 	if err := m.checkVectorValues(get); err != nil {
 		return err
 	}
-	for _, ix := range m.indexes() {
-		for i, k := range ix.KeySchema {
-			v, ok := get(k.AttributeName)
-			if !ok || k.AttributeName == m.schema.PK || k.AttributeName == m.schema.SK {
-				continue
-			}
-			if err := indexKeyError(ix.Name, index.KeyAttr{Name: k.AttributeName, Type: m.attrType(k.AttributeName)}, v, i == 0 || k.KeyType == "HASH"); err != nil {
+	// The local indexes, then the global ones (m.indexes()'s order, without
+	// its allocation on every write).
+	for _, ixs := range [2][]indexMeta{m.LocalSecondaryIndexes, m.GlobalSecondaryIndexes} {
+		for i := range ixs {
+			if err := m.checkIndexKey(&ixs[i], get); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// checkIndexKey is checkIndexKeys for index ix.
+func (m *tableMeta) checkIndexKey(ix *indexMeta, get lookup) error {
+	for i, k := range ix.KeySchema {
+		v, ok := get(k.AttributeName)
+		if !ok || k.AttributeName == m.schema.PK || k.AttributeName == m.schema.SK {
+			continue
+		}
+		if err := indexKeyError(ix.Name, index.KeyAttr{Name: k.AttributeName, Type: m.attrType(k.AttributeName)}, v, i == 0 || k.KeyType == "HASH"); err != nil {
+			return err
 		}
 	}
 	return nil
