@@ -3,7 +3,6 @@ package table
 import (
 	"github.com/ddblocal/ddblocal/changelog"
 	"github.com/ddblocal/ddblocal/gsi"
-	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -72,10 +71,13 @@ func (mu *mutation) applyDirect(tx *store.Tx, sp *store.Space, newBytes []byte, 
 	}
 	for i, d := range m.gsis {
 		c := w.gsiChanges[i]
+		var err error
 		if c.NewKey != nil && d.ProjectionType == "ALL" && newBytes != nil {
-			c.Entry = index.AppendEntryEncoded(nil, newBytes, c.NewSize)
+			err = gsi.ApplyEncoded(sps[i], c, newBytes)
+		} else {
+			err = c.Apply(sps[i])
 		}
-		if err := c.Apply(sps[i]); err != nil {
+		if err != nil {
 			return false, err
 		}
 	}
