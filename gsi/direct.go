@@ -1,6 +1,8 @@
 package gsi
 
 import (
+	"encoding/binary"
+
 	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 )
@@ -44,4 +46,43 @@ func Advance(tsp *store.Space, defs []*index.Def, seq uint64) error {
 		}
 	}
 	return nil
+}
+
+// ApplyEncoded is c.Apply for a change whose new entry is the item's
+// stored encoding enc behind its size (index.AppendEntryEncoded's entry:
+// an index projecting ALL): the store writes the size and enc into its own
+// bytes from the two parts (store.Space.SwapJoined), where Apply would be
+// given the entry built in a buffer of its own and copy it again. The
+// plain twin is c.Apply with c.Entry = index.AppendEntryEncoded(nil, enc,
+// c.NewSize) (TestApplyEncodedMatchesApply).
+func ApplyEncoded(sp *store.Space, c index.Change, enc []byte) error {
+	if c.Unchanged || c.NewKey == nil {
+		return c.Apply(sp)
+	}
+	var items, size int64
+	if c.OldKey != nil && string(c.OldKey) != string(c.NewKey) {
+		gone := c // the change without its new entry: the old one's removal
+		gone.NewKey, gone.New, gone.Entry = nil, nil, nil
+		var err error
+		if items, size, err = gone.ApplyUncounted(sp); err != nil {
+			return err
+		}
+	}
+	var head [binary.MaxVarintLen64]byte
+	prev, err := sp.SwapJoined(c.NewKey, head[:binary.PutUvarint(head[:], uint64(c.NewSize))], enc)
+	if err != nil {
+		return err
+	}
+	if prev != nil {
+		n, err := index.EntrySize(prev)
+		if err != nil {
+			return err
+		}
+		items, size = items-1, size-int64(n)
+	}
+	items, size = items+1, size+int64(c.NewSize)
+	if items == 0 && size == 0 {
+		return nil
+	}
+	return sp.AddStats(items, size)
 }

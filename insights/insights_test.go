@@ -2,6 +2,8 @@ package insights
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -199,5 +201,47 @@ func TestScanPageSpreadsOverPartitionsRead(t *testing.T) {
 	}
 	if len(rep.TopKeys.ByUnits) != 1 || rep.TopKeys.ByUnits[0].PartitionKey.S != "a" || rep.TopKeys.ByUnits[0].ReadUnits != 3 {
 		t.Errorf("top keys = %+v, want only the queried key", rep.TopKeys.ByUnits)
+	}
+}
+
+// TestWritesMatchesWrite: Writes (a table's key and its indexes' under one
+// lock and one clock reading) leaves the report that a Write per key, its
+// plain twin, leaves: over more keys than the sketches hold, with units
+// of every size, some writes to indexes only, across time buckets.
+func TestWritesMatchesWrite(t *testing.T) {
+	c := newClock()
+	merged, plain := New(Options{Now: c.now, TopK: 8}), New(Options{Now: c.now, TopK: 8})
+	rng := rand.New(rand.NewPCG(3, 4))
+	names := []string{"", "g1", "g2"}
+	for i := range 3000 {
+		var ws []KeyWrite
+		for _, n := range names {
+			if n != "" && rng.IntN(3) == 0 {
+				continue // the item is not in this index
+			}
+			k := key(fmt.Sprint(n, "#", rng.IntN(100)), fmt.Sprint(rng.IntN(50)))
+			ws = append(ws, KeyWrite{Index: n, Key: k, Units: float64(1 + rng.IntN(4))})
+		}
+		merged.Writes("t1", ws...)
+		for _, w := range ws {
+			plain.Write("t1", w.Index, w.Key, w.Units)
+		}
+		if i%100 == 99 {
+			c.advance(7 * time.Second)
+		}
+	}
+	report := func(r *Recorder) Report {
+		tb := Table{Name: "T"}
+		for _, n := range names {
+			tb.Indexes = append(tb.Indexes, Index{Name: n, Sizer: r.Sizer("t1", n), Decode: decode(true), HasSort: true})
+		}
+		return r.Report("t1", tb)
+	}
+	got, want := report(merged), report(plain)
+	if len(want.TopKeys.ByUnits) == 0 || len(want.Indexes) != len(names) {
+		t.Fatalf("the plain report has %d top keys and %d indexes: nothing compared", len(want.TopKeys.ByUnits), len(want.Indexes))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Writes report:\n%+v\nWrite per key:\n%+v", got, want)
 	}
 }

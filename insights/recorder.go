@@ -163,6 +163,30 @@ func (r *Recorder) Write(tableID, index string, key []byte, units float64) {
 	r.record(tableID, index, key, counts{writeUnits: units}, true)
 }
 
+// KeyWrite is what a write charges one key: the table's (Index "") or one
+// of its indexes'.
+type KeyWrite struct {
+	Index string
+	Key   []byte
+	Units float64
+}
+
+// Writes records one write against each key of ws, as Write does for
+// each in turn, under one lock and one reading of the clock: a write to a
+// table with indexes is one call, where a Write per key (the plain twin,
+// TestWritesMatchesWrite) takes the table's lock and reads the clock once
+// per key.
+func (r *Recorder) Writes(tableID string, ws ...KeyWrite) {
+	t := r.table(tableID)
+	now := r.opts.Now().Unix()
+	r.refreshMaps(t, tableID, now)
+	t.mu.Lock()
+	for _, w := range ws {
+		t.recordLocked(r, now, w.Index, w.Key, counts{writeUnits: w.Units}, true)
+	}
+	t.mu.Unlock()
+}
+
 // Throttled records one throttled request against the item whose storage
 // key is key: the observer the throttle model reports to.
 func (r *Recorder) Throttled(tableID, index string, key []byte, write bool) {
@@ -228,6 +252,12 @@ func (r *Recorder) record(tableID, index string, key []byte, c counts, keyed boo
 	now := r.opts.Now().Unix()
 	r.refreshMaps(t, tableID, now)
 	t.mu.Lock()
+	t.recordLocked(r, now, index, key, c, keyed)
+	t.mu.Unlock()
+}
+
+// recordLocked is record's work under t.mu, at unix second now.
+func (t *tableStats) recordLocked(r *Recorder, now int64, index string, key []byte, c counts, keyed bool) {
 	if c.readUnits > 0 {
 		t.amp.unitsRead += c.readUnits
 		t.amp.itemsRead++
@@ -246,7 +276,6 @@ func (r *Recorder) record(tableID, index string, key []byte, c counts, keyed boo
 			ix.keyUnits.add(maphash.Bytes(r.seed, key), key, c)
 		}
 	}
-	t.mu.Unlock()
 }
 
 // hashOf returns the partition hash a storage key starts with (0 for a key

@@ -45,6 +45,10 @@ type memEngine struct {
 	wal *wal
 	rec recorder
 
+	// metaKey, under writer, is the write transaction's scratch buffer
+	// for metadata keys (memBucket.getMeta).
+	metaKey []byte
+
 	probes probes // search keys of every keyspace's searches
 
 	// following are the spaces followed (follow.go), nil when none: a
@@ -441,20 +445,28 @@ func (b *memBucket) put(key, val []byte) error {
 
 // swap stores key → val (copied into the arena) and returns the value it
 // replaced, or nil.
-func (b *memBucket) swap(key, val []byte) ([]byte, error) {
+func (b *memBucket) swap(key, val []byte) ([]byte, error) { return b.swapJoined(key, nil, val) }
+
+// swapJoined is swap of the value head‖val, copied into the arena from
+// its two parts (Space.SwapJoined).
+func (b *memBucket) swapJoined(key, head, val []byte) ([]byte, error) {
 	switch {
 	case len(key) == 0:
 		return nil, ErrKeyRequired
 	case len(key) > MaxKeySize:
 		return nil, ErrKeyTooLarge
-	case len(val) > MaxValueSize:
+	case len(head)+len(val) > MaxValueSize:
 		return nil, ErrValueTooLarge
 	}
 	m, err := b.write()
 	if err != nil {
 		return nil, err
 	}
-	prev, replaced := m.t.SetHint(m.a.store(key, val), &b.hint)
+	e := m.a.storeJoined(key, head, val)
+	if head != nil {
+		val = m.a.val(e) // the value as stored, for the log and followers
+	}
+	prev, replaced := m.t.SetHint(e, &b.hint)
 	if r := b.t.rec; r != nil {
 		id, sub := b.target()
 		r.put(id, sub, key, val)

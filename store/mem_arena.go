@@ -139,10 +139,15 @@ func (a *arena) val(e memEntry) []byte { return a.bytes(e)[e.klen:] }
 
 // store copies key and val into the arena, together, and returns their
 // entry.
-func (a *arena) store(key, val []byte) memEntry {
-	n := len(key) + len(val)
+func (a *arena) store(key, val []byte) memEntry { return a.storeJoined(key, nil, val) }
+
+// storeJoined is store of the value head‖val, copied from its parts.
+func (a *arena) storeJoined(key, head, val []byte) memEntry {
+	n := len(key) + len(head) + len(val)
 	ref, buf := a.alloc(n)
-	copy(buf[copy(buf, key):], val)
+	o := copy(buf, key)
+	o += copy(buf[o:], head)
+	copy(buf[o:], val)
 	a.live += int64(n)
 	return memEntry{pre: prefixOf(key), ref: ref, n: uint32(n), klen: uint32(len(key))}
 }

@@ -321,19 +321,17 @@ func (t *memTree) SetHint(e memEntry, h *memHint) (prev memEntry, replaced bool)
 		t.splitChild(root, 0)
 		t.root = root
 	}
-	n := t.own(&t.root, 1)
+	pp := &t.root
 	for depth := 0; ; depth++ {
+		if !(*pp).inner {
+			return t.setLeaf(pp, e, h, depth)
+		}
+		n := t.own(pp, 1)
 		i, found := t.find(n, e, h, depth)
 		it := n.items()
 		if found {
 			prev, it[i] = it[i], e
 			return prev, true
-		}
-		if !n.inner {
-			copy(it[i+1:n.n+1], it[i:n.n])
-			it[i] = e
-			n.n++
-			return memEntry{}, false
 		}
 		if n.kids()[i].n == memMaxItems {
 			t.splitChild(n, i)
@@ -345,8 +343,77 @@ func (t *memTree) SetHint(e memEntry, h *memHint) (prev memEntry, replaced bool)
 				i++
 			}
 		}
-		n = t.own(&n.kids()[i], 1)
+		pp = &n.kids()[i]
 	}
+}
+
+// setLeaf is SetHint at the leaf *pp, which is not full: it searches the
+// leaf before owning it, so that an insert into a leaf t must copy (one
+// it does not own, the commonest case of a write: every transaction's
+// first insert into a leaf, or one short of room) builds the copy with e
+// in place, in one pass over entries whose room was not zeroed first
+// (setLeafPlain is the twin: own, then shift; TestMemTreeModel and
+// TestSetLeafMatchesPlain).
+func (t *memTree) setLeaf(pp **memNode, e memEntry, h *memHint, depth int) (memEntry, bool) {
+	n := *pp
+	i, found := t.find(n, e, h, depth)
+	if found {
+		n = t.own(pp, 0)
+		prev := n.items()[i]
+		n.items()[i] = e
+		return prev, true
+	}
+	if n.owner == t.owner && n.n < n.cap {
+		insertItem(n, i, e)
+		return memEntry{}, false
+	}
+	need := n.n + 1
+	if n.owner == t.owner {
+		need += n.n / 2 // a leaf one transaction keeps filling grows by half
+	}
+	*pp = t.leafWith(n, i, e, need)
+	return memEntry{}, false
+}
+
+// setLeafPlain is setLeaf as SetHint did it before: own the leaf with
+// room for one more, then insert e at its place.
+func (t *memTree) setLeafPlain(pp **memNode, e memEntry, h *memHint, depth int) (memEntry, bool) {
+	n := t.own(pp, 1)
+	i, found := t.find(n, e, h, depth)
+	if found {
+		prev := n.items()[i]
+		n.items()[i] = e
+		return prev, true
+	}
+	insertItem(n, i, e)
+	return memEntry{}, false
+}
+
+// insertItem puts e at position i of n, which has room for it.
+func insertItem(n *memNode, i int, e memEntry) {
+	it := n.items()
+	copy(it[i+1:n.n+1], it[i:n.n])
+	it[i] = e
+	n.n++
+}
+
+// leafWith returns a new leaf that t owns, with room for at least need
+// entries (leafRoom), holding leaf n's entries with e inserted at i. The
+// header and the entries before i are copied as the allocation's first
+// bytes (make then copy: the runtime then zeroes only the rest), then e
+// and the entries after it.
+func (t *memTree) leafWith(n *memNode, i int, e memEntry, need int) *memNode {
+	room := leafRoom(min(need, memMaxItems))
+	head := unsafe.Slice((*memEntry)(unsafe.Pointer(n)), 1+i)
+	buf := make([]memEntry, room+1)
+	copy(buf, head)
+	c := (*memNode)(unsafe.Pointer(&buf[0]))
+	c.owner, c.cap = t.owner, room
+	it := c.items()
+	it[i] = e
+	copy(it[i+1:n.n+1], n.items()[i:n.n])
+	c.n = n.n + 1
+	return c
 }
 
 // splitChild splits n's full child i in two halves around its middle

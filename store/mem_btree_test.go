@@ -341,3 +341,69 @@ func TestMemTreeLeafRoom(t *testing.T) {
 		t.Fatalf("200 entries at depth %d, want 1", d)
 	}
 }
+
+// TestSetLeafMatchesPlain: setLeaf (search first, a copy built with the
+// entry in place) and its twin setLeafPlain (own with room for one more,
+// then insert) leave the same entries in the leaf, in the same order, and
+// answer the same, for leaves of every count from 1 to one short of full,
+// owned by the tree or shared with a copy, with and without spare room,
+// the entry going at every position or replacing every entry; and a
+// shared leaf is left as it was.
+func TestSetLeafMatchesPlain(t *testing.T) {
+	a := newArena()
+	keys := func(x, y memEntry) int { return bytes.Compare(a.key(x), a.key(y)) }
+	entry := func(i, v int) memEntry {
+		return a.store(fmt.Appendf(nil, "k%04d", i), fmt.Appendf(nil, "v%d", v))
+	}
+	for count := 1; count < memMaxItems; count++ {
+		for _, owned := range []bool{true, false} {
+			for _, spare := range []int{0, 1, 5} {
+				for pos := 0; pos <= 2*count; pos++ { // even: between entries; odd: replaces one
+					tree := newMemTree(keys)
+					leaf := tree.newNode(false, min(count+spare, memMaxItems))
+					for j := range count {
+						leaf.items()[j] = entry(2*j+1, 0)
+					}
+					leaf.n = count
+					before := append([]memEntry(nil), leaf.items()[:count]...)
+					if !owned {
+						tree.Copy() // tree no longer owns leaf
+					}
+					e := entry(pos, 1)
+					fast, plain := leaf, leaf // shared: each twin copies it
+					if owned {
+						plain = tree.newNode(false, leaf.cap)
+						copy(plain.items(), leaf.items()[:count])
+						plain.n = count
+					}
+					var h1, h2 memHint
+					p1, r1 := tree.setLeaf(&fast, e, &h1, 0)
+					p2, r2 := tree.setLeafPlain(&plain, e, &h2, 0)
+					name := fmt.Sprintf("count %d owned %v spare %d pos %d", count, owned, spare, pos)
+					if p1 != p2 || r1 != r2 {
+						t.Fatalf("%s: setLeaf = %v %v, plain %v %v", name, p1, r1, p2, r2)
+					}
+					got, want := fast.items()[:fast.n], plain.items()[:plain.n]
+					if len(got) != len(want) || fast.n > fast.cap || fast.owner != tree.owner {
+						t.Fatalf("%s: setLeaf left %d entries (room %d, owner %d), plain %d (owner %d)", name, fast.n, fast.cap, fast.owner, plain.n, tree.owner)
+					}
+					for j := range got {
+						if got[j] != want[j] {
+							t.Fatalf("%s: entry %d = %v, plain %v", name, j, got[j], want[j])
+						}
+					}
+					if !owned {
+						if leaf.n != count || fast == leaf {
+							t.Fatalf("%s: the shared leaf was changed", name)
+						}
+						for j := range before {
+							if leaf.items()[j] != before[j] {
+								t.Fatalf("%s: shared leaf entry %d changed", name, j)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -32,3 +32,12 @@ func (b *memBucket) addStats(items, bytes int64) error {
 	}
 	return nil
 }
+
+// getMeta is Space.GetMeta in a memory write transaction: the key, the
+// prefix and name, is built in the one writer's scratch buffer rather
+// than on the heap (a search holds its key only while it runs).
+func (b *memBucket) getMeta(name string) []byte {
+	e := b.t.e
+	e.metaKey = append(append(e.metaKey[:0], metaPrefix...), name...)
+	return b.get(e.metaKey)
+}

@@ -73,6 +73,16 @@ func (s *Space) GetMeta(name string) []byte {
 	if s.tx.done {
 		return nil
 	}
+	if b, ok := s.metaB().(*memBucket); ok && b.t.rw {
+		return b.getMeta(name)
+	}
+	return s.getMetaPlain(name)
+}
+
+// getMetaPlain is GetMeta with the key built on the heap: every engine's
+// but a memory write transaction's, and the plain twin of
+// memBucket.getMeta (TestGetMetaMatchesPlain).
+func (s *Space) getMetaPlain(name string) []byte {
 	return s.metaB().get([]byte(metaPrefix + name))
 }
 

@@ -77,6 +77,31 @@ func (s *Space) SwapOwned(key, val []byte) ([]byte, error) {
 	return s.dataB().swap(key, val)
 }
 
+// SwapJoined is SwapOwned of the value head‖val, which the memory engine
+// copies into its store from the two parts, where the caller would
+// otherwise join them in a buffer of their own that the store copies
+// again; other engines are given the joined copy (swapJoinedPlain, the
+// twin, TestSwapJoinedMatchesPlain). head and val are copied: the caller
+// may reuse them.
+func (s *Space) SwapJoined(key, head, val []byte) ([]byte, error) {
+	if err := s.tx.write(); err != nil {
+		return nil, err
+	}
+	if len(key) == 0 {
+		return nil, ErrKeyRequired
+	}
+	if b, ok := s.dataB().(*memBucket); ok {
+		return b.swapJoined(key, head, val)
+	}
+	return s.swapJoinedPlain(key, head, val)
+}
+
+// swapJoinedPlain is SwapJoined with the value joined first.
+func (s *Space) swapJoinedPlain(key, head, val []byte) ([]byte, error) {
+	v := make([]byte, 0, len(head)+len(val))
+	return s.dataB().swap(key, append(append(v, head...), val...))
+}
+
 // Delete removes key; removing an absent key is not an error. It returns
 // ErrReadOnly or ErrTxClosed.
 func (s *Space) Delete(key []byte) error {

@@ -83,6 +83,9 @@ type tableMeta struct {
 	schema keySchema
 	lsis   []*index.Def // derived from LocalSecondaryIndexes
 	gsis   []*index.Def // derived from GlobalSecondaryIndexes
+	// gsiSpaces are the spaces of gsis, in their order (indexSpaceID):
+	// built once, not on every write that changes them.
+	gsiSpaces []string
 	// vectors are derived from VectorIndexes.
 	vectors []*vector.Def
 	// collectionLimit is the item collection size limit (Options).
@@ -140,12 +143,13 @@ func (m *tableMeta) derive() {
 			m.schema.SK, m.schema.SKType = k.AttributeName, m.attrType(k.AttributeName)
 		}
 	}
-	m.lsis, m.gsis = nil, nil
+	m.lsis, m.gsis, m.gsiSpaces = nil, nil, nil
 	for _, ix := range m.LocalSecondaryIndexes {
 		m.lsis = append(m.lsis, m.indexDef(ix, false))
 	}
 	for _, ix := range m.GlobalSecondaryIndexes {
 		m.gsis = append(m.gsis, m.indexDef(ix, true))
+		m.gsiSpaces = append(m.gsiSpaces, indexSpaceID(m, ix.Name))
 	}
 	m.vectors = nil
 	for _, v := range m.VectorIndexes {

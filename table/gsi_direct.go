@@ -3,7 +3,6 @@ package table
 import (
 	"github.com/ddblocal/ddblocal/changelog"
 	"github.com/ddblocal/ddblocal/gsi"
-	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 )
 
@@ -66,18 +65,32 @@ func (mu *mutation) applyDirect(tx *store.Tx, sp *store.Space, newBytes []byte, 
 		return false, nil
 	}
 	m := mu.meta
-	sps, ok := gsi.Direct(tx, sp, m.gsis, func(name string) string { return indexSpaceID(m, name) })
+	sps, ok := gsi.Direct(tx, sp, m.gsis, m.gsiSpace)
 	if !ok {
 		return false, nil
 	}
 	for i, d := range m.gsis {
 		c := w.gsiChanges[i]
+		var err error
 		if c.NewKey != nil && d.ProjectionType == "ALL" && newBytes != nil {
-			c.Entry = index.AppendEntryEncoded(nil, newBytes, c.NewSize)
+			err = gsi.ApplyEncoded(sps[i], c, newBytes)
+		} else {
+			err = c.Apply(sps[i])
 		}
-		if err := c.Apply(sps[i]); err != nil {
+		if err != nil {
 			return false, err
 		}
 	}
 	return true, nil
+}
+
+// gsiSpace returns the space of m's global index name: derive's, when it
+// is there (for a definition derive has seen), else indexSpaceID's.
+func (m *tableMeta) gsiSpace(name string) string {
+	for i, d := range m.gsis {
+		if d.Name == name && i < len(m.gsiSpaces) {
+			return m.gsiSpaces[i]
+		}
+	}
+	return indexSpaceID(m, name)
 }

@@ -242,3 +242,48 @@ func TestDirectEntryIsStoredItem(t *testing.T) {
 		t.Errorf("entry %x, want %x (size, then the stored item)", entry, want)
 	}
 }
+
+// TestGSISpacesDerived: the index spaces a direct write opens (derive's
+// gsiSpaces, built once) are indexSpaceID's for every global index, after
+// CreateTable and after UpdateTable adds and deletes one; a wrong one
+// would not fail a write (gsi.Direct finds no space and the write takes
+// the applier's path), so it is checked here.
+func TestGSISpacesDerived(t *testing.T) {
+	ctx := context.Background()
+	s := memService(t, Options{})
+	directTable(t, s, false)
+	check := func(step string, want int) {
+		t.Helper()
+		m, err := s.table(ctx, "r", "A")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.gsis) != want || len(m.gsiSpaces) != want {
+			t.Fatalf("%s: %d indexes, %d spaces; want %d", step, len(m.gsis), len(m.gsiSpaces), want)
+		}
+		for i, d := range m.gsis {
+			if got := m.gsiSpace(d.Name); got != m.gsiSpaces[i] || got != indexSpaceID(m, d.Name) {
+				t.Errorf("%s: space of %s = %q (gsiSpaces %q), want %q", step, d.Name, got, m.gsiSpaces[i], indexSpaceID(m, d.Name))
+			}
+		}
+	}
+	check("created", 3)
+	_, err := s.UpdateTable(ctx, "r", &ddb.UpdateTableInput{TableName: "A",
+		AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "h", AttributeType: "N"}},
+		GlobalSecondaryIndexUpdates: []ddb.GlobalSecondaryIndexUpdate{{Create: &ddb.GlobalSecondaryIndex{
+			IndexName: "added", KeySchema: []ddb.KeySchemaElement{{AttributeName: "h", KeyType: "HASH"}},
+			Projection: &ddb.Projection{ProjectionType: "ALL"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("one added", 4)
+	del := ddb.GlobalSecondaryIndexUpdate{}
+	del.Delete = &struct {
+		IndexName string `ddb:"required;len=3..255;pattern=[a-zA-Z0-9_.-]+"`
+	}{IndexName: "keys"}
+	_, err = s.UpdateTable(ctx, "r", &ddb.UpdateTableInput{TableName: "A", GlobalSecondaryIndexUpdates: []ddb.GlobalSecondaryIndexUpdate{del}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("one deleted", 3)
+}

@@ -39,20 +39,23 @@ func (s *Service) observeWrite(m *tableMeta, key []byte, w written, transactiona
 	if transactional {
 		mult = 2
 	}
-	u := capacity.WriteUnits(w.oldSize, w.newSize)
-	s.insights.Write(m.ID, "", key, u*mult)
+	// One call for the table's key and its indexes' (a few fit on the
+	// stack): one lock and one clock reading, not one per key.
+	var buf [4]insights.KeyWrite
+	ws := append(buf[:0], insights.KeyWrite{Key: key, Units: capacity.WriteUnits(w.oldSize, w.newSize) * mult})
 	for _, d := range m.lsis {
 		if u := w.lsi[d.Name]; u > 0 {
-			s.insights.Write(m.ID, d.Name, key, u*mult) // a local index shares the table's partitions
+			ws = append(ws, insights.KeyWrite{Index: d.Name, Key: key, Units: u * mult}) // a local index shares the table's partitions
 		}
 	}
-	for i, d := range m.gsis {
-		if u := w.gsi[d.Name]; u > 0 {
+	for i, d := range w.gsiDefs {
+		if u := w.gsiWriteUnits(i); u > 0 {
 			if ik := w.gsiKey(i); ik != nil {
-				s.insights.Write(m.ID, d.Name, ik, u*mult)
+				ws = append(ws, insights.KeyWrite{Index: d.Name, Key: ik, Units: u * mult})
 			}
 		}
 	}
+	s.insights.Writes(m.ID, ws...)
 }
 
 // observeRead records a keyed read of size bytes of m's item under key.

@@ -10,7 +10,12 @@ import (
 
 // addWrite charges committed write w to mt.
 func addWrite(mt *capacity.Meter, w written) {
-	mt.AddWrite(w.oldSize, w.newSize, w.old == nil && !w.stored, w.lsi, w.gsi)
+	mt.AddWrite(w.oldSize, w.newSize, w.old == nil && !w.stored, w.lsi, nil)
+	for i, d := range w.gsiDefs {
+		if u := w.gsiWriteUnits(i); u != 0 {
+			mt.AddIndex(true, d.Name, u)
+		}
+	}
 	for name, b := range w.vec {
 		mt.Vector = addUnits(mt.Vector, name, b)
 	}
@@ -27,10 +32,13 @@ func unitsOf(mt *capacity.Meter, u float64) ddb.Capacity {
 	return c
 }
 
+// reported says whether ReturnConsumedCapacity mode asks for a report.
+func reported(mode string) bool { return mode == "TOTAL" || mode == "INDEXES" }
+
 // report renders mt for ReturnConsumedCapacity mode ("", NONE, TOTAL or
 // INDEXES); nil when none was asked for.
 func report(mt *capacity.Meter, mode string) *ddb.ConsumedCapacity {
-	if mode != "TOTAL" && mode != "INDEXES" {
+	if !reported(mode) {
 		return nil
 	}
 	total := mt.Total()

@@ -169,7 +169,7 @@ func (s *Service) writeOne(ctx context.Context, mu *mutation, rcc, icm string, r
 	if err != nil {
 		return nil, err
 	}
-	out := &ddb.WriteOutput{ConsumedCapacity: report(s.writeMeter(mu.meta, w), rcc),
+	out := &ddb.WriteOutput{ConsumedCapacity: s.writeReport(mu.meta, w, rcc),
 		ItemCollectionMetrics: mu.meta.collectionMetrics(icm, w)}
 	if a := returned(w); len(a) > 0 {
 		out.Attributes = a
@@ -187,11 +187,17 @@ func allOld(rv string) func(written) attr.Item {
 	}
 }
 
-// writeMeter charges a committed write: the larger of old and new item size.
-func (s *Service) writeMeter(m *tableMeta, w written) *capacity.Meter {
+// writeReport is the ConsumedCapacity of a committed write for
+// ReturnConsumedCapacity rcc (report's), nil when none was asked for: its
+// meter (the larger of old and new item size, each index's change) is
+// built only then.
+func (s *Service) writeReport(m *tableMeta, w written, rcc string) *ddb.ConsumedCapacity {
+	if !reported(rcc) {
+		return nil
+	}
 	mt := capacity.NewMeter(m.Name, false)
 	addWrite(mt, w)
-	return mt
+	return report(mt, rcc)
 }
 
 // GetItem reads one item by key.

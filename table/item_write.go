@@ -101,10 +101,14 @@ type written struct {
 	// nil after a blind put of an encoded item, which is never decoded.
 	stored bool
 	// logged says that the write appended a change-log record.
-	logged   bool
-	lsi, gsi map[string]float64 // write units per index
+	logged bool
+	lsi    map[string]float64 // write units per local index
 	// gsiChanges are the write's changes to its table's global indexes,
-	// in the order of tableMeta.gsis (gsiUnits).
+	// gsiDefs (tableMeta.gsis when gsiUnits ran), in their order. Each
+	// index's write units are capacity.IndexWriteUnits of its change
+	// (gsiWriteUnits): kept as the changes, not in a map by name, a write
+	// to a table with global indexes allocates nothing for its units.
+	gsiDefs    []*index.Def
 	gsiChanges []index.Change
 	// direct says that the write applied gsiChanges itself (gsi_direct.go):
 	// its record, if it logged one, gives the applier nothing to apply.
@@ -250,18 +254,22 @@ func (mu *mutation) store(sp *store.Space, sw *spaceWrites, raw []byte, w writte
 	return newBytes, mu.count(sp, sw, items, int64(w.newSize-w.oldSize))
 }
 
-// gsiUnits sets w's changes to each global index and their write units,
-// from its items.
+// gsiUnits sets w's changes to each global index, which give their write
+// units (gsiWriteUnits), from its items.
 func (mu *mutation) gsiUnits(w *written) {
 	if len(mu.meta.gsis) == 0 {
 		return
 	}
+	w.gsiDefs = mu.meta.gsis
 	w.gsiChanges = make([]index.Change, len(mu.meta.gsis))
 	for i, d := range mu.meta.gsis {
-		c := d.DiffSized(mu.key, w.old, w.new, w.oldSize, w.newSize)
-		w.gsiChanges[i] = c
-		w.gsi = addUnits(w.gsi, d.Name, capacity.IndexWriteUnits(c))
+		w.gsiChanges[i] = d.DiffSized(mu.key, w.old, w.new, w.oldSize, w.newSize)
 	}
+}
+
+// gsiWriteUnits returns the write units of global index i (of gsiDefs).
+func (w *written) gsiWriteUnits(i int) float64 {
+	return capacity.IndexWriteUnits(w.gsiChanges[i])
 }
 
 // gsiKey is the key of the item in global index i (of tableMeta.gsis)
