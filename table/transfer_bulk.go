@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/ddb"
+	"github.com/ddblocal/ddblocal/index"
 	"github.com/ddblocal/ddblocal/store"
 	"github.com/ddblocal/ddblocal/transfer/bucket"
 	"github.com/ddblocal/ddblocal/transfer/s3import"
@@ -176,8 +177,11 @@ func (l *bulkLoad) run() (s3import.Stats, error) {
 		}
 		d.TotalInputBytes = &total
 	}
-	o := s3import.Options{Format: in.InputFormat, Compression: in.InputCompressionType, Check: itemCheck(l.m),
-		Conditions: true, CheckCondition: l.checkCondition, CPU: l.s.transfers.cpu, SkipBroken: true}
+	o := s3import.Options{Format: in.InputFormat, Compression: in.InputCompressionType, Prepare: l.prepare,
+		Conditions: true, CPU: l.s.transfers.cpu, SkipBroken: true}
+	if l.s.plain { // the plain twin: each item keyed, sized and encoded by the goroutine that writes
+		o.Prepare, o.Check, o.CheckCondition = nil, itemCheck(l.m), l.checkCondition
+	}
 	return l.s.readChunks(l.s.s3Store(l.region, in.S3BucketOwner), in.S3Bucket, in.S3KeyPrefix, o, from, tierWorkers(d.PerformanceTier), l.write)
 }
 
@@ -239,27 +243,56 @@ func indexUsage(bytes map[string]int64, total int64) (map[string]ddb.BulkOperati
 // indexSizes are the bytes a chunk adds to each index, by name.
 type indexSizes struct{ gsi, lsi, vector map[string]int64 }
 
-// indexBytes adds to ix the size of the entry each of the table's indexes
-// stores for it (none where it lacks the index's key or vector): a vector
-// index's entry as vector write capacity counts it (vector_capacity.go).
-func (l *bulkLoad) indexBytes(it attr.Item, ix indexSizes) {
-	tkey, err := l.m.itemKey(it)
-	if err != nil {
-		return
+// indexEntries returns the size of the entry each of the table's indexes
+// stores for it, its global indexes', then its local and its vector
+// indexes' (-1 where it lacks the index's key or vector; nil for a table
+// without indexes): a vector index's entry as vector write capacity
+// counts it (vector_capacity.go).
+func (l *bulkLoad) indexEntries(it attr.Item) []int64 {
+	m := l.m
+	n := len(m.gsis) + len(m.lsis) + len(m.vectors)
+	tkey, err := m.itemKey(it)
+	if n == 0 || err != nil {
+		return nil
 	}
-	for _, d := range l.m.gsis {
-		if c := d.Diff(tkey, nil, it); c.NewKey != nil {
-			ix.gsi[d.Name] += int64(c.NewSize)
-		}
+	out := make([]int64, 0, n)
+	for _, d := range m.gsis {
+		out = append(out, changeSize(d.Diff(tkey, nil, it)))
 	}
-	for _, d := range l.m.lsis {
-		if c := d.Diff(tkey, nil, it); c.NewKey != nil {
-			ix.lsi[d.Name] += int64(c.NewSize)
-		}
+	for _, d := range m.lsis {
+		out = append(out, changeSize(d.Diff(tkey, nil, it)))
 	}
-	for i, d := range l.m.vectors {
+	for i, d := range m.vectors {
 		if inVectorIndex(d, it) {
-			ix.vector[d.Name] += int64(l.m.vectorEntrySize(l.m.VectorIndexes[i], it))
+			out = append(out, int64(m.vectorEntrySize(m.VectorIndexes[i], it)))
+		} else {
+			out = append(out, -1)
+		}
+	}
+	return out
+}
+
+// changeSize is the size of the entry an index change adds, -1 for none.
+func changeSize(c index.Change) int64 {
+	if c.NewKey == nil {
+		return -1
+	}
+	return int64(c.NewSize)
+}
+
+// addEntries adds to ix the entry sizes of one item, as indexEntries
+// returns them.
+func (l *bulkLoad) addEntries(sizes []int64, ix indexSizes) {
+	g, ls := len(l.m.gsis), len(l.m.lsis)
+	for i, n := range sizes {
+		switch {
+		case n < 0:
+		case i < g:
+			ix.gsi[l.m.gsis[i].Name] += n
+		case i < g+ls:
+			ix.lsi[l.m.lsis[i-g].Name] += n
+		default:
+			ix.vector[l.m.vectors[i-g-ls].Name] += n
 		}
 	}
 }

@@ -107,21 +107,64 @@ func (l *bulkLoad) write(c s3import.Chunk) error {
 	return l.reportConditions(c.Records, failed)
 }
 
-// mutations are a chunk's puts: blind, or conditional on the record's
-// condition (compiled again: the reader checked it, and the compiler keeps
-// its template).
+// bulkPrep is what the goroutine that decodes a load's good record makes
+// of it (s3import.Options.Prepare), so that the one that writes need not:
+// its storage key, its storage encoding (the bytes blindPut would encode),
+// its size and its index entries' sizes (indexEntries). The plain twin
+// (Service.plain) prepares nothing and computes each of these from the
+// item as it writes; TestBulkPreparedIsPlain shows both store and log the
+// same.
+type bulkPrep struct {
+	key, enc []byte
+	size     int
+	ix       []int64
+}
+
+// prepare checks a decoded record as the plain twin's Options do, its item
+// (itemCheck) then its condition (checkCondition), and prepares it.
+func (l *bulkLoad) prepare(r s3import.Record) (any, error) {
+	it := r.Item
+	key, err := l.m.itemKey(it)
+	if err != nil {
+		return nil, err
+	}
+	size := it.Size()
+	if err := l.m.checkStored(size, itemLookup(it), false); err != nil {
+		return nil, err
+	}
+	if r.Condition != nil {
+		if err := l.checkCondition(r.Condition); err != nil {
+			return nil, err
+		}
+	}
+	enc := attr.AppendBinarySized(make([]byte, 0, size+4*len(it)+8), it, size)
+	return &bulkPrep{key: key, enc: enc, size: size, ix: l.indexEntries(it)}, nil
+}
+
+// mutations are a chunk's puts: blind (of the prepared encoding, when
+// there is one), or conditional on the record's condition (compiled
+// again: the reader checked it, and the compiler keeps its template).
 func (l *bulkLoad) mutations(recs []s3import.Record) ([]mutation, error) {
 	muts := make([]mutation, len(recs))
 	for i, r := range recs {
 		l.s.transfers.cpu.Pause(i)
 		it := r.Item
-		key, err := l.m.itemKey(it)
-		if err != nil {
-			return nil, err
+		p, _ := r.Prepared.(*bulkPrep)
+		var key []byte
+		if p != nil {
+			key = p.key
+		} else {
+			var err error
+			if key, err = l.m.itemKey(it); err != nil {
+				return nil, err
+			}
 		}
 		muts[i] = mutation{meta: l.m, key: key, next: func(attr.Item) (attr.Item, error) { return it, nil }}
 		if r.Condition == nil {
 			muts[i].blind = true
+			if p != nil {
+				muts[i].enc = p.enc
+			}
 			continue
 		}
 		c, err := l.s.compileExpr(conditionInput(r.Condition))
@@ -145,9 +188,15 @@ func (l *bulkLoad) measure(recs []s3import.Record) loadBytes {
 	b := loadBytes{ix: indexSizes{gsi: map[string]int64{}, lsi: map[string]int64{}, vector: map[string]int64{}}}
 	for i, r := range recs {
 		l.s.transfers.cpu.Pause(i)
-		n := int64(r.Item.Size())
+		var n int64
+		if p, ok := r.Prepared.(*bulkPrep); ok {
+			n = int64(p.size)
+			l.addEntries(p.ix, b.ix)
+		} else {
+			n = int64(r.Item.Size())
+			l.addEntries(l.indexEntries(r.Item), b.ix)
+		}
 		b.items, b.size, b.units = b.items+1, b.size+n, b.units+(n+1023)/1024
-		l.indexBytes(r.Item, b.ix)
 	}
 	return b
 }

@@ -1,0 +1,219 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ddblocal/ddblocal/attr"
+	"github.com/ddblocal/ddblocal/changelog"
+	"github.com/ddblocal/ddblocal/ddb"
+	"github.com/ddblocal/ddblocal/store"
+	"github.com/ddblocal/ddblocal/transfer/bucket"
+)
+
+// TestBulkPreparedIsPlain: a bulk load keys, sizes and encodes each item on
+// the goroutine that decodes it (bulkPrep); the plain twin (Service.plain)
+// does it on the one that writes. Both store, index and log the same: for
+// a table with a stream, a global index and Time to Live (the blind put's
+// path) and one with a local index too (the envelope's path), items there
+// before the load, records with conditions that hold and that fail, the
+// same key twice, bad records (no key, a condition that does not compile,
+// a key of the wrong type), three chunks: every entry of the table's and
+// its indexes' spaces and their counters, every change-log record (time,
+// key, old and new item), the load's description (counts, usage, status)
+// and its report objects.
+func TestBulkPreparedIsPlain(t *testing.T) {
+	st := bucket.Dir{Root: t.TempDir()}
+	var src strings.Builder
+	for i := range 2600 {
+		k := (i * 7919) % 2300 // i and i+2300 share a key, in other chunks
+		switch {
+		case i%97 == 0:
+			fmt.Fprintf(&src, `{"Item":{"sk":{"N":"%d"},"v":{"N":"%d"}}}`+"\n", i%5, i) // no pk
+		case i%89 == 0:
+			fmt.Fprintf(&src, `{"Item":{"pk":{"S":"k%d"},"sk":{"N":"1"}},"ConditionExpression":"attribute_exists("}`+"\n", k)
+		case i%83 == 0:
+			fmt.Fprintf(&src, `{"Item":{"pk":{"N":"%d"},"sk":{"N":"1"}}}`+"\n", k) // pk of the wrong type
+		case i%7 == 0: // holds for new keys, fails for those put before the load
+			fmt.Fprintf(&src, `{"Item":{"pk":{"S":"k%d"},"sk":{"N":"%d"},"g":{"S":"g%d"},"l":{"N":"%d"}},"ConditionExpression":"attribute_not_exists(pk)"}`+"\n", k, k%3, k%11, i)
+		case i%5 == 0: // the same key again in the same chunk, the later one winning
+			fmt.Fprintf(&src, `{"Item":{"pk":{"S":"k%d"},"sk":{"N":"%d"},"v":{"N":"1"}}}`+"\n", k, k%3)
+			fmt.Fprintf(&src, `{"Item":{"pk":{"S":"k%d"},"sk":{"N":"%d"},"v":{"N":"2"},"ss":{"SS":["a","b%d"]},"b":{"B":"AAEC"},"exp":{"N":"1700000100"}}}`+"\n", k, k%3, i)
+		default:
+			fmt.Fprintf(&src, `{"Item":{"pk":{"S":"k%d"},"sk":{"N":"%d"},"g":{"S":"g%d"},"l":{"N":"%d"},"n":{"N":"12345678901234567890123456789012345678"},"m":{"M":{"x":{"NULL":true},"e":{"S":""}}}}}`+"\n", k, k%3, k%13, i)
+		}
+	}
+	w, _ := st.Create(context.Background(), "src", "in/1.json")
+	io.WriteString(w, src.String())
+	if _, err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for _, lsi := range []bool{false, true} {
+		fast := bulkLoaded(t, st, false, lsi)
+		plain := bulkLoaded(t, st, true, lsi)
+		if len(fast) < 2000 || !slices.Equal(fast, plain) {
+			i := firstDiff(fast, plain)
+			t.Fatalf("lsi %v: prepared load gave %d lines, plain %d; first difference at %d:\n%s\n%s", lsi, len(fast), len(plain), i, at(fast, i), at(plain, i))
+		}
+	}
+}
+
+func at(lines []string, i int) string {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return "(none)"
+}
+
+// bulkLoaded loads src/in/ into table T (pk, sk; a stream of both images,
+// Time to Live on exp, a global index on g, and with lsi a local one on l),
+// which holds a few items before, on a Service with the fast paths off
+// when plain, and returns what the load left, as lines (see
+// TestBulkPreparedIsPlain).
+func bulkLoaded(t *testing.T, st bucket.Dir, plain, lsi bool) []string {
+	t.Helper()
+	ctx := context.Background()
+	const region = "us-east-1"
+	if err := os.RemoveAll(filepath.Join(st.Root, "out")); err != nil { // the other twin's report
+		t.Fatal(err)
+	}
+	s, _ := clockService(t, Options{S3: st})
+	s.plain = plain
+	on := true
+	in := &ddb.CreateTableInput{TableName: "T", BillingMode: "PAY_PER_REQUEST",
+		AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "sk", AttributeType: "N"},
+			{AttributeName: "g", AttributeType: "S"}},
+		KeySchema: []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}, {AttributeName: "sk", KeyType: "RANGE"}},
+		GlobalSecondaryIndexes: []ddb.GlobalSecondaryIndex{{IndexName: "G", KeySchema: []ddb.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}},
+			Projection: &ddb.Projection{ProjectionType: "ALL"}}},
+		StreamSpecification: &ddb.StreamSpecification{StreamEnabled: &on, StreamViewType: "NEW_AND_OLD_IMAGES"}}
+	indexes := []string{"G"}
+	if lsi {
+		in.AttributeDefinitions = append(in.AttributeDefinitions, ddb.AttributeDefinition{AttributeName: "l", AttributeType: "N"})
+		in.LocalSecondaryIndexes = []ddb.LocalSecondaryIndex{{IndexName: "L", KeySchema: []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"},
+			{AttributeName: "l", KeyType: "RANGE"}}, Projection: &ddb.Projection{ProjectionType: "KEYS_ONLY"}}}
+		indexes = append(indexes, "L")
+	}
+	if _, err := s.CreateTable(ctx, region, in); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.UpdateTimeToLive(ctx, region, &ddb.UpdateTimeToLiveInput{TableName: "T",
+		TimeToLiveSpecification: &ddb.TimeToLiveSpecification{AttributeName: "exp", Enabled: &on}}); err != nil {
+		t.Fatal(err)
+	}
+	for k := 0; k < 2300; k += 9 { // items the load replaces, or whose condition fails
+		item := attr.Item{"pk": sv(fmt.Sprintf("k%d", k)), "sk": nv(fmt.Sprint(k % 3)), "g": sv("before"), "v": nv("0")}
+		if _, err := s.PutItem(ctx, region, &ddb.PutItemInput{TableName: "T", Item: item}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := s.StartBulkPutItems(ctx, region, &ddb.StartBulkPutItemsInput{TableName: "T",
+		InputS3Configuration:  &ddb.InputS3Configuration{S3Bucket: "src", S3KeyPrefix: "in/", InputFormat: "DYNAMODB_JSON"},
+		OutputS3Configuration: &ddb.OutputS3Configuration{S3Bucket: "out", OutputType: []string{"ERROR", "CONDITION_CHECK_FAILURE"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := out.BulkOperationDescription.BulkOperationArn
+	var d ddb.BulkOperationDescription
+	waitFor(t, func() bool {
+		o, err := s.DescribeBulkOperation(ctx, region, &ddb.DescribeBulkOperationInput{BulkOperationArn: arn})
+		d = o.BulkOperationDescription
+		return err == nil && d.BulkOperationStatus != "IN_PROGRESS"
+	})
+	if err := s.Settle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	lines := []string{fmt.Sprintf("status %s processed %d failed %d bytes %v usage %s", d.BulkOperationStatus, d.ProcessedItemCount,
+		d.FailedItemCount, *d.ProcessedInputBytes, mustJSON(t, d.BulkOperationUsage))}
+	lines = append(lines, storedLines(t, s, region, indexes)...)
+	return append(lines, reportLines(t, st)...)
+}
+
+// storedLines are T's entries and those of its indexes, their counters,
+// and T's change-log records, items in canonical form.
+func storedLines(t *testing.T, s *Service, region string, indexes []string) []string {
+	t.Helper()
+	m, err := s.catalog.get(s.db, region, "T")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	err = s.db.View(func(tx *store.Tx) error {
+		for _, id := range append([]string{m.ID}, mapIDs(m, indexes)...) {
+			sp := tx.Space(id)
+			items, size := sp.Stats()
+			lines = append(lines, fmt.Sprintf("%s counters %d %d", id[len(m.ID):], items, size))
+			sp.Ascend(nil, nil, func(k, v []byte) bool {
+				lines = append(lines, fmt.Sprintf("%s %x %s", id[len(m.ID):], k, canonical(v, id != m.ID)))
+				return true
+			})
+		}
+		return tx.Space(m.ID).AscendLog(0, func(seq uint64, raw []byte) bool {
+			rec, err := changelog.Decode(raw)
+			lines = append(lines, fmt.Sprintf("log %d %v time %d key %x old %s new %s expired %v", seq, err, rec.Time, rec.Key,
+				canonicalOrNil(rec.Old), canonicalOrNil(rec.New), rec.Expired))
+			return true
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+func mapIDs(m *tableMeta, indexes []string) []string {
+	out := make([]string, len(indexes))
+	for i, name := range indexes {
+		out[i] = indexSpaceID(m, name)
+	}
+	return out
+}
+
+func canonicalOrNil(v []byte) string {
+	if v == nil {
+		return "nil"
+	}
+	return canonical(v, false)
+}
+
+// reportLines are the load's report objects in the out bucket, by name.
+func reportLines(t *testing.T, st bucket.Dir) []string {
+	t.Helper()
+	ctx := context.Background()
+	var lines []string
+	err := st.List(ctx, "out", "", func(o bucket.Object) error {
+		r, err := st.Open(ctx, "out", o.Key)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		b, err := io.ReadAll(r)
+		_, name, _ := strings.Cut(o.Key, "/") // without the load's id, random
+		lines = append(lines, "report "+name)
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			lines = append(lines, canonicalReportLine(t, l))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+// canonicalReportLine is a report's JSON line with its objects' members
+// in name order (an item's follow its map's order).
+func canonicalReportLine(t *testing.T, line string) string {
+	var v any
+	if err := json.Unmarshal([]byte(line), &v); err != nil {
+		t.Fatalf("report line %q: %v", line, err)
+	}
+	return mustJSON(t, v)
+}
