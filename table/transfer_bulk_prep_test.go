@@ -1,6 +1,7 @@
 package table
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ddblocal/ddblocal/attr"
 	"github.com/ddblocal/ddblocal/changelog"
@@ -216,4 +218,69 @@ func canonicalReportLine(t *testing.T, line string) string {
 		t.Fatalf("report line %q: %v", line, err)
 	}
 	return mustJSON(t, v)
+}
+
+// BenchmarkBulkPrepared loads 100,000 items of ~100 bytes (in 4 gzip
+// objects, as BenchmarkBulkLoad's) into an empty in-memory table, prepared
+// on the decoding goroutine ("prepared") or by the plain twin ("plain"),
+// and reports the process's CPU per item, which the machine's other work
+// does not inflate as it does wall time:
+//
+//	go test ./table -run '^$' -bench BenchmarkBulkPrepared -count 5
+func BenchmarkBulkPrepared(b *testing.B) {
+	const n = 100000
+	st := bucket.Dir{Root: b.TempDir()}
+	for f := range 4 {
+		w, _ := st.Create(context.Background(), "src", fmt.Sprintf("in/%d.gz", f))
+		zw := gzip.NewWriter(w)
+		for i := f; i < n; i += 4 {
+			fmt.Fprintf(zw, `{"Item":{"pk":{"S":"user-%09d"},"n":{"N":"%d"},"name":{"S":"some name %d"},"tags":{"SS":["a","b%d"]},"ok":{"BOOL":true}}}`+"\n", i, i*7, i, i%13)
+		}
+		zw.Close()
+		if _, err := w.Commit(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, plain := range []bool{false, true} {
+		b.Run(map[bool]string{false: "prepared", true: "plain"}[plain], func(b *testing.B) {
+			var cpu time.Duration
+			for range b.N {
+				s := memService(b, Options{S3: st})
+				s.plain = plain
+				if _, err := s.CreateTable(context.Background(), "r", &ddb.CreateTableInput{TableName: "T", BillingMode: "PAY_PER_REQUEST",
+					AttributeDefinitions: []ddb.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+					KeySchema:            []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}}}); err != nil {
+					b.Fatal(err)
+				}
+				start := cpuTime(b)
+				bulkLoadAll(b, s, n)
+				cpu += cpuTime(b) - start
+			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*n), "cpu-ns/item")
+		})
+	}
+}
+
+// bulkLoadAll loads src/in/ into T and waits until n items are in.
+func bulkLoadAll(b *testing.B, s *Service, n int) {
+	ctx := context.Background()
+	out, err := s.StartBulkPutItems(ctx, "r", &ddb.StartBulkPutItemsInput{TableName: "T",
+		InputS3Configuration:  &ddb.InputS3Configuration{S3Bucket: "src", S3KeyPrefix: "in/", InputFormat: "DYNAMODB_JSON", InputCompressionType: "GZIP"},
+		OutputS3Configuration: &ddb.OutputS3Configuration{OutputType: []string{"ERROR"}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for {
+		o, err := s.DescribeBulkOperation(ctx, "r", &ddb.DescribeBulkOperationInput{BulkOperationArn: out.BulkOperationDescription.BulkOperationArn})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if d := o.BulkOperationDescription; d.BulkOperationStatus != "IN_PROGRESS" {
+			if d.ProcessedItemCount != int64(n) || d.BulkOperationStatus != "COMPLETED" {
+				b.Fatalf("%s after %d items, want COMPLETED after %d", d.BulkOperationStatus, d.ProcessedItemCount, n)
+			}
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
