@@ -363,21 +363,30 @@ func (t *memTxn) writableMap(id string, which int) *kvMap {
 // memSpaceTxn is a space seen through a memTxn. Its data keyspace's
 // bucket, which nearly every use of a space opens, is part of it, so that
 // opening a space and its data is one allocation; the metadata and log
-// buckets, which only writes open, are allocated when opened.
+// buckets, which only writes open, are allocated together when the first
+// of them is opened (a write to a table with a global index or a stream
+// opens both: its counters, and its log's last sequence).
 type memSpaceTxn struct {
 	t    *memTxn
 	id   string
 	data memBucket
+	aux  *[2]memBucket // the metadata and log buckets, nil until opened
 }
 
 func (s *memSpaceTxn) sub(which int) bucket {
-	if which != subData {
-		return &memBucket{t: s.t, id: s.id, which: which}
+	if which == subData {
+		if s.data.t == nil {
+			s.data = memBucket{t: s.t, id: s.id, which: subData}
+		}
+		return &s.data
 	}
-	if s.data.t == nil {
-		s.data = memBucket{t: s.t, id: s.id, which: subData}
+	if s.aux == nil {
+		s.aux = &[2]memBucket{{t: s.t, id: s.id, which: subMeta}, {t: s.t, id: s.id, which: subLog}}
 	}
-	return &s.data
+	if which == subMeta {
+		return &s.aux[0]
+	}
+	return &s.aux[1]
 }
 
 // memBucket is a keyspace seen through a memTxn. It resolves its map on
