@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -63,9 +62,12 @@ type Bulk struct {
 	hint memHint
 	n    int
 	// run holds the entries put (in the arena) and not yet in m.t, in the
-	// order put; runMax (bulkRun) bounds it.
-	run    []memEntry
-	runMax int
+	// order put; runMax (bulkRun) bounds it. scratch and counts are
+	// sortRun's.
+	run     []memEntry
+	runMax  int
+	scratch []memEntry
+	counts  []uint32
 }
 
 // NewBulk starts building the data of space id, which must exist. ok is
@@ -106,12 +108,9 @@ func (b *Bulk) Put(key, val []byte) error {
 }
 
 // flush inserts the run's entries into the B-tree in key order (of
-// entries with one key, the one put last wins) and empties the run. The
-// sort is not stable: entries with one key are ordered by where the arena
-// stored them, which is the order they were put (store appends), so the
-// last put sorts last. slices.SortStableFunc's merges (symMerge) took a
-// ninth of a 1,000,000-item import with a global index. TestBulkInstall
-// puts keys in a shuffled order, some twice, across runs.
+// entries with one key, the one put last wins: sortRun) and empties the
+// run. TestBulkInstall puts keys in a shuffled order, some twice, across
+// runs.
 func (b *Bulk) flush() {
 	a := b.m.a
 	cmp := func(x, y memEntry) int {
@@ -123,14 +122,13 @@ func (b *Bulk) flush() {
 		}
 		return bytes.Compare(a.key(x), a.key(y))
 	}
-	slices.SortFunc(b.run, func(x, y memEntry) int {
-		if c := cmp(x, y); c != 0 {
-			return c
-		}
-		return cmpRef(x.ref, y.ref)
-	})
-	for i, e := range b.run {
-		if i+1 < len(b.run) && cmp(e, b.run[i+1]) == 0 {
+	if len(b.scratch) < len(b.run) {
+		b.scratch = make([]memEntry, cap(b.run))
+		b.counts = make([]uint32, 1<<radixBits+1)
+	}
+	sorted := sortRun(b.run, b.scratch, b.counts, cmp)
+	for i, e := range sorted {
+		if i+1 < len(sorted) && cmp(e, sorted[i+1]) == 0 {
 			a.forget(e) // a later Put in this run replaces it
 			continue
 		}
@@ -141,6 +139,13 @@ func (b *Bulk) flush() {
 		}
 	}
 	b.run = b.run[:0]
+}
+
+// settle puts the run into the B-tree and lets the run's buffers go: the
+// data is built (a later Put makes new ones).
+func (b *Bulk) settle() {
+	b.flush()
+	b.run, b.scratch, b.counts = nil, nil, nil
 }
 
 // cmpRef orders two arena refs of one Bulk by when they were stored.
@@ -156,14 +161,14 @@ func cmpRef(x, y uint64) int {
 
 // Len returns how many keys the data being built holds.
 func (b *Bulk) Len() int {
-	b.flush()
+	b.settle()
 	return b.n
 }
 
 // Ascend calls fn with each entry of the data being built, in key order,
 // until fn returns false. The slices are valid only during the call.
 func (b *Bulk) Ascend(fn func(k, v []byte) bool) {
-	b.flush()
+	b.settle()
 	b.m.t.Scan(func(e memEntry) bool {
 		kv := b.m.a.bytes(e)
 		return fn(kv[:e.klen], kv[e.klen:])
@@ -184,8 +189,7 @@ func (b *Bulk) Install(ctx context.Context, fn func(tx *Tx) error, others ...*Bu
 	defer b.db.inflight.Done()
 	all := append([]*Bulk{b}, others...)
 	for _, o := range all {
-		o.flush()
-		o.run = nil
+		o.settle()
 	}
 	for _, o := range others {
 		if o.e != b.e {
