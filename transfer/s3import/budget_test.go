@@ -57,8 +57,10 @@ func TestBudget(t *testing.T) {
 
 // TestCoresBudgetSpare: a NewCoresBudget of n units lets n goroutines
 // compute at once, runs the process with n+1 processors while a unit is
-// held, keeps them for a moment after the last is given back, and then
-// gives GOMAXPROCS back (here to the value the GOMAXPROCS variable set).
+// held (never fewer than it had), and gives GOMAXPROCS back once no unit
+// is held (here to the value the GOMAXPROCS variable set). Whether the
+// processors stay for the linger is not checked: a loaded machine may
+// stall the test longer than that.
 func TestCoresBudgetSpare(t *testing.T) {
 	before := runtime.GOMAXPROCS(0)
 	t.Setenv("GOMAXPROCS", strconv.Itoa(before))
@@ -85,9 +87,6 @@ func TestCoresBudgetSpare(t *testing.T) {
 		wg.Wait()
 		if peak.Load() > int64(cores) {
 			t.Errorf("%d cores: %d goroutines at once", cores, peak.Load())
-		}
-		if got := runtime.GOMAXPROCS(0); got != want {
-			t.Errorf("%d cores: GOMAXPROCS %d right after the last unit, want %d until the linger ends", cores, got, want)
 		}
 		deadline := time.Now().Add(10 * time.Second)
 		for runtime.GOMAXPROCS(0) != before && time.Now().Before(deadline) {
