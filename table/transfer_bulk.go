@@ -156,9 +156,10 @@ type bulkLoad struct {
 
 // run reads the input from the checkpoint on, in chunks on one goroutine,
 // and writes them on this one, as an import does. Its reading, decoding
-// and writing compute within the imports' CPU budget (all cores but one,
-// yielding every 128 items: s3import.Budget), which every transfer of the
-// process shares, so that foreground requests find a free core.
+// and writing compute within the imports' CPU budget (every core, with one
+// processor more while it computes, yielding every 128 items:
+// s3import.NewCoresBudget), which every transfer of the process shares, so
+// that foreground requests find a free processor.
 func (l *bulkLoad) run() (s3import.Stats, error) {
 	from := l.job.Progress.Pos
 	if l.s.opts.S3 == nil {

@@ -36,7 +36,7 @@ type transferRunner struct {
 	wake    chan struct{}
 	mu      sync.Mutex
 	running map[string]bool // by job key
-	// cpu bounds the imports' and bulk loads' computing goroutines
+	// cpu bounds the imports', bulk loads' and Ion exports' computing goroutines
 	// together to the cores, with a processor more for foreground requests
 	// to find free (s3import.NewCoresBudget).
 	cpu *s3import.Budget

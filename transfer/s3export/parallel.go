@@ -18,10 +18,11 @@ import (
 // decoding and needs no help (AddStored).
 //
 // The runs' encoding and the writing of their lines compute within the
-// CPU budget the process's imports share (Options.CPU, all cores but one:
-// s3import.Budget), each holding a unit for one run and yielding every
-// 128 items, so that a foreground request finds a core free and does not
-// queue behind the export (a parallel export on every core held a probe
+// CPU budget the process's imports share (Options.CPU, every core with one
+// processor more while it computes: s3import.NewCoresBudget), each
+// holding a unit for one run and yielding every 128 items, so that a
+// foreground request finds a processor free and does not queue behind the
+// export (a parallel export on every core held a probe
 // GetItem's p99 at 18-30 ms).
 
 // A run is closed after runItems items or runBytes bytes of stored items,

@@ -31,8 +31,9 @@ type Options struct {
 	// zero means 128 MiB.
 	FileBytes int
 	// CPU is the budget the Ion runs are encoded and written within, the
-	// one the process's imports share (all cores but one, yielding every
-	// 128 items: s3import.Budget); nil bounds nothing.
+	// one the process's imports share (s3import.NewCoresBudget: every
+	// core, one processor more while it computes, yielding every 128
+	// items); nil bounds nothing.
 	CPU *s3import.Budget
 }
 
