@@ -107,21 +107,25 @@ func (b *Bulk) Put(key, val []byte) error {
 	return nil
 }
 
+// entryOrder orders two of a's entries by key: their prefixes, then the
+// rest of their keys.
+func (a *arena) entryOrder(x, y memEntry) int {
+	if x.pre != y.pre {
+		if lessPre(x.pre, y.pre) {
+			return -1
+		}
+		return 1
+	}
+	return bytes.Compare(a.key(x), a.key(y))
+}
+
 // flush inserts the run's entries into the B-tree in key order (of
 // entries with one key, the one put last wins: sortRun) and empties the
 // run. TestBulkInstall puts keys in a shuffled order, some twice, across
 // runs.
 func (b *Bulk) flush() {
 	a := b.m.a
-	cmp := func(x, y memEntry) int {
-		if x.pre != y.pre {
-			if lessPre(x.pre, y.pre) {
-				return -1
-			}
-			return 1
-		}
-		return bytes.Compare(a.key(x), a.key(y))
-	}
+	cmp := a.entryOrder
 	if len(b.scratch) < len(b.run) {
 		b.scratch = make([]memEntry, cap(b.run))
 		b.counts = make([]uint32, 1<<radixBits+1)

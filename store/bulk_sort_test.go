@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -44,15 +43,7 @@ func TestSortRunIsStable(t *testing.T) {
 				keys = append(keys, key)
 				run = append(run, a.store(key, fmt.Appendf(nil, "v%d", i)))
 			}
-			cmp := func(x, y memEntry) int {
-				if x.pre != y.pre {
-					if lessPre(x.pre, y.pre) {
-						return -1
-					}
-					return 1
-				}
-				return bytes.Compare(a.key(x), a.key(y))
-			}
+			cmp := a.entryOrder
 			want := slices.Clone(run)
 			slices.SortStableFunc(want, cmp)
 			got := sortRun(run, make([]memEntry, len(run)), make([]uint32, 1<<radixBits+1), cmp)

@@ -92,3 +92,34 @@ func forEngines(t *testing.T, test func(t *testing.T, open func(testing.TB) *DB)
 	t.Run("bbolt", func(t *testing.T) { test(t, openBoltTemp) })
 	t.Run("etcd", func(t *testing.T) { test(t, openEtcdTemp) })
 }
+
+// forMemAndDurable runs test on a memory store and on a durable one (without
+// fsync). reopen, nil for the memory store, closes the durable store and
+// opens it again from its file, for twin tests that also check what a
+// restart reads back.
+func forMemAndDurable(t *testing.T, test func(t *testing.T, db *DB, reopen func() *DB)) {
+	t.Run("memory", func(t *testing.T) { test(t, openMem(t), nil) })
+	t.Run("durable", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "test.db")
+		open := func() *DB {
+			db, err := Open(Options{Path: path, NoSync: true})
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			return db
+		}
+		cur := open()
+		t.Cleanup(func() {
+			if err := cur.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+		})
+		test(t, cur, func() *DB {
+			if err := cur.Close(); err != nil {
+				t.Fatalf("Close: %v", err)
+			}
+			cur = open()
+			return cur
+		})
+	})
+}

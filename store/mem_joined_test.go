@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 )
 
@@ -18,18 +17,10 @@ import (
 // after every transaction, in memory and durable, and after the durable
 // store is reopened from its log (the record holds the joined value).
 func TestSwapJoinedMatchesPlain(t *testing.T) {
-	t.Run("memory", func(t *testing.T) { testSwapJoinedMatchesPlain(t, openMem(t), "") })
-	t.Run("durable", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "test.db")
-		db, err := Open(Options{Path: path, NoSync: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		testSwapJoinedMatchesPlain(t, db, path)
-	})
+	forMemAndDurable(t, testSwapJoinedMatchesPlain)
 }
 
-func testSwapJoinedMatchesPlain(t *testing.T, db *DB, path string) {
+func testSwapJoinedMatchesPlain(t *testing.T, db *DB, reopen func() *DB) {
 	withSpace(t, db, "fast")
 	withSpace(t, db, "plain")
 	mustView(t, db, func(tx *Tx) error {
@@ -70,17 +61,10 @@ func testSwapJoinedMatchesPlain(t *testing.T, db *DB, path string) {
 		}
 		sameData(t, db, step)
 	}
-	if path == "" {
+	if reopen == nil {
 		return
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err := Open(Options{Path: path, NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	closeAtEnd(t, db)
+	db = reopen()
 	sameData(t, db, -1)
 }
 

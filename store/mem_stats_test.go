@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 )
 
@@ -17,18 +16,10 @@ import (
 // after every transaction, in memory and durable, and after the durable
 // store is reopened from its log.
 func TestAddStatsMatchesPlain(t *testing.T) {
-	t.Run("memory", func(t *testing.T) { testAddStatsMatchesPlain(t, openMem(t), "") })
-	t.Run("durable", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "test.db")
-		db, err := Open(Options{Path: path, NoSync: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		testAddStatsMatchesPlain(t, db, path)
-	})
+	forMemAndDurable(t, testAddStatsMatchesPlain)
 }
 
-func testAddStatsMatchesPlain(t *testing.T, db *DB, path string) {
+func testAddStatsMatchesPlain(t *testing.T, db *DB, reopen func() *DB) {
 	withSpace(t, db, "fast")
 	withSpace(t, db, "plain")
 	mustView(t, db, func(tx *Tx) error {
@@ -73,17 +64,10 @@ func testAddStatsMatchesPlain(t *testing.T, db *DB, path string) {
 		committed = committed || !fail
 		sameMeta(t, db, step, committed)
 	}
-	if path == "" {
+	if reopen == nil {
 		return
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err := Open(Options{Path: path, NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	closeAtEnd(t, db)
+	db = reopen()
 	sameMeta(t, db, -1, committed)
 }
 

@@ -127,15 +127,21 @@ func appendSet[T any](dst []byte, ann string, xs []T, elem func([]byte, T) ([]by
 // appendString appends s in double quotes, escaped as the library escapes
 // a string: control characters, '"' and '\'; every other byte as is.
 func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
+	return appendQuoted(dst, s, '"')
+}
+
+// appendQuoted appends s between quotes q, escaping control characters, q
+// and '\\' as the library does; every other byte as is.
+func appendQuoted(dst []byte, s string, q byte) []byte {
+	dst = append(dst, q)
 	start := 0
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+		if c := s[i]; c < 0x20 || c == q || c == '\\' {
 			dst = appendEscape(append(dst, s[start:i]...), c)
 			start = i + 1
 		}
 	}
-	return append(append(dst, s[start:]...), '"')
+	return append(append(dst, s[start:]...), q)
 }
 
 // appendSymbol appends a member name as the library writes a symbol's
@@ -149,15 +155,7 @@ func appendSymbol(dst []byte, s string) ([]byte, bool) {
 	if !needsQuotes(s) {
 		return append(dst, s...), true
 	}
-	dst = append(dst, '\'')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '\'' || c == '\\' {
-			dst = appendEscape(append(dst, s[start:i]...), c)
-			start = i + 1
-		}
-	}
-	return append(append(dst, s[start:]...), '\''), true
+	return appendQuoted(dst, s, '\''), true
 }
 
 // needsQuotes reports whether a symbol's text is not an Ion identifier
