@@ -1,7 +1,6 @@
 package s3import
 
 import (
-	"os"
 	"runtime"
 	"sync"
 	"time"
@@ -46,9 +45,10 @@ func NewBudget(n int) *Budget {
 
 // NewCoresBudget returns a Budget of cores units (at least one) that runs
 // the process with cores+1 processors while any unit is held, and gives
-// GOMAXPROCS back to what it was (or to the runtime's default, which
-// follows the machine, when no GOMAXPROCS variable set it) once no unit
-// has been held for spareLinger. GOMAXPROCS is the process's: two such
+// GOMAXPROCS back to what it was once no unit has been held for
+// spareLinger (the runtime's automatic default when it was that, so it
+// keeps following the machine; else the variable's or the program's own
+// value). GOMAXPROCS is the process's: two such
 // Budgets in one process (servers in one test binary) may give it back
 // while the other's work runs, which costs that work's requests latency,
 // nothing else.
@@ -157,9 +157,12 @@ func (s *spareProc) idle() {
 		return
 	}
 	s.raised = false
-	if _, set := os.LookupEnv("GOMAXPROCS"); set {
+	// The runtime's default (automatic, following the machine, or the
+	// GOMAXPROCS variable's) when that is what the process ran with, so
+	// it stays automatic; else the value it was given (a program's own
+	// runtime.GOMAXPROCS call, which the default would override).
+	runtime.SetDefaultGOMAXPROCS()
+	if runtime.GOMAXPROCS(0) != s.prev {
 		runtime.GOMAXPROCS(s.prev)
-	} else {
-		runtime.SetDefaultGOMAXPROCS() // automatic again, as it was
 	}
 }

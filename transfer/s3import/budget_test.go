@@ -1,6 +1,7 @@
 package s3import_test
 
 import (
+	"os"
 	"runtime"
 	"strconv"
 	"sync"
@@ -95,5 +96,29 @@ func TestCoresBudgetSpare(t *testing.T) {
 		if got := runtime.GOMAXPROCS(0); got != before {
 			t.Fatalf("%d cores: GOMAXPROCS %d once no unit is held, want %d back", cores, got, before)
 		}
+	}
+}
+
+// TestCoresBudgetGivesBackExplicit: a program that set GOMAXPROCS itself
+// (runtime.GOMAXPROCS, no variable) gets that value back once the work is
+// done, not the runtime's default.
+func TestCoresBudgetGivesBackExplicit(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "") // restored when the test ends
+	os.Unsetenv("GOMAXPROCS")
+	before := runtime.GOMAXPROCS(1)
+	defer runtime.SetDefaultGOMAXPROCS()
+	defer runtime.GOMAXPROCS(before)
+	b := s3import.NewCoresBudget(1)
+	b.Run(func() {
+		if got := runtime.GOMAXPROCS(0); got != 2 {
+			t.Errorf("GOMAXPROCS %d while a unit is held, want 2", got)
+		}
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.GOMAXPROCS(0) == 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := runtime.GOMAXPROCS(0); got != 1 {
+		t.Fatalf("GOMAXPROCS %d once no unit is held, want the program's 1 back", got)
 	}
 }
