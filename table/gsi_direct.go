@@ -84,11 +84,11 @@ func (mu *mutation) applyDirect(tx *store.Tx, sp *store.Space, newBytes []byte, 
 	return true, nil
 }
 
-// gsiSpace returns the space of m's global index name: derive's, when it
-// is there (for a definition derive has seen), else indexSpaceID's.
+// gsiSpace returns the space of m's global index name: derive's (which
+// fills gsiSpaces beside gsis), or indexSpaceID's for a name not among them.
 func (m *tableMeta) gsiSpace(name string) string {
 	for i, d := range m.gsis {
-		if d.Name == name && i < len(m.gsiSpaces) {
+		if d.Name == name {
 			return m.gsiSpaces[i]
 		}
 	}
