@@ -384,22 +384,14 @@ func check(o Options, rec *Record) error {
 	return nil
 }
 
+// newDecoder returns the decoder of an object in o's format: CSV's, or a
+// line decoder with the line decoder a chunk's workers use
+// (lineDecodeFunc), so that both read each line alike.
 func newDecoder(r io.Reader, key string, o Options) decoder {
-	switch {
-	case o.Format == FormatCSV:
+	if o.Format == FormatCSV {
 		return newCSVDecoder(r, key, o)
-	case o.Format == FormatIon && o.Conditions:
-		return newLineDecoder(r, key, decodeIonRecord)
-	case o.Format == FormatIon:
-		return newLineDecoder(r, key, itemOnly(decodeIonLine))
-	case o.Conditions && o.Encoded:
-		return newLineDecoder(r, key, decodeJSONRecordEncoded)
-	case o.Conditions:
-		return newLineDecoder(r, key, decodeJSONRecord)
-	case o.Encoded:
-		return newLineDecoder(r, key, decodeJSONEncoded)
 	}
-	return newLineDecoder(r, key, itemOnly(decodeJSONLine))
+	return newLineDecoder(r, key, lineDecodeFunc(o))
 }
 
 // itemOnly makes a line's item decoder a record decoder.
