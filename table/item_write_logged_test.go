@@ -41,7 +41,7 @@ func TestLoggedReadsLogMetaPerTransaction(t *testing.T) {
 			muts[i] = mutation{meta: m, key: key, enc: attr.EncodeItem(it).Bytes(), blind: true}
 		}
 		nop := func(*store.Tx) error { return nil }
-		if _, err := s.applyLoad(muts, nop, func(*store.Tx, []condFailure) error { return nil }); err != nil {
+		if _, err := s.applyLoad(muts, make([]written, len(muts)), nop, func(*store.Tx, []condFailure) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -155,6 +155,10 @@ type bulkLoad struct {
 	// ixNames are the attributes m's global and local indexes read
 	// (indexNames), for indexPart.
 	ixNames []string
+	// muts and results are the memory of a chunk's mutations and of
+	// their results, reused by the next chunk (reuse).
+	muts    []mutation
+	results []written
 }
 
 // run reads the input from the checkpoint on, in chunks on one goroutine,

@@ -100,7 +100,7 @@ func (l *bulkLoad) write(c s3import.Chunk) error {
 		return writeJob(tx, l.region, kindBulk, l.id, l.job)
 	}
 	var failed []condFailure
-	cpu.Run(func() { failed, err = l.s.applyLoad(muts, pre, post) })
+	cpu.Run(func() { failed, err = l.s.applyLoad(muts, reuse(&l.results, len(muts)), pre, post) })
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func (l *bulkLoad) prepareEncoded(e attr.Encoded) (any, error) {
 // record read in its storage encoding has no Item: its mutation has no
 // next, and puts (or, through the envelope, decodes) the encoding.
 func (l *bulkLoad) mutations(recs []s3import.Record) ([]mutation, error) {
-	muts := make([]mutation, len(recs))
+	muts := reuse(&l.muts, len(recs))
 	for i, r := range recs {
 		l.s.transfers.cpu.Pause(i)
 		it := r.Item
@@ -295,16 +295,29 @@ func (l *bulkLoad) reportConditions(recs []s3import.Record, failed []condFailure
 	return l.writeReport(fmt.Sprintf("%s/condition-check-failures/%05d.json", bulkReportBase(out.S3KeyPrefix, l.id), l.job.Progress.CondReports), lines)
 }
 
+// reuse returns (*buf)[:n], zeroed, after growing *buf when it is
+// shorter: a load writes its chunks one after another, and nothing keeps a
+// chunk's mutations or their results once its write has returned, so the
+// next chunk's take their memory rather than make garbage of it.
+func reuse[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	out := (*buf)[:n]
+	clear(out)
+	return out
+}
+
 // applyLoad applies a bulk load's mutations in one store transaction, as
 // the service's own writes (not admitted): pre first (it may refuse the
 // chunk), then each mutation, one whose condition fails skipped (it wrote
 // nothing) and returned among the failures, then post, which is told them.
-func (s *Service) applyLoad(muts []mutation, pre func(*store.Tx) error, post func(*store.Tx, []condFailure) error) ([]condFailure, error) {
+// results (as long as muts) holds the writes' results meanwhile.
+func (s *Service) applyLoad(muts []mutation, results []written, pre func(*store.Tx) error, post func(*store.Tx, []condFailure) error) ([]condFailure, error) {
 	op, err := s.beginWrite(writeService, pointers(muts))
 	if err != nil {
 		return nil, err
 	}
-	results := make([]written, len(muts))
 	var failed []condFailure
 	err = s.runWrite(s.bg, op, func(tx *store.Tx, now int64) error {
 		clear(results) // the store may run this more than once
