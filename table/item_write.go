@@ -125,6 +125,10 @@ type written struct {
 type spaceWrites struct {
 	spaces map[string]*store.Space
 	stats  map[string]*[2]int64 // items, bytes
+	// logs says, by table, whether its space has logMeta (loggedIn), read
+	// once per transaction: only UpdateTable, in a transaction of its own,
+	// sets it. Nil until the first read.
+	logs map[string]bool
 }
 
 // space returns the space of table id, opening it on first use; with a nil
@@ -298,7 +302,27 @@ func (mu *mutation) nextItem(old attr.Item) (attr.Item, error) {
 // feeds global indexes and lagging reads, nothing else: without them, a
 // record would only be written and trimmed again.
 func (mu *mutation) logged(sp *store.Space) bool {
-	return mu.keepLog || len(mu.meta.gsis) > 0 || len(mu.meta.vectors) > 0 || sp.GetMeta(logMeta) != nil
+	return mu.loggedIn(sp, nil)
+}
+
+// loggedIn is logged with sw's reading of logMeta, made once per
+// transaction for each table (with a nil sw, every call reads it).
+func (mu *mutation) loggedIn(sp *store.Space, sw *spaceWrites) bool {
+	if mu.keepLog || len(mu.meta.gsis) > 0 || len(mu.meta.vectors) > 0 {
+		return true
+	}
+	if sw == nil {
+		return sp.GetMeta(logMeta) != nil
+	}
+	on, ok := sw.logs[mu.meta.ID]
+	if !ok {
+		on = sp.GetMeta(logMeta) != nil
+		if sw.logs == nil {
+			sw.logs = map[string]bool{}
+		}
+		sw.logs[mu.meta.ID] = on
+	}
+	return on
 }
 
 // encoded returns the stored form of item, whose Size is size: mu.enc when
@@ -347,7 +371,7 @@ func (mu *mutation) blindPut(tx *store.Tx, sp *store.Space, sw *spaceWrites, now
 		}
 		items = 0
 	}
-	if err := mu.count(sp, sw, items, int64(w.newSize-w.oldSize)); err != nil || !mu.logged(sp) {
+	if err := mu.count(sp, sw, items, int64(w.newSize-w.oldSize)); err != nil || !mu.loggedIn(sp, sw) {
 		return w, err
 	}
 	if len(mu.meta.gsis) > 0 {

@@ -152,6 +152,13 @@ type bulkLoad struct {
 	m          *tableMeta
 	job        *bulkJob
 	pace       *pacer
+	// ixNames are the attributes m's global and local indexes read
+	// (indexNames), for indexPart.
+	ixNames []string
+	// muts and results are the memory of a chunk's mutations and of
+	// their results, reused by the next chunk (reuse).
+	muts    []mutation
+	results []written
 }
 
 // run reads the input from the checkpoint on, in chunks on one goroutine,
@@ -178,10 +185,13 @@ func (l *bulkLoad) run() (s3import.Stats, error) {
 		}
 		d.TotalInputBytes = &total
 	}
+	l.ixNames = indexNames(slices.Concat(l.m.gsis, l.m.lsis))
+	// An item alone comes in its storage encoding (Encoded): prepared, not
+	// decoded into a map.
 	o := s3import.Options{Format: in.InputFormat, Compression: in.InputCompressionType, Prepare: l.prepare,
-		Conditions: true, CPU: l.s.transfers.cpu, SkipBroken: true}
-	if l.s.plain { // the plain twin: each item keyed, sized and encoded by the goroutine that writes
-		o.Prepare, o.Check, o.CheckCondition = nil, itemCheck(l.m), l.checkCondition
+		Conditions: true, Encoded: true, CPU: l.s.transfers.cpu, SkipBroken: true}
+	if l.s.plain { // the plain twin: each item decoded, keyed, sized and encoded by the goroutine that writes
+		o.Prepare, o.Check, o.CheckCondition, o.Encoded = nil, itemCheck(l.m), l.checkCondition, false
 	}
 	return l.s.readChunks(l.s.s3Store(l.region, in.S3BucketOwner), in.S3Bucket, in.S3KeyPrefix, o, from, tierWorkers(d.PerformanceTier), l.write)
 }
@@ -271,6 +281,46 @@ func (l *bulkLoad) indexEntries(it attr.Item) []int64 {
 		}
 	}
 	return out
+}
+
+// indexEntriesEncoded is indexEntries for an item in its storage
+// encoding e, whose table key is tkey and size size: the global and local
+// indexes' entries from the attributes they read (indexPart), the item's
+// size for those that project every attribute. A table with a vector
+// index decodes the item whole.
+func (l *bulkLoad) indexEntriesEncoded(tkey []byte, e attr.Encoded, size int) ([]int64, error) {
+	m := l.m
+	if len(m.vectors) > 0 {
+		it, err := e.Item()
+		if err != nil {
+			return nil, err
+		}
+		return l.indexEntries(it), nil
+	}
+	if len(m.gsis)+len(m.lsis) == 0 {
+		return nil, nil
+	}
+	part := l.indexPart(e)
+	out := make([]int64, 0, len(m.gsis)+len(m.lsis))
+	for _, ds := range [][]*index.Def{m.gsis, m.lsis} {
+		for _, d := range ds {
+			out = append(out, changeSize(d.DiffSized(tkey, nil, part, -1, size)))
+		}
+	}
+	return out, nil
+}
+
+// indexPart is the part of e that the table's global and local indexes
+// read: their keys' attributes, the table's, and those an INCLUDE
+// projection names (indexNames), decoded.
+func (l *bulkLoad) indexPart(e attr.Encoded) attr.Item {
+	part := make(attr.Item, len(l.ixNames))
+	for _, n := range l.ixNames {
+		if v, ok := e.Lookup(n); ok {
+			part[n] = v
+		}
+	}
+	return part
 }
 
 // changeSize is the size of the entry an index change adds, -1 for none.

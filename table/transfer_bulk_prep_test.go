@@ -21,16 +21,20 @@ import (
 )
 
 // TestBulkPreparedIsPlain: a bulk load keys, sizes and encodes each item on
-// the goroutine that decodes it (bulkPrep); the plain twin (Service.plain)
-// does it on the one that writes. Both store, index and log the same: for
-// a table with a stream, a global index and Time to Live (the blind put's
-// path) and one with a local index too (the envelope's path), items there
-// before the load, records with conditions that hold and that fail, the
-// same key twice, bad records (no key, a condition that does not compile,
-// a key of the wrong type), three chunks: every entry of the table's and
-// its indexes' spaces and their counters, every change-log record (time,
-// key, old and new item), the load's description (counts, usage, status)
-// and its report objects.
+// the goroutine that decodes it (bulkPrep), a record of an item alone read
+// straight into its storage encoding (prepareEncoded); the plain twin
+// (Service.plain) decodes every item into a map and does the rest on the
+// goroutine that writes. Both store, index and log the same: for a table
+// with a stream, two global indexes (ALL, and INCLUDE) and Time to Live
+// (the blind put's path) and one with a local index too (the envelope's
+// path), items there before the load, records with conditions that hold
+// and that fail, the same key twice, bad records (no key, a condition that
+// does not compile, a key of the wrong type), items the one-pass decoder
+// takes and items it leaves to the map (a binary), three chunks, decoded
+// on one goroutine (STANDARD) or by a chunk's workers (ACCELERATED): every
+// entry of the table's and its indexes' spaces and their counters, every
+// change-log record (time, key, old and new item), the load's description
+// (counts, usage, status) and its report objects.
 func TestBulkPreparedIsPlain(t *testing.T) {
 	st := bucket.Dir{Root: t.TempDir()}
 	var src strings.Builder
@@ -57,12 +61,15 @@ func TestBulkPreparedIsPlain(t *testing.T) {
 	if _, err := w.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	for _, lsi := range []bool{false, true} {
-		fast := bulkLoaded(t, st, false, lsi)
-		plain := bulkLoaded(t, st, true, lsi)
+	for _, tc := range []struct {
+		lsi  bool
+		tier string
+	}{{false, "STANDARD"}, {true, "STANDARD"}, {false, "ACCELERATED"}} {
+		fast := bulkLoaded(t, st, false, tc.lsi, tc.tier)
+		plain := bulkLoaded(t, st, true, tc.lsi, tc.tier)
 		if len(fast) < 2000 || !slices.Equal(fast, plain) {
 			i := firstDiff(fast, plain)
-			t.Fatalf("lsi %v: prepared load gave %d lines, plain %d; first difference at %d:\n%s\n%s", lsi, len(fast), len(plain), i, at(fast, i), at(plain, i))
+			t.Fatalf("%+v: prepared load gave %d lines, plain %d; first difference at %d:\n%s\n%s", tc, len(fast), len(plain), i, at(fast, i), at(plain, i))
 		}
 	}
 }
@@ -75,11 +82,12 @@ func at(lines []string, i int) string {
 }
 
 // bulkLoaded loads src/in/ into table T (pk, sk; a stream of both images,
-// Time to Live on exp, a global index on g, and with lsi a local one on l),
-// which holds a few items before, on a Service with the fast paths off
-// when plain, and returns what the load left, as lines (see
-// TestBulkPreparedIsPlain).
-func bulkLoaded(t *testing.T, st bucket.Dir, plain, lsi bool) []string {
+// Time to Live on exp, global indexes on g (ALL) and on g and sk (INCLUDE
+// n and v), and with lsi a local one on l), which holds a few items
+// before, in performance tier tier (ACCELERATED: decoded by a chunk's
+// workers), on a Service with the fast paths off when plain, and returns
+// what the load left, as lines (see TestBulkPreparedIsPlain).
+func bulkLoaded(t *testing.T, st bucket.Dir, plain, lsi bool, tier string) []string {
 	t.Helper()
 	ctx := context.Background()
 	const region = "us-east-1"
@@ -94,9 +102,11 @@ func bulkLoaded(t *testing.T, st bucket.Dir, plain, lsi bool) []string {
 			{AttributeName: "g", AttributeType: "S"}},
 		KeySchema: []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}, {AttributeName: "sk", KeyType: "RANGE"}},
 		GlobalSecondaryIndexes: []ddb.GlobalSecondaryIndex{{IndexName: "G", KeySchema: []ddb.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}},
-			Projection: &ddb.Projection{ProjectionType: "ALL"}}},
+			Projection: &ddb.Projection{ProjectionType: "ALL"}},
+			{IndexName: "H", KeySchema: []ddb.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}, {AttributeName: "sk", KeyType: "RANGE"}},
+				Projection: &ddb.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"n", "v"}}}},
 		StreamSpecification: &ddb.StreamSpecification{StreamEnabled: &on, StreamViewType: "NEW_AND_OLD_IMAGES"}}
-	indexes := []string{"G"}
+	indexes := []string{"G", "H"}
 	if lsi {
 		in.AttributeDefinitions = append(in.AttributeDefinitions, ddb.AttributeDefinition{AttributeName: "l", AttributeType: "N"})
 		in.LocalSecondaryIndexes = []ddb.LocalSecondaryIndex{{IndexName: "L", KeySchema: []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"},
@@ -118,7 +128,8 @@ func bulkLoaded(t *testing.T, st bucket.Dir, plain, lsi bool) []string {
 	}
 	out, err := s.StartBulkPutItems(ctx, region, &ddb.StartBulkPutItemsInput{TableName: "T",
 		InputS3Configuration:  &ddb.InputS3Configuration{S3Bucket: "src", S3KeyPrefix: "in/", InputFormat: "DYNAMODB_JSON"},
-		OutputS3Configuration: &ddb.OutputS3Configuration{S3Bucket: "out", OutputType: []string{"ERROR", "CONDITION_CHECK_FAILURE"}}})
+		OutputS3Configuration: &ddb.OutputS3Configuration{S3Bucket: "out", OutputType: []string{"ERROR", "CONDITION_CHECK_FAILURE"}},
+		PerformanceTier:       tier})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -100,7 +100,7 @@ func (l *bulkLoad) write(c s3import.Chunk) error {
 		return writeJob(tx, l.region, kindBulk, l.id, l.job)
 	}
 	var failed []condFailure
-	cpu.Run(func() { failed, err = l.s.applyLoad(muts, pre, post) })
+	cpu.Run(func() { failed, err = l.s.applyLoad(muts, reuse(&l.results, len(muts)), pre, post) })
 	if err != nil {
 		return err
 	}
@@ -121,8 +121,13 @@ type bulkPrep struct {
 }
 
 // prepare checks a decoded record as the plain twin's Options do, its item
-// (itemCheck) then its condition (checkCondition), and prepares it.
+// (itemCheck) then its condition (checkCondition), and prepares it. A
+// record read in its storage encoding (s3import.Options.Encoded: an item
+// alone, no condition) is prepareEncoded's.
 func (l *bulkLoad) prepare(r s3import.Record) (any, error) {
+	if !r.Encoded.IsZero() {
+		return l.prepareEncoded(r.Encoded)
+	}
 	it := r.Item
 	key, err := l.m.itemKey(it)
 	if err != nil {
@@ -141,11 +146,33 @@ func (l *bulkLoad) prepare(r s3import.Record) (any, error) {
 	return &bulkPrep{key: key, enc: enc, size: size, ix: l.indexEntries(it)}, nil
 }
 
+// prepareEncoded is prepare for an item read in its storage encoding,
+// which is stored as it is: its key and its limits checked through
+// Encoded.Lookup, its size the one the encoding records, its index
+// entries' sizes from the attributes the indexes read (indexPart).
+func (l *bulkLoad) prepareEncoded(e attr.Encoded) (any, error) {
+	key, err := l.m.itemKeyFrom(e.Lookup)
+	if err != nil {
+		return nil, err
+	}
+	size := e.Size()
+	if err := l.m.checkStored(size, e.Lookup, false); err != nil {
+		return nil, err
+	}
+	ix, err := l.indexEntriesEncoded(key, e, size)
+	if err != nil {
+		return nil, err
+	}
+	return &bulkPrep{key: key, enc: e.Bytes(), size: size, ix: ix}, nil
+}
+
 // mutations are a chunk's puts: blind (of the prepared encoding, when
 // there is one), or conditional on the record's condition (compiled
-// again: the reader checked it, and the compiler keeps its template).
+// again: the reader checked it, and the compiler keeps its template). A
+// record read in its storage encoding has no Item: its mutation has no
+// next, and puts (or, through the envelope, decodes) the encoding.
 func (l *bulkLoad) mutations(recs []s3import.Record) ([]mutation, error) {
-	muts := make([]mutation, len(recs))
+	muts := reuse(&l.muts, len(recs))
 	for i, r := range recs {
 		l.s.transfers.cpu.Pause(i)
 		it := r.Item
@@ -159,7 +186,10 @@ func (l *bulkLoad) mutations(recs []s3import.Record) ([]mutation, error) {
 				return nil, err
 			}
 		}
-		muts[i] = mutation{meta: l.m, key: key, next: func(attr.Item) (attr.Item, error) { return it, nil }}
+		muts[i] = mutation{meta: l.m, key: key}
+		if it != nil {
+			muts[i].next = func(attr.Item) (attr.Item, error) { return it, nil }
+		}
 		if r.Condition == nil {
 			muts[i].blind = true
 			if p != nil {
@@ -265,16 +295,29 @@ func (l *bulkLoad) reportConditions(recs []s3import.Record, failed []condFailure
 	return l.writeReport(fmt.Sprintf("%s/condition-check-failures/%05d.json", bulkReportBase(out.S3KeyPrefix, l.id), l.job.Progress.CondReports), lines)
 }
 
+// reuse returns (*buf)[:n], zeroed, after growing *buf when it is
+// shorter: a load writes its chunks one after another, and nothing keeps a
+// chunk's mutations or their results once its write has returned, so the
+// next chunk's take their memory rather than make garbage of it.
+func reuse[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	out := (*buf)[:n]
+	clear(out)
+	return out
+}
+
 // applyLoad applies a bulk load's mutations in one store transaction, as
 // the service's own writes (not admitted): pre first (it may refuse the
 // chunk), then each mutation, one whose condition fails skipped (it wrote
 // nothing) and returned among the failures, then post, which is told them.
-func (s *Service) applyLoad(muts []mutation, pre func(*store.Tx) error, post func(*store.Tx, []condFailure) error) ([]condFailure, error) {
+// results (as long as muts) holds the writes' results meanwhile.
+func (s *Service) applyLoad(muts []mutation, results []written, pre func(*store.Tx) error, post func(*store.Tx, []condFailure) error) ([]condFailure, error) {
 	op, err := s.beginWrite(writeService, pointers(muts))
 	if err != nil {
 		return nil, err
 	}
-	results := make([]written, len(muts))
 	var failed []condFailure
 	err = s.runWrite(s.bg, op, func(tx *store.Tx, now int64) error {
 		clear(results) // the store may run this more than once
@@ -285,12 +328,11 @@ func (s *Service) applyLoad(muts []mutation, pre func(*store.Tx) error, post fun
 		sw := &spaceWrites{spaces: map[string]*store.Space{}, stats: map[string]*[2]int64{}}
 		for i, mu := range op.muts {
 			w, _, err := s.applyOne(tx, now, sw, mu)
-			var e *ddb.Error
-			if mu.cond != nil && errors.As(err, &e) && e.Code == ddb.ConditionalCheckFailedException {
-				failed = append(failed, condFailure{i: i, existing: e.Item})
-				continue
-			}
 			if err != nil {
+				if e := conditionFailed(mu, err); e != nil {
+					failed = append(failed, condFailure{i: i, existing: e.Item})
+					continue
+				}
 				return err
 			}
 			results[i] = w
@@ -301,4 +343,15 @@ func (s *Service) applyLoad(muts []mutation, pre func(*store.Tx) error, post fun
 		return post(tx, failed)
 	})
 	return failed, s.finishWrite(s.bg, op, results, err)
+}
+
+// conditionFailed returns err when it is mu's condition failing (a
+// ConditionalCheckFailedException), else nil. (Apart from applyLoad, so
+// that a write that succeeds allocates no target for errors.As.)
+func conditionFailed(mu *mutation, err error) *ddb.Error {
+	var e *ddb.Error
+	if mu.cond != nil && errors.As(err, &e) && e.Code == ddb.ConditionalCheckFailedException {
+		return e
+	}
+	return nil
 }

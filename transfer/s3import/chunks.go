@@ -236,13 +236,16 @@ func decodeChunk(o Options, raw *rawChunk) Chunk {
 	return c
 }
 
-// lineDecodeFunc is the line decoder newDecoder gives a line format.
+// lineDecodeFunc is the decoder of one line of a line format (JSON, Ion)
+// read with o: newDecoder's and a chunk's workers'.
 func lineDecodeFunc(o Options) func([]byte) (Record, error) {
 	switch {
 	case o.Format == FormatIon && o.Conditions:
 		return decodeIonRecord
 	case o.Format == FormatIon:
 		return itemOnly(decodeIonLine)
+	case o.Conditions && o.Encoded:
+		return decodeJSONRecordEncoded
 	case o.Conditions:
 		return decodeJSONRecord
 	case o.Encoded:

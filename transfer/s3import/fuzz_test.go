@@ -3,6 +3,7 @@ package s3import
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"testing"
@@ -19,8 +20,9 @@ func FuzzDecoders(f *testing.F) {
 	f.Add([]byte(`{"Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_not_exists(pk)"}` + "\n"))
 	f.Add([]byte("pk,n\na,1\n\"b\",\"2\"\nbad\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for i, format := range []string{FormatJSON, FormatIon, FormatCSV, FormatJSON, FormatIon, FormatJSON} {
-			d := newDecoder(bytes.NewReader(b), "k", Options{Format: format, KeyTypes: map[string]attr.Type{"n": attr.TypeN}, Conditions: i > 2 && i < 5, Encoded: i == 5})
+		for i, format := range []string{FormatJSON, FormatIon, FormatCSV, FormatJSON, FormatIon, FormatJSON, FormatJSON} {
+			d := newDecoder(bytes.NewReader(b), "k", Options{Format: format, KeyTypes: map[string]attr.Type{"n": attr.TypeN},
+				Conditions: i > 2 && i != 5, Encoded: i >= 5})
 			for i := 0; ; i++ {
 				if i > len(b)+2 {
 					t.Fatalf("%s: more records than bytes", format)
@@ -95,6 +97,61 @@ func FuzzJSONLineTwins(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) { checkJSONTwins(t, b) })
 }
 
+// TestJSONRecordEncodedIsPlain: a bulk load's JSON record decoder with
+// Options.Encoded answers as the one without it, for lines of an item
+// alone (which the encoded path takes when it can) and lines with
+// conditions (which it leaves to decodeJSONRecord).
+func TestJSONRecordEncodedIsPlain(t *testing.T) {
+	encoded := 0
+	for _, line := range []string{
+		`{"Item":{"a":{"S":"x"},"n":{"N":"1.50"}}}`, `{"Item":{}}`, `{"Item":{"a":{"S":"x"}}, "Item":{"b":{"S":"y"}}}`,
+		`{"Item":{"a":{"S":"x"}},"Other":1}`, `{"Item":{"a":{"S":"x"}}}}`, `{"Item":{"a":{"S":"\ud800"}}}`, `{"Item":null}`,
+		`{"Item":{"a":{"SS":["x","x"]}}}`, `{ "Item":{"a":{"B":"AAE="}}}`, `{"Item":{"a":{"N":"1e400"}}}`, `{"Item":{"a":{"S":"x"}} }`,
+		`{"Item":{"pk":{"S":"a"},"ss":{"SS":["b","a"]},"ok":{"BOOL":true},"n":{"N":"07"},"m":{"M":{"l":{"L":[{"NULL":true}]}}}}}`,
+		`{"Item":{"a":{"S":"x"},"a":{"S":"y"}}}`, `{"Item":{"a":{"M":{}}}}`, `{"Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_not_exists(pk)"}`,
+		`{"Item":{"pk":{"S":"b"}},"ConditionExpression":"#v < :v","ExpressionAttributeNames":{"#v":"v"},"ExpressionAttributeValues":{":v":{"N":"2"}}}`,
+		`{"ConditionExpression":"attribute_not_exists(pk)","Item":{"pk":{"S":"a"}}}`, `{"Item":{"pk":{"S":"c"}},"ConditionExpression":7}`,
+		`{"Item":{"pk":{"S":"c"}},"ExpressionAttributeValues":{}}`, `{"Item":{"pk":{"S":"c"}},"ExpressionAttributeNames":null}`,
+	} {
+		if checkJSONRecordTwins(t, []byte(line)) {
+			encoded++
+		}
+	}
+	if encoded < 3 {
+		t.Errorf("the encoded path took %d lines, want 3 or more", encoded)
+	}
+}
+
+// checkJSONRecordTwins fails when decodeJSONRecordEncoded reads b
+// otherwise than decodeJSONRecord; it reports whether it took the encoded
+// path.
+func checkJSONRecordTwins(t *testing.T, b []byte) bool {
+	t.Helper()
+	got, gerr := decodeJSONRecordEncoded(b)
+	want, werr := decodeJSONRecord(b)
+	if fmt.Sprint(gerr) != fmt.Sprint(werr) {
+		t.Fatalf("%s: encoded error %v; plain %v", b, gerr, werr)
+	}
+	if got.Encoded.IsZero() {
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: encoded path %#v; plain %#v", b, got, want)
+		}
+		return false
+	}
+	it, err := got.Encoded.Item()
+	if err != nil || got.Item != nil || got.Condition != nil || want.Condition != nil || !attr.Equal(attr.Map(it), attr.Map(want.Item)) ||
+		got.Encoded.Size() != want.Item.Size() {
+		t.Fatalf("%s: encoded %v (size %d), %v; plain %v (size %d), condition %+v", b, it, got.Encoded.Size(), err, want.Item, want.Item.Size(), want.Condition)
+	}
+	return true
+}
+
+func FuzzJSONRecordTwins(f *testing.F) {
+	f.Add([]byte(`{"Item":{"a":{"S":"x"},"n":{"N":"1.50"}}}`))
+	f.Add([]byte(`{"Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_not_exists(pk)"}`))
+	f.Fuzz(func(t *testing.T, b []byte) { checkJSONRecordTwins(t, b) })
+}
+
 // TestIonLineFastIsPlain: the Ion fast path reads the lines it takes as
 // the Ion library reads them, takes the common ones (an export's lines),
 // and leaves the rest to the library.
@@ -123,6 +180,24 @@ func TestIonLineFastIsPlain(t *testing.T) {
 			t.Errorf("%s: fast path %v, want %v", tc.line, ok, tc.fast)
 		}
 		checkIonTwins(t, []byte(tc.line))
+		checkIonRecordTwins(t, []byte(tc.line))
+	}
+	for _, line := range []string{
+		`$ion_1_0 {Item:{pk:"b"},ConditionExpression:"#v < :v",ExpressionAttributeNames:{'#v':"v"},ExpressionAttributeValues:{':v':2.}}`,
+		`{ConditionExpression:"attribute_not_exists(pk)",Item:{pk:"a"}}`, `{Item:{pk:"c"},ConditionExpression:7}`, `{Item:{pk:"a"},Other:1}`,
+	} {
+		checkIonRecordTwins(t, []byte(line))
+	}
+}
+
+// checkIonRecordTwins fails when a bulk load's Ion record decoder reads b
+// otherwise than the Ion library does (decodeIonRecordPlain).
+func checkIonRecordTwins(t *testing.T, b []byte) {
+	t.Helper()
+	got, gerr := decodeIonRecord(b)
+	want, werr := decodeIonRecordPlain(b)
+	if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: fast %#v, %v; the library %#v, %v", b, got, gerr, want, werr)
 	}
 }
 
@@ -143,5 +218,8 @@ func checkIonTwins(t *testing.T, b []byte) {
 func FuzzIonLineTwins(f *testing.F) {
 	f.Add([]byte(`$ion_1_0 {Item:{pk:"a",n:1.50,s:$dynamodb_NS::[1.,2.]}}`))
 	f.Add([]byte(`{Item:{a:[1,-2,3.0d2,{b:{{AAE=}}}],'q':null,t:true}}`))
-	f.Fuzz(func(t *testing.T, b []byte) { checkIonTwins(t, b) })
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkIonTwins(t, b)
+		checkIonRecordTwins(t, b)
+	})
 }

@@ -164,6 +164,18 @@ func decodeJSONRecord(b []byte) (Record, error) {
 	return out, nil
 }
 
+// decodeJSONRecordEncoded is decodeJSONRecord for Options.Encoded: a line
+// that is an item alone, {"Item":{...}} (no space around the wrapper),
+// whose non-empty item attr.Encoded's one-pass decoder takes comes back in
+// Record.Encoded; every other line (one with a condition, say) as
+// decodeJSONRecord reads it (TestJSONRecordEncodedIsPlain).
+func decodeJSONRecordEncoded(b []byte) (Record, error) {
+	if e, ok := encodeJSONFast(b); ok {
+		return Record{Encoded: e}, nil
+	}
+	return decodeJSONRecord(b)
+}
+
 // decodeJSONLinePlain reads {"Item":{...}} with encoding/json.
 func decodeJSONLinePlain(b []byte) (attr.Item, error) {
 	var rec struct {
@@ -203,8 +215,18 @@ func decodeIonLinePlain(b []byte) (attr.Item, error) {
 // decodeIonRecord reads a bulk load's Ion line: {Item:{...}} with an
 // optional ConditionExpression (a string), ExpressionAttributeNames (a
 // struct of strings) and ExpressionAttributeValues (a struct of values,
-// typed as in Item) beside the item.
+// typed as in Item) beside the item. A line of the item alone takes
+// decodeIonLine's fast path; any other, the Ion library
+// (decodeIonRecordPlain, its twin: TestIonRecordFastIsPlain).
 func decodeIonRecord(b []byte) (Record, error) {
+	if it, ok := decodeIonFast(b); ok {
+		return Record{Item: it}, nil
+	}
+	return decodeIonRecordPlain(b)
+}
+
+// decodeIonRecordPlain is decodeIonRecord with the Ion library alone.
+func decodeIonRecordPlain(b []byte) (Record, error) {
 	m, err := iontext.DecodeLine(b)
 	if err != nil {
 		return Record{}, err

@@ -69,11 +69,12 @@ type Options struct {
 	// record on its own goroutine (a storage key, an encoding). An error
 	// makes the record bad.
 	Prepare func(Record) (any, error)
-	// Encoded decodes a DYNAMODB_JSON item (not a bulk load's record)
-	// straight into its storage encoding (Record.Encoded, Item nil) when
-	// it has the shape attr.Encoded's one-pass decoder takes, for a caller
-	// that only keys, checks and stores it; any other item is decoded as
-	// without it.
+	// Encoded decodes a DYNAMODB_JSON item straight into its storage
+	// encoding (Record.Encoded, Item nil) when it has the shape
+	// attr.Encoded's one-pass decoder takes, for a caller that only keys,
+	// checks and stores it; any other item is decoded as without it. With
+	// Conditions, only a record that is its item alone ({"Item":{...}})
+	// is: one with a condition comes in Record.Item.
 	Encoded bool
 	// SkipBroken makes an object whose bytes break off (a corrupt or
 	// truncated compressed stream, a stream that is not of the
@@ -322,28 +323,35 @@ func readObject(ctx context.Context, s bucket.Store, bkt string, o Options, pos 
 // record counts one record the decoder gave (rec, or the error err) and
 // hands it to put or bad.
 func record(dec decoder, o Options, pos *Position, rec Record, err error, put func(Record, Position) error, bad func(*RecordError, Position)) error {
-	var rerr *RecordError
 	if err == nil {
 		if cerr := check(o, &rec); cerr != nil {
 			err = &RecordError{Key: pos.Key, Line: lineOf(dec), Err: cerr}
 		}
 	}
-	switch {
-	case errors.As(err, &rerr):
-		pos.Records++
-		pos.Stats.Processed++
-		pos.Stats.Errors++
-		if bad != nil {
-			bad(rerr, *pos)
-		}
-		return nil
-	case err != nil:
-		return fmt.Errorf("%s: %w", pos.Key, err)
+	if err != nil {
+		return badRecord(pos, err, bad)
 	}
 	pos.Records++
 	pos.Stats.Processed++
 	rec.Key, rec.Line = pos.Key, lineOf(dec)
 	return put(rec, *pos)
+}
+
+// badRecord counts a bad record, err a *RecordError, and hands it to bad;
+// any other err is fatal. (Apart from record, so that a good record
+// allocates no target for errors.As.)
+func badRecord(pos *Position, err error, bad func(*RecordError, Position)) error {
+	var rerr *RecordError
+	if !errors.As(err, &rerr) {
+		return fmt.Errorf("%s: %w", pos.Key, err)
+	}
+	pos.Records++
+	pos.Stats.Processed++
+	pos.Stats.Errors++
+	if bad != nil {
+		bad(rerr, *pos)
+	}
+	return nil
 }
 
 // check runs the caller's checks on a parsed record, its item's then its
@@ -376,20 +384,14 @@ func check(o Options, rec *Record) error {
 	return nil
 }
 
+// newDecoder returns the decoder of an object in o's format: CSV's, or a
+// line decoder with the line decoder a chunk's workers use
+// (lineDecodeFunc), so that both read each line alike.
 func newDecoder(r io.Reader, key string, o Options) decoder {
-	switch {
-	case o.Format == FormatCSV:
+	if o.Format == FormatCSV {
 		return newCSVDecoder(r, key, o)
-	case o.Format == FormatIon && o.Conditions:
-		return newLineDecoder(r, key, decodeIonRecord)
-	case o.Format == FormatIon:
-		return newLineDecoder(r, key, itemOnly(decodeIonLine))
-	case o.Conditions:
-		return newLineDecoder(r, key, decodeJSONRecord)
-	case o.Encoded:
-		return newLineDecoder(r, key, decodeJSONEncoded)
 	}
-	return newLineDecoder(r, key, itemOnly(decodeJSONLine))
+	return newLineDecoder(r, key, lineDecodeFunc(o))
 }
 
 // itemOnly makes a line's item decoder a record decoder.
