@@ -175,15 +175,20 @@ func stopSlow(b *testing.B, p *proc) {
 	}
 	b.Logf("stopped in %v", time.Since(start).Round(time.Millisecond))
 	if path := os.Getenv("DDBLOCAL_TRANSFER_SERVERLOG"); path != "" {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer f.Close()
-		if _, err := f.WriteString(p.log.String()); err != nil {
+		if err := appendFile(path, p.log.String()); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// appendFile appends s to the file at path, creating it if need be.
+func appendFile(path, s string) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(s)
+	return errors.Join(err, f.Close())
 }
 
 // benchImport imports src/big/ as table Big through p and reports it.
@@ -518,6 +523,7 @@ func (m *procMeter) profile(path, kind string, seconds int) {
 type fgProbe struct {
 	stop chan struct{}
 	done chan []time.Duration
+	sent []time.Time // when each request was sent, read after done
 }
 
 // startProbe creates table Probe (once) and its item, and starts probing.
@@ -551,17 +557,30 @@ func startProbe(t testing.TB, c *dynamodb.Client) *fgProbe {
 				t.Error(err)
 			}
 			lat = append(lat, time.Since(began))
+			p.sent = append(p.sent, began)
 		}
 	}()
 	return p
 }
 
-// report stops the probe and logs its latencies.
+// report stops the probe and logs its latencies. With
+// DDBLOCAL_TRANSFER_PROBE_LOG=FILE it also appends to FILE one line per
+// request: what, when it was sent (Unix ns) and its latency (ns), to
+// match the slow ones with a server trace (DDBLOCAL_TRANSFER_TRACE).
 func (p *fgProbe) report(t testing.TB, what string) {
 	close(p.stop)
 	lat := <-p.done
 	if len(lat) == 0 {
 		return
+	}
+	if path := os.Getenv("DDBLOCAL_TRANSFER_PROBE_LOG"); path != "" {
+		var sb strings.Builder
+		for i, d := range lat {
+			fmt.Fprintf(&sb, "%s %d %d\n", strings.ReplaceAll(what, " ", "-"), p.sent[i].UnixNano(), d.Nanoseconds())
+		}
+		if err := appendFile(path, sb.String()); err != nil {
+			t.Error(err)
+		}
 	}
 	slices.Sort(lat)
 	q := func(f float64) time.Duration { return lat[int(f*float64(len(lat)-1))].Round(10 * time.Microsecond) }

@@ -1,10 +1,13 @@
 package integration
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -24,8 +27,12 @@ import (
 // reports items/s, items per CPU-second of the server and its RSS growth,
 // and logs the probe's latencies. Durable, it then measures on until the
 // log the load wrote is checkpointed into bbolt, and logs the figures of
-// the load and its checkpoints (bulk-ckpt-rss-MiB: the peak of both). Run
-// it once a build:
+// the load and its checkpoints (bulk-ckpt-rss-MiB: the peak of both).
+// DDBLOCAL_TRANSFER_TRACE=FILE saves a runtime trace of the server to
+// FILE-bulk, DDBLOCAL_TRANSFER_TRACE_SECS seconds long (default 2) from
+// DDBLOCAL_TRANSFER_TRACE_AT seconds into the load (default 0), to see
+// where the probe's slow requests wait (DDBLOCAL_TRANSFER_PROBE_LOG: each
+// request's time). Run it once a build:
 //
 //	go test ./integration -run '^$' -bench BenchmarkBulkLoad -benchtime 1x -v
 func BenchmarkBulkLoad(b *testing.B) {
@@ -65,6 +72,14 @@ func benchBulk(b *testing.B, p *proc, n int, durable bool) measured {
 	}
 	if path := os.Getenv("DDBLOCAL_TRANSFER_CPUPROFILE"); path != "" {
 		go m.profile(path+"-bulk", "profile", 10)
+	}
+	if path := os.Getenv("DDBLOCAL_TRANSFER_TRACE"); path != "" {
+		at, _ := strconv.ParseFloat(os.Getenv("DDBLOCAL_TRANSFER_TRACE_AT"), 64)
+		secs, _ := strconv.Atoi(os.Getenv("DDBLOCAL_TRANSFER_TRACE_SECS"))
+		go func() {
+			time.Sleep(time.Duration(at * float64(time.Second)))
+			m.profile(path+"-bulk", "trace", cmp.Or(secs, 2))
+		}()
 	}
 	var last *types.BulkOperationDescription
 	d := m.until(func() bool {

@@ -7,27 +7,30 @@ import (
 )
 
 // Budget bounds how many goroutines of background work compute at once,
-// and keeps a processor free for foreground requests while they do.
+// and keeps processors free for foreground requests while they do.
 //
-// Why a free processor: Go's scheduler polls the network from a processor
+// Why free processors: Go's scheduler polls the network from a processor
 // that has nothing to run, at once, but with every processor busy it
-// notices a request only when its monitor polls (every 10 ms) and then
-// queues it behind the running goroutines (BenchmarkTransfer's foreground
-// probe saw a GetItem's p99 at 13-34 ms during an import with every core
-// decoding). A Budget of NewBudget(n) units for GOMAXPROCS-1 leaves one
-// processor idle by giving the work one core fewer than the machine has
-// (half of a 2-core machine). NewCoresBudget instead gives the work every
-// core and runs the process with one processor more than cores while any
-// unit is held (runtime.GOMAXPROCS): the processor left idle then polls
-// the network at once as before, and the operating system, not Go, shares
-// the cores between the work's threads and the thread of a request that
-// arrives (Linux runs a thread woken from its wait ahead of busy ones,
-// within its scheduling slice), so a request is not held back by the work
-// more than without it and an idle machine's cores all compute.
+// notices a request only when its monitor polls (every 10 ms), when a
+// collection restarts the world, or when a processor runs out of work,
+// and then queues it behind the running goroutines (BenchmarkTransfer's
+// foreground probe saw a GetItem's p99 at 13-34 ms during an import with
+// every core decoding). A Budget of NewBudget(n) units for GOMAXPROCS-1
+// leaves one processor idle by giving the work one core fewer than the
+// machine has (half of a 2-core machine). NewCoresBudget instead gives the
+// work every core and runs the process with spareProcs processors more
+// than cores while any unit is held (runtime.GOMAXPROCS): the processors
+// left idle poll the network at once as before, and the operating system,
+// not Go, shares the cores between the work's threads and the thread of a
+// request that arrives (Linux runs a thread woken from its wait ahead of
+// busy ones, within its scheduling slice), so a request is not held back
+// by the work more than without it and an idle machine's cores all
+// compute.
 //
 // The work also yields its processor every few hundred items (Pause): a
 // request that became runnable on that processor's queue runs then, not
-// when the step ends.
+// when the step ends. (A yield does not poll the network: the yielding
+// goroutine waits in the global queue, which the scheduler reads first.)
 //
 // Each goroutine of the work acquires a unit before a step of computing
 // (splitting a chunk's lines, decoding a chunk, writing one) and releases
@@ -43,18 +46,33 @@ func NewBudget(n int) *Budget {
 	return &Budget{units: make(chan struct{}, max(1, n))}
 }
 
+// spareProcs is how many processors more than cores a NewCoresBudget
+// runs the process with while its units are held. Beside the work's
+// units, two other goroutines compute for long stretches during a
+// transfer: the durable store's checkpointer (a third to two fifths of a
+// core during a bulk load) and, for a third of the time, the collector's
+// dedicated mark worker (GOMAXPROCS 4 and more have one; below, every
+// processor marks a quarter of its time). The third processor is the one
+// left idle to poll the network. With one spare, all three processors
+// were busy when 48-52 % of a foreground probe's requests arrived during
+// a durable 1,000,000-item bulk load: those waited for the monitor's
+// 10 ms network poll and then for a processor, and 17-25 % of the
+// requests took 5 ms or more (fourteenth session; with three, 4-7 %).
+// The collector still gives every idle processor an idle mark worker
+// while it marks; those poll the network between bits of work.
+const spareProcs = 3
+
 // NewCoresBudget returns a Budget of cores units (at least one) that runs
-// the process with cores+1 processors while any unit is held, and gives
-// GOMAXPROCS back to what it was once no unit has been held for
+// the process with cores+spareProcs processors while any unit is held,
+// and gives GOMAXPROCS back to what it was once no unit has been held for
 // spareLinger (the runtime's automatic default when it was that, so it
 // keeps following the machine; else the variable's or the program's own
-// value). GOMAXPROCS is the process's: two such
-// Budgets in one process (servers in one test binary) may give it back
-// while the other's work runs, which costs that work's requests latency,
-// nothing else.
+// value). GOMAXPROCS is the process's: two such Budgets in one process
+// (servers in one test binary) may give it back while the other's work
+// runs, which costs that work's requests latency, nothing else.
 func NewCoresBudget(cores int) *Budget {
 	cores = max(1, cores)
-	return &Budget{units: make(chan struct{}, cores), spare: &spareProc{procs: cores + 1}}
+	return &Budget{units: make(chan struct{}, cores), spare: &spareProc{procs: cores + spareProcs}}
 }
 
 // Acquire waits for a unit.
@@ -85,8 +103,8 @@ func (b *Budget) Run(fn func()) {
 const yieldEvery = 128
 
 // Pause yields the processor every yieldEvery calls (i counts them), so
-// that runnable goroutines queued behind the work run. With a spare
-// processor (NewCoresBudget) it yields the thread's core too (osYield):
+// that runnable goroutines queued behind the work run. With spare
+// processors (NewCoresBudget) it yields the thread's core too (osYield):
 // a request's thread woken on that core runs then, not when the work's
 // thread has used its scheduling slice.
 func (b *Budget) Pause(i int) {
@@ -98,13 +116,13 @@ func (b *Budget) Pause(i int) {
 	}
 }
 
-// spareLinger is how long a Budget with a spare processor keeps it after
+// spareLinger is how long a Budget with spare processors keeps them after
 // its last unit is given back: the steps of one transfer, and transfers
 // run one after another, do not change GOMAXPROCS (which stops the world
 // for a moment) each time.
 const spareLinger = 250 * time.Millisecond
 
-// spareProc is a Budget's extra processor: GOMAXPROCS is at least procs
+// spareProc is a Budget's extra processors: GOMAXPROCS is at least procs
 // while a unit is held (held > 0) and until spareLinger after; raised
 // says this raised it.
 type spareProc struct {

@@ -57,7 +57,7 @@ func TestBudget(t *testing.T) {
 }
 
 // TestCoresBudgetSpare: a NewCoresBudget of n units lets n goroutines
-// compute at once, runs the process with n+1 processors while a unit is
+// compute at once, runs the process with n+3 processors while a unit is
 // held (never fewer than it had), and gives GOMAXPROCS back once no unit
 // is held (here to the value the GOMAXPROCS variable set). Whether the
 // processors stay for the linger is not checked: a loaded machine may
@@ -67,7 +67,7 @@ func TestCoresBudgetSpare(t *testing.T) {
 	t.Setenv("GOMAXPROCS", strconv.Itoa(before))
 	for _, cores := range []int{before, 1} {
 		b := s3import.NewCoresBudget(cores)
-		want := max(before, cores+1)
+		want := max(before, cores+3)
 		var in, peak atomic.Int64
 		var wg sync.WaitGroup
 		for range cores + 2 {
@@ -110,12 +110,12 @@ func TestCoresBudgetGivesBackExplicit(t *testing.T) {
 	defer runtime.GOMAXPROCS(before)
 	b := s3import.NewCoresBudget(1)
 	b.Run(func() {
-		if got := runtime.GOMAXPROCS(0); got != 2 {
-			t.Errorf("GOMAXPROCS %d while a unit is held, want 2", got)
+		if got := runtime.GOMAXPROCS(0); got != 4 {
+			t.Errorf("GOMAXPROCS %d while a unit is held, want 4", got)
 		}
 	})
 	deadline := time.Now().Add(10 * time.Second)
-	for runtime.GOMAXPROCS(0) == 2 && time.Now().Before(deadline) {
+	for runtime.GOMAXPROCS(0) == 4 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if got := runtime.GOMAXPROCS(0); got != 1 {
