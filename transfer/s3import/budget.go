@@ -56,8 +56,8 @@ func NewBudget(n int) *Budget {
 // left idle to poll the network. With one spare, all three processors
 // were busy when 48-52 % of a foreground probe's requests arrived during
 // a durable 1,000,000-item bulk load: those waited for the monitor's
-// 10 ms network poll and then for a processor, and 17-25 % of the
-// requests took 5 ms or more (fourteenth session; with three, 4-7 %).
+// 10 ms network poll and then for a processor, and 16-25 % of the
+// requests took 5 ms or more (fourteenth session; with three, 4-8 %).
 // The collector still gives every idle processor an idle mark worker
 // while it marks; those poll the network between bits of work.
 const spareProcs = 3
