@@ -151,6 +151,7 @@ func (c *checkpointer) planSorted(name string) (map[ckptTarget]*sortedKeys, erro
 	ops := map[ckptTarget]*count{}
 	reset := map[string]bool{}
 	_, err = readRecords(f, func(body []byte) error {
+		c.pace.tickRecord(len(body))
 		d := recordDecoder{b: body}
 		for len(d.b) > 0 && d.err == nil {
 			op, id, sub, key := scanOp(&d)
@@ -250,7 +251,7 @@ func (c *checkpointer) checkpointSorted(seg uint64, plan map[ckptTarget]*sortedK
 		return w.abort(fmt.Errorf("store: checkpoint %s: %w", name, err))
 	}
 	cost := w.cost()
-	if err := w.t.Commit(); err != nil {
+	if err := c.commit(w.t.Commit); err != nil {
 		return fmt.Errorf("store: checkpoint %s: %w", name, err)
 	}
 	c.overBudget(cost)
@@ -287,6 +288,7 @@ func (c *checkpointer) recordPass(name string, plan map[ckptTarget]*sortedKeys) 
 			chunk = 0
 		}
 		chunk += len(body)
+		c.pace.tickRecord(len(body))
 		return applyExcept(boltTxn{t}, body, plan)
 	})
 	if err != nil {
@@ -302,7 +304,7 @@ func (c *checkpointer) recordPass(name string, plan map[ckptTarget]*sortedKeys) 
 // tells a test, and begins the next transaction, unless close has spent
 // its budget (errCloseBudget). t is finished either way.
 func (c *checkpointer) commitStep(t *bolt.Tx, n int, step string) (*bolt.Tx, error) {
-	if err := t.Commit(); err != nil {
+	if err := c.commit(t.Commit); err != nil {
 		return nil, mapErr(err)
 	}
 	dropMapped(c.b.db)
@@ -349,6 +351,7 @@ func (w *sortedWriter) write(tg ckptTarget, keys *sortedKeys) error {
 		if err := w.put(d, m, key, &hint); err != nil {
 			return err
 		}
+		w.c.pace.tick(1)
 	}
 	return nil
 }
@@ -377,7 +380,9 @@ func (w *sortedWriter) full() bool {
 // (d).
 func (w *sortedWriter) open(tg ckptTarget, m **kvMap, d **bolt.Bucket) error {
 	if w.root == nil {
+		w.c.pace.free() // durableRoot may wait for a sync
 		root, err := w.c.mem.durableRoot()
+		w.c.pace.hold()
 		if err != nil {
 			return err
 		}
