@@ -76,6 +76,7 @@ type checkpointer struct {
 	// sortedNodes and sortedBytes are their bounds, smaller in tests.
 	mem                                              *memEngine
 	sortedMin, sortedTable, sortedNodes, sortedBytes int
+	sortedKeyBytes                                   int
 
 	// pacer, when set (DB.SetPacer), paces the checkpoints (wal_pace.go);
 	// pace is the current checkpoint's hold on it (the loop's goroutine).
@@ -93,7 +94,7 @@ const (
 // with its pipeline or syncer) into b, pending first.
 func startCheckpointer(fs vfs, b boltEngine, path string, pending []uint64, mem *memEngine, log *slog.Logger) *checkpointer {
 	c := &checkpointer{fs: fs, b: b, path: path, log: log, pending: pending, retry: checkpointRetry, chunk: checkpointChunk, closeBudget: closeBytes,
-		mem: mem, sortedMin: sortedMin, sortedTable: sortedTable, sortedNodes: sortedNodes, sortedBytes: sortedBytes,
+		mem: mem, sortedMin: sortedMin, sortedTable: sortedTable, sortedNodes: sortedNodes, sortedBytes: sortedBytes, sortedKeyBytes: sortedKeyBytes,
 		quit: make(chan struct{}), done: make(chan struct{})}
 	c.cond = sync.NewCond(&c.mu)
 	go c.loop()
