@@ -98,8 +98,22 @@ func benchBulk(b *testing.B, p *proc, n int, durable bool) measured {
 	res := m.report("bulk load", n, d)
 	if durable {
 		path := filepath.Join(p.cmd.Dir, "db") // scaleServerArgs' --db-path
+		logBacklog(b, path)
 		d = m.until(func() bool { return checkpointed(path) })
 		b.ReportMetric(float64(m.report("bulk load and its checkpoints", n, d).rssGrowth), "bulk-ckpt-rss-MiB")
 	}
 	return res
+}
+
+// logBacklog logs the log segments of the database at path not yet
+// checkpointed (the one being written among them) and their bytes.
+func logBacklog(b *testing.B, path string) {
+	segs, _ := filepath.Glob(path + "-wal-[0-9a-f]*")
+	var size int64
+	for _, s := range segs {
+		if fi, err := os.Stat(s); err == nil {
+			size += fi.Size()
+		}
+	}
+	b.Logf("bulk load: log backlog at its end: %d segments, %d MiB", len(segs), size>>20)
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -75,6 +76,12 @@ type checkpointer struct {
 	// sortedNodes and sortedBytes are their bounds, smaller in tests.
 	mem                                              *memEngine
 	sortedMin, sortedTable, sortedNodes, sortedBytes int
+	sortedKeyBytes                                   int
+
+	// pacer, when set (DB.SetPacer), paces the checkpoints (wal_pace.go);
+	// pace is the current checkpoint's hold on it (the loop's goroutine).
+	pacer atomic.Pointer[Pacer]
+	pace  *pace
 }
 
 // Waits between retries of a failed checkpoint.
@@ -87,7 +94,7 @@ const (
 // with its pipeline or syncer) into b, pending first.
 func startCheckpointer(fs vfs, b boltEngine, path string, pending []uint64, mem *memEngine, log *slog.Logger) *checkpointer {
 	c := &checkpointer{fs: fs, b: b, path: path, log: log, pending: pending, retry: checkpointRetry, chunk: checkpointChunk, closeBudget: closeBytes,
-		mem: mem, sortedMin: sortedMin, sortedTable: sortedTable, sortedNodes: sortedNodes, sortedBytes: sortedBytes,
+		mem: mem, sortedMin: sortedMin, sortedTable: sortedTable, sortedNodes: sortedNodes, sortedBytes: sortedBytes, sortedKeyBytes: sortedKeyBytes,
 		quit: make(chan struct{}), done: make(chan struct{})}
 	c.cond = sync.NewCond(&c.mu)
 	go c.loop()
@@ -208,6 +215,9 @@ func (c *checkpointer) inject(retry time.Duration, fail func(uint64) error) {
 // deletes it: sorted (wal_sorted.go) when it writes some keyspaces often,
 // otherwise record by record (checkpointPlain).
 func (c *checkpointer) checkpoint(seg uint64) error {
+	c.pace = newPace(&c.pacer)
+	c.pace.hold()
+	defer c.pace.free()
 	name := segmentName(c.path, seg)
 	var plan map[ckptTarget]*sortedKeys
 	if c.mem != nil && c.mem.wal.failure() == nil {
@@ -252,7 +262,7 @@ func (c *checkpointer) checkpointPlain(seg uint64) error {
 	var chunk int
 	_, err = readRecords(f, func(body []byte) error {
 		if chunk >= c.chunk {
-			if err := t.commit(); err != nil {
+			if err := c.commit(t.commit); err != nil {
 				return err
 			}
 			dropMapped(c.b.db)
@@ -267,6 +277,7 @@ func (c *checkpointer) checkpointPlain(seg uint64) error {
 			chunk = 0
 		}
 		chunk += len(body)
+		c.pace.tickRecord(len(body))
 		return applyRecord(t, body)
 	})
 	if err == nil {
@@ -278,11 +289,19 @@ func (c *checkpointer) checkpointPlain(seg uint64) error {
 		}
 		return fmt.Errorf("store: checkpoint %s: %w", name, err)
 	}
-	if err := t.commit(); err != nil {
+	if err := c.commit(t.commit); err != nil {
 		return fmt.Errorf("store: checkpoint %s: %w", name, err)
 	}
 	c.overBudget(chunk)
 	return nil
+}
+
+// commit runs a bbolt commit (which mostly waits for the disk) without
+// the checkpoint's pacer unit.
+func (c *checkpointer) commit(fn func() error) error {
+	c.pace.free()
+	defer c.pace.hold()
+	return fn()
 }
 
 // step tells a test that a checkpoint step has changed the files.

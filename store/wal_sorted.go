@@ -29,7 +29,11 @@ import (
 // rewritten about once per segment, and what a transaction holds is
 // bounded whatever the table's size. Values are not copied: the memory
 // engine's arena never changes bytes it has written, and the state read
-// is kept until the transaction ends.
+// is kept until the transaction ends. The keys are not all held at once:
+// past sortedKeyBytes, they are collected and written a range of first
+// bytes at a time (table keys begin with a hash, so the ranges are even),
+// the first range by the record pass and each later one by a pass that
+// only reads the segment's keys; each page is still rewritten about once.
 //
 // Which state. The memory engine's state at a log position P at or after
 // the segment's end (durableRoot: every record up to P is in the log, and
@@ -67,12 +71,23 @@ import (
 // segment twice, sorting the keys, looking each up) cost durable PutItem
 // and BatchWriteItem on a 20,000-item table 6-24 % of CPU (benchtool).
 // sortedNodes bounds the bbolt nodes (pages read to change them) one
-// transaction holds, sortedBytes the keys and values it writes.
+// transaction holds, sortedBytes the keys and values it writes. A
+// transaction also keeps the memory engine's state it reads alive, and
+// with it every node a busy table has copied since: at 2,048 nodes the
+// transactions of a 1,000,000-item bulk load's checkpoints (bbolt's new
+// pages, its nodes and that state) were most of the load's working
+// memory beside the collector's headroom, at 512 about 15 MiB less
+// (docs/import-export.md, fourteenth session).
 const (
 	sortedMin   = 4096
 	sortedTable = 1 << 16
-	sortedNodes = 2048
+	sortedNodes = 512
 	sortedBytes = 4 << 20
+	// sortedKeyBytes bounds the keys (with 8 bytes each beside them) a
+	// sorted checkpoint collects at once: a segment's keys beyond it are
+	// collected and written a range of first bytes at a time, each range
+	// a pass over the segment.
+	sortedKeyBytes = 2 << 20
 )
 
 // errNoSegment: the log failed to start its next segment (the log's
@@ -87,18 +102,49 @@ type ckptTarget struct {
 
 // sortedKeys collects the keys of one sorted keyspace from a segment: buf
 // holds them one after the other, spans the start and end of each in buf
-// (start<<32 | end; a segment is far below 4 GiB), 8 bytes a key.
+// (start<<32 | end; a segment is far below 4 GiB), 8 bytes a key. Only
+// the keys whose first byte is in [from, to) are collected: a segment's
+// keys are collected and written a range of first bytes at a time
+// (keyRanges), so that they are not all held at once. hist counts the
+// segment's keys by first byte (planSorted).
 type sortedKeys struct {
-	buf   []byte
-	spans []uint64
+	buf      []byte
+	spans    []uint64
+	from, to int
+	hist     [256]keyCount
 }
 
-// newSortedKeys returns room for n keys of size bytes in all.
-func newSortedKeys(n, size int) *sortedKeys {
-	return &sortedKeys{buf: make([]byte, 0, size), spans: make([]uint64, 0, n)}
+// keyCount counts keys and their bytes.
+type keyCount struct{ n, size int }
+
+// firstByte is the byte a key's range is chosen by (0 for the empty key).
+func firstByte(key []byte) int {
+	if len(key) == 0 {
+		return 0
+	}
+	return int(key[0])
+}
+
+// collect empties s and makes it collect the keys whose first byte is in
+// [from, to), with room for them all.
+func (s *sortedKeys) collect(from, to int) {
+	var n keyCount
+	for _, h := range s.hist[from:to] {
+		n.n, n.size = n.n+h.n, n.size+h.size
+	}
+	if cap(s.spans) < n.n {
+		s.spans = make([]uint64, 0, n.n)
+	}
+	if cap(s.buf) < n.size {
+		s.buf = make([]byte, 0, n.size)
+	}
+	s.buf, s.spans, s.from, s.to = s.buf[:0], s.spans[:0], from, to
 }
 
 func (s *sortedKeys) add(key []byte) {
+	if b := firstByte(key); b < s.from || b >= s.to {
+		return
+	}
 	start := len(s.buf)
 	s.buf = append(s.buf, key...)
 	s.spans = append(s.spans, uint64(start)<<32|uint64(len(s.buf)))
@@ -111,6 +157,26 @@ func (s *sortedKeys) key(sp uint64) []byte { return s.buf[sp>>32 : uint32(sp) : 
 func (s *sortedKeys) sort() {
 	slices.SortFunc(s.spans, func(x, y uint64) int { return bytes.Compare(s.key(x), s.key(y)) })
 	s.spans = slices.CompactFunc(s.spans, func(x, y uint64) bool { return bytes.Equal(s.key(x), s.key(y)) })
+}
+
+// keyRanges splits the first bytes 0-255 into ranges [from, to) whose
+// keys, over every keyspace of plan, take at most bound bytes with their
+// spans (a range of one first byte may take more).
+func keyRanges(plan map[ckptTarget]*sortedKeys, bound int) [][2]int {
+	var ranges [][2]int
+	from, acc := 0, 0
+	for b := range 256 {
+		need := 0
+		for _, keys := range plan {
+			need += keys.hist[b].size + 8*keys.hist[b].n
+		}
+		if b > from && acc+need > bound {
+			ranges = append(ranges, [2]int{from, b})
+			from, acc = b, 0
+		}
+		acc += need
+	}
+	return append(ranges, [2]int{from, 256})
 }
 
 // scanOp reads one operation from d and returns its op, its space and
@@ -147,10 +213,14 @@ func (c *checkpointer) planSorted(name string) (map[ckptTarget]*sortedKeys, erro
 		return nil, fmt.Errorf("store: checkpoint: %w", err)
 	}
 	defer f.Close()
-	type count struct{ ops, size int }
+	type count struct {
+		ops  int
+		hist [256]keyCount
+	}
 	ops := map[ckptTarget]*count{}
 	reset := map[string]bool{}
 	_, err = readRecords(f, func(body []byte) error {
+		c.pace.tickRecord(len(body))
 		d := recordDecoder{b: body}
 		for len(d.b) > 0 && d.err == nil {
 			op, id, sub, key := scanOp(&d)
@@ -165,7 +235,8 @@ func (c *checkpointer) planSorted(name string) (map[ckptTarget]*sortedKeys, erro
 					ops[ckptTarget{string(id), sub}] = n
 				}
 				n.ops++
-				n.size += len(key)
+				h := &n.hist[firstByte(key)]
+				h.n, h.size = h.n+1, h.size+len(key)
 			}
 		}
 		return nil
@@ -179,7 +250,7 @@ func (c *checkpointer) planSorted(name string) (map[ckptTarget]*sortedKeys, erro
 			if plan == nil {
 				plan = map[ckptTarget]*sortedKeys{}
 			}
-			plan[t] = newSortedKeys(n.ops, n.size)
+			plan[t] = &sortedKeys{hist: n.hist}
 		}
 	}
 	return plan, nil
@@ -222,38 +293,76 @@ func applyExcept(t txn, body []byte, plan map[ckptTarget]*sortedKeys) error {
 }
 
 // checkpointSorted is checkpoint with the keyspaces of plan written sorted
-// (see above): the record pass, then each keyspace in key order, and the
-// segment recorded as applied in the last transaction.
+// (see above): the record pass, which collects the keys of the first
+// range of first bytes (keyRanges), then each keyspace's keys of that
+// range in key order; then, for each later range, a pass over the segment
+// that only collects its keys, and those written. The segment is recorded
+// as applied in the last transaction.
 func (c *checkpointer) checkpointSorted(seg uint64, plan map[ckptTarget]*sortedKeys) error {
 	name := segmentName(c.path, seg)
-	t, n, err := c.recordPass(name, plan)
-	if err != nil {
-		return err
-	}
 	targets := make([]ckptTarget, 0, len(plan))
 	for tg := range plan {
 		targets = append(targets, tg)
 	}
-	slices.SortFunc(targets, func(x, y ckptTarget) int {
-		return cmpTarget(x, y)
-	})
-	w := sortedWriter{c: c, t: t, n: n}
-	for _, tg := range targets {
-		keys := plan[tg]
-		keys.sort()
-		if err := w.write(tg, keys); err != nil {
-			return w.abort(fmt.Errorf("store: checkpoint %s: %w", name, err))
+	slices.SortFunc(targets, cmpTarget)
+	var w sortedWriter
+	for i, r := range keyRanges(plan, c.sortedKeyBytes) {
+		for _, keys := range plan {
+			keys.collect(r[0], r[1])
 		}
-		plan[tg] = nil // its keys are no longer needed
+		if i == 0 {
+			t, n, err := c.recordPass(name, plan)
+			if err != nil {
+				return err
+			}
+			w = sortedWriter{c: c, t: t, n: n}
+		} else if err := c.collectPass(name, plan); err != nil {
+			return w.abort(err)
+		}
+		for _, tg := range targets {
+			keys := plan[tg]
+			keys.sort()
+			if err := w.write(tg, keys); err != nil {
+				return w.abort(fmt.Errorf("store: checkpoint %s: %w", name, err))
+			}
+		}
+		w.root = nil // read a fresh state for the next range
 	}
 	if err := setApplied(boltTxn{w.t}, seg); err != nil {
 		return w.abort(fmt.Errorf("store: checkpoint %s: %w", name, err))
 	}
 	cost := w.cost()
-	if err := w.t.Commit(); err != nil {
+	if err := c.commit(w.t.Commit); err != nil {
 		return fmt.Errorf("store: checkpoint %s: %w", name, err)
 	}
 	c.overBudget(cost)
+	return nil
+}
+
+// collectPass reads segment name again and collects the keys of the
+// keyspaces of plan (those in their range), applying nothing.
+func (c *checkpointer) collectPass(name string, plan map[ckptTarget]*sortedKeys) error {
+	f, err := c.fs.OpenFile(name, os.O_RDONLY, 0)
+	if err != nil {
+		return fmt.Errorf("store: checkpoint: %w", err)
+	}
+	defer f.Close()
+	_, err = readRecords(f, func(body []byte) error {
+		c.pace.tickRecord(len(body))
+		d := recordDecoder{b: body}
+		for len(d.b) > 0 && d.err == nil {
+			op, id, sub, key := scanOp(&d)
+			if d.err == nil && (op == opPut || op == opDelete) {
+				if keys := plan[ckptTarget{string(id), sub}]; keys != nil {
+					keys.add(key)
+				}
+			}
+		}
+		return d.err
+	})
+	if err != nil {
+		return fmt.Errorf("store: checkpoint %s: %w", name, err)
+	}
 	return nil
 }
 
@@ -287,6 +396,7 @@ func (c *checkpointer) recordPass(name string, plan map[ckptTarget]*sortedKeys) 
 			chunk = 0
 		}
 		chunk += len(body)
+		c.pace.tickRecord(len(body))
 		return applyExcept(boltTxn{t}, body, plan)
 	})
 	if err != nil {
@@ -302,7 +412,7 @@ func (c *checkpointer) recordPass(name string, plan map[ckptTarget]*sortedKeys) 
 // tells a test, and begins the next transaction, unless close has spent
 // its budget (errCloseBudget). t is finished either way.
 func (c *checkpointer) commitStep(t *bolt.Tx, n int, step string) (*bolt.Tx, error) {
-	if err := t.Commit(); err != nil {
+	if err := c.commit(t.Commit); err != nil {
 		return nil, mapErr(err)
 	}
 	dropMapped(c.b.db)
@@ -349,6 +459,7 @@ func (w *sortedWriter) write(tg ckptTarget, keys *sortedKeys) error {
 		if err := w.put(d, m, key, &hint); err != nil {
 			return err
 		}
+		w.c.pace.tick(1)
 	}
 	return nil
 }
@@ -377,7 +488,9 @@ func (w *sortedWriter) full() bool {
 // (d).
 func (w *sortedWriter) open(tg ckptTarget, m **kvMap, d **bolt.Bucket) error {
 	if w.root == nil {
+		w.c.pace.free() // durableRoot may wait for a sync
 		root, err := w.c.mem.durableRoot()
+		w.c.pace.hold()
 		if err != nil {
 			return err
 		}

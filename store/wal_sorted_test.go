@@ -20,11 +20,21 @@ import (
 
 // setSorted sets a checkpointer's sorted-checkpoint bounds (min = MaxInt:
 // never sorted; any keyspace with an entry qualifies) and step hook,
-// between two checkpoints.
+// between two checkpoints. The keys are collected 64 bytes at a time
+// (many ranges of first bytes, setKeyBytes).
 func setSorted(ck *checkpointer, min, nodes, size int, stepped func(string)) {
 	ck.running.Lock()
 	defer ck.running.Unlock()
 	ck.sortedMin, ck.sortedTable, ck.sortedNodes, ck.sortedBytes, ck.stepped = min, 1, nodes, size, stepped
+	ck.sortedKeyBytes = 64
+}
+
+// setKeyBytes sets the bound of the keys a sorted checkpoint collects at
+// once, between two checkpoints.
+func setKeyBytes(ck *checkpointer, n int) {
+	ck.running.Lock()
+	defer ck.running.Unlock()
+	ck.sortedKeyBytes = n
 }
 
 // spreadWrite is an Update function that puts or deletes a few keys spread
@@ -108,6 +118,9 @@ func TestSortedCheckpointIsPlain(t *testing.T) {
 						sorted++
 					}
 				})
+				if seed%2 == 0 { // every key at once; odd seeds, 64 bytes at a time
+					setKeyBytes(db.eng.(*memEngine).wal.ck, sortedKeyBytes)
+				}
 				rng := rand.New(rand.NewPCG(seed, 3))
 				for range 400 {
 					if rng.IntN(3) == 0 {
@@ -405,5 +418,62 @@ func TestSortedNeedsLargeKeyspace(t *testing.T) {
 				t.Errorf("sorted transactions: %d; want some: %v", sorted.Load(), tt.sorted)
 			}
 		})
+	}
+}
+
+// TestKeyRanges: the ranges of first bytes cover 0-255 in order, each
+// holds at most the bound of keys and spans unless it is one first byte,
+// and a range ends only where the next byte would pass the bound.
+func TestKeyRanges(t *testing.T) {
+	hist := func(counts map[int]keyCount) *sortedKeys {
+		s := &sortedKeys{}
+		for b, c := range counts {
+			s.hist[b] = c
+		}
+		return s
+	}
+	for _, tt := range []struct {
+		name  string
+		plan  map[ckptTarget]*sortedKeys
+		bound int
+		want  [][2]int
+	}{
+		{"empty", map[ckptTarget]*sortedKeys{}, 100, [][2]int{{0, 256}}},
+		{"under the bound", map[ckptTarget]*sortedKeys{{"a", 0}: hist(map[int]keyCount{1: {2, 10}, 200: {1, 5}})}, 100, [][2]int{{0, 256}}},
+		// each byte 1, 2, 3 takes 2*8+24 = 40 bytes: two fit in 80
+		{"split", map[ckptTarget]*sortedKeys{{"a", 0}: hist(map[int]keyCount{1: {2, 24}, 2: {2, 24}, 3: {2, 24}})}, 80, [][2]int{{0, 3}, {3, 256}}},
+		// two keyspaces add up: byte 5 takes 40+40
+		{"summed", map[ckptTarget]*sortedKeys{{"a", 0}: hist(map[int]keyCount{5: {2, 24}}), {"b", 0}: hist(map[int]keyCount{5: {2, 24}, 6: {1, 1}})}, 80, [][2]int{{0, 6}, {6, 256}}},
+		// one byte over the bound stands alone
+		{"one byte over", map[ckptTarget]*sortedKeys{{"a", 0}: hist(map[int]keyCount{0: {1, 1}, 7: {10, 100}, 8: {1, 1}})}, 50, [][2]int{{0, 7}, {7, 8}, {8, 256}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := keyRanges(tt.plan, tt.bound); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("keyRanges = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSortedKeysCollectRange: keys outside the range are not collected,
+// and collect empties what the last range held.
+func TestSortedKeysCollectRange(t *testing.T) {
+	s := &sortedKeys{}
+	s.hist['a'] = keyCount{2, 4}
+	s.hist['b'] = keyCount{1, 2}
+	s.collect('a', 'b')
+	for _, k := range []string{"b1", "a2", "", "a1", "a2"} {
+		s.add([]byte(k))
+	}
+	s.sort()
+	var got []string
+	for _, sp := range s.spans {
+		got = append(got, string(s.key(sp)))
+	}
+	s.collect(0, 'a')
+	s.add([]byte(""))
+	s.add([]byte("a1"))
+	if fmt.Sprint(got) != "[a1 a2]" || len(s.spans) != 1 || len(s.key(s.spans[0])) != 0 {
+		t.Errorf("range a: %q; then range 0-a holds %d keys; want [a1 a2], then the empty key alone", got, len(s.spans))
 	}
 }

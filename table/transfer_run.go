@@ -46,6 +46,9 @@ type transferRunner struct {
 func (s *Service) startTransfers() {
 	s.transfers = &transferRunner{wake: make(chan struct{}, 1), running: map[string]bool{},
 		cpu: s3import.NewCoresBudget(runtime.GOMAXPROCS(0))}
+	// The store's checkpointer computes within the same budget: a bulk
+	// load's log is checkpointed while the load runs.
+	s.db.SetPacer(s.transfers.cpu)
 	s.background.Go(s.runTransfers)
 }
 
