@@ -26,15 +26,16 @@ import (
 // (Service.plain) decodes every item into a map and does the rest on the
 // goroutine that writes. Both store, index and log the same: for a table
 // with a stream, two global indexes (ALL, and INCLUDE) and Time to Live
-// (the blind put's path) and one with a local index too (the envelope's
-// path), items there before the load, records with conditions that hold
-// and that fail, the same key twice, bad records (no key, a condition that
-// does not compile, a key of the wrong type), items the one-pass decoder
-// takes and items it leaves to the map (a binary), three chunks, decoded
-// on one goroutine (STANDARD) or by a chunk's workers (ACCELERATED): every
-// entry of the table's and its indexes' spaces and their counters, every
-// change-log record (time, key, old and new item), the load's description
-// (counts, usage, status) and its report objects.
+// (the blind put's path), one with a local index too and one with a vector
+// index too (the envelope's path), items there before the load, records
+// with conditions that hold and that fail, the same key twice, bad records
+// (no key, a condition that does not compile, a key of the wrong type),
+// items the one-pass decoder takes and items it leaves to the map (a
+// binary), three chunks, decoded on one goroutine (STANDARD) or by a
+// chunk's workers (ACCELERATED): every entry of the table's and its
+// indexes' spaces and their counters, every change-log record (time, key,
+// old and new item), what a search of the vector index finds, the load's
+// description (counts, usage, status) and its report objects.
 func TestBulkPreparedIsPlain(t *testing.T) {
 	st := bucket.Dir{Root: t.TempDir()}
 	var src strings.Builder
@@ -52,6 +53,8 @@ func TestBulkPreparedIsPlain(t *testing.T) {
 		case i%5 == 0: // the same key again in the same chunk, the later one winning
 			fmt.Fprintf(&src, `{"Item":{"pk":{"S":"k%d"},"sk":{"N":"%d"},"v":{"N":"1"}}}`+"\n", k, k%3)
 			fmt.Fprintf(&src, `{"Item":{"pk":{"S":"k%d"},"sk":{"N":"%d"},"v":{"N":"2"},"ss":{"SS":["a","b%d"]},"b":{"B":"AAEC"},"exp":{"N":"1700000100"}}}`+"\n", k, k%3, i)
+		case i%3 == 0: // a vector (an attribute like any other where the table has no vector index)
+			fmt.Fprintf(&src, `{"Item":{"pk":{"S":"k%d"},"sk":{"N":"%d"},"g":{"S":"g%d"},"e":{"L":[{"N":"1"},{"N":"%d"},{"N":"-0.5"}]},"v":{"N":"3"}}}`+"\n", k, k%3, k%13, i)
 		default:
 			fmt.Fprintf(&src, `{"Item":{"pk":{"S":"k%d"},"sk":{"N":"%d"},"g":{"S":"g%d"},"l":{"N":"%d"},"n":{"N":"12345678901234567890123456789012345678"},"m":{"M":{"x":{"NULL":true},"e":{"S":""}}}}}`+"\n", k, k%3, k%13, i)
 		}
@@ -61,12 +64,9 @@ func TestBulkPreparedIsPlain(t *testing.T) {
 	if _, err := w.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		lsi  bool
-		tier string
-	}{{false, "STANDARD"}, {true, "STANDARD"}, {false, "ACCELERATED"}} {
-		fast := bulkLoaded(t, st, false, tc.lsi, tc.tier)
-		plain := bulkLoaded(t, st, true, tc.lsi, tc.tier)
+	for _, tc := range []bulkCase{{tier: "STANDARD"}, {lsi: true, tier: "STANDARD"}, {tier: "ACCELERATED"}, {vector: true, tier: "STANDARD"}} {
+		fast := bulkLoaded(t, st, false, tc)
+		plain := bulkLoaded(t, st, true, tc)
 		if len(fast) < 2000 || !slices.Equal(fast, plain) {
 			i := firstDiff(fast, plain)
 			t.Fatalf("%+v: prepared load gave %d lines, plain %d; first difference at %d:\n%s\n%s", tc, len(fast), len(plain), i, at(fast, i), at(plain, i))
@@ -83,11 +83,17 @@ func at(lines []string, i int) string {
 
 // bulkLoaded loads src/in/ into table T (pk, sk; a stream of both images,
 // Time to Live on exp, global indexes on g (ALL) and on g and sk (INCLUDE
-// n and v), and with lsi a local one on l), which holds a few items
-// before, in performance tier tier (ACCELERATED: decoded by a chunk's
-// workers), on a Service with the fast paths off when plain, and returns
+// n and v), with tc.lsi a local one on l, with tc.vector a vector index
+// on e (INCLUDE v)), which holds a few items before, in performance tier
+// tc.tier (ACCELERATED: decoded by a chunk's workers), on a Service with the fast paths off when plain, and returns
 // what the load left, as lines (see TestBulkPreparedIsPlain).
-func bulkLoaded(t *testing.T, st bucket.Dir, plain, lsi bool, tier string) []string {
+// bulkCase is one table and tier of TestBulkPreparedIsPlain.
+type bulkCase struct {
+	lsi, vector bool
+	tier        string
+}
+
+func bulkLoaded(t *testing.T, st bucket.Dir, plain bool, tc bulkCase) []string {
 	t.Helper()
 	ctx := context.Background()
 	const region = "us-east-1"
@@ -107,7 +113,12 @@ func bulkLoaded(t *testing.T, st bucket.Dir, plain, lsi bool, tier string) []str
 				Projection: &ddb.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"n", "v"}}}},
 		StreamSpecification: &ddb.StreamSpecification{StreamEnabled: &on, StreamViewType: "NEW_AND_OLD_IMAGES"}}
 	indexes := []string{"G", "H"}
-	if lsi {
+	if tc.vector {
+		dims := int64(3)
+		in.VectorIndexes = []ddb.VectorIndex{{IndexName: "E", VectorAttribute: &ddb.VectorAttributeDefinition{AttributeName: "e"},
+			Dimensions: &dims, DistanceFunction: "EUCLIDEAN", Projection: &ddb.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"v"}}}}
+	}
+	if tc.lsi {
 		in.AttributeDefinitions = append(in.AttributeDefinitions, ddb.AttributeDefinition{AttributeName: "l", AttributeType: "N"})
 		in.LocalSecondaryIndexes = []ddb.LocalSecondaryIndex{{IndexName: "L", KeySchema: []ddb.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"},
 			{AttributeName: "l", KeyType: "RANGE"}}, Projection: &ddb.Projection{ProjectionType: "KEYS_ONLY"}}}
@@ -129,7 +140,7 @@ func bulkLoaded(t *testing.T, st bucket.Dir, plain, lsi bool, tier string) []str
 	out, err := s.StartBulkPutItems(ctx, region, &ddb.StartBulkPutItemsInput{TableName: "T",
 		InputS3Configuration:  &ddb.InputS3Configuration{S3Bucket: "src", S3KeyPrefix: "in/", InputFormat: "DYNAMODB_JSON"},
 		OutputS3Configuration: &ddb.OutputS3Configuration{S3Bucket: "out", OutputType: []string{"ERROR", "CONDITION_CHECK_FAILURE"}},
-		PerformanceTier:       tier})
+		PerformanceTier:       tc.tier})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,6 +157,9 @@ func bulkLoaded(t *testing.T, st bucket.Dir, plain, lsi bool, tier string) []str
 	lines := []string{fmt.Sprintf("status %s processed %d failed %d bytes %v usage %s", d.BulkOperationStatus, d.ProcessedItemCount,
 		d.FailedItemCount, *d.ProcessedInputBytes, mustJSON(t, d.BulkOperationUsage))}
 	lines = append(lines, storedLines(t, s, region, indexes)...)
+	if tc.vector {
+		lines = append(lines, vectorLines(t, s, region)...)
+	}
 	return append(lines, reportLines(t, st)...)
 }
 
@@ -179,6 +193,25 @@ func storedLines(t *testing.T, s *Service, region string, indexes []string) []st
 		t.Fatal(err)
 	}
 	return lines
+}
+
+// vectorLines are the nearest items a search of T's vector index E finds,
+// with their distances, and the index's description.
+func vectorLines(t *testing.T, s *Service, region string) []string {
+	t.Helper()
+	k := int32(40)
+	found, err := s.SearchVectors(context.Background(), region, &ddb.SearchVectorsInput{TableName: "T", IndexName: "E", TopK: &k,
+		SearchVector: []attr.Value{nv("1"), nv("1000"), nv("0")}})
+	if err != nil || len(found.SearchResults) < 20 {
+		t.Fatalf("search of the vector index: %v, %d results", err, len(found.SearchResults))
+	}
+	desc, err := s.DescribeTable(context.Background(), region, &ddb.TableNameInput{TableName: "T"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vx := desc.Table.VectorIndexes[0]
+	vx.IndexArn = "" // the table's id differs
+	return []string{"search " + mustJSON(t, found.SearchResults), "vector index " + mustJSON(t, vx)}
 }
 
 func mapIDs(m *tableMeta, indexes []string) []string {
