@@ -163,8 +163,8 @@ type bulkLoad struct {
 
 // run reads the input from the checkpoint on, in chunks on one goroutine,
 // and writes them on this one, as an import does. Its reading, decoding
-// and writing compute within the imports' CPU budget (every core, with one
-// processor more while it computes, yielding every 128 items:
+// and writing compute within the imports' CPU budget (every core, with spare
+// processors while it computes, yielding every 128 items:
 // s3import.NewCoresBudget), which every transfer of the process shares, so
 // that foreground requests find a free processor.
 func (l *bulkLoad) run() (s3import.Stats, error) {

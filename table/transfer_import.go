@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"slices"
 	"time"
 
@@ -243,11 +242,12 @@ func itemCheck(m *tableMeta) func(attr.Item) error {
 
 // readChunks reads every object under prefix in st's bucket bkt (st from
 // s3Store) in chunks of importChunk records, decoded on workers goroutines
-// (0: as many as there are cores) while this one calls write with each
-// chunk in order (s3import.ReadChunks). write's error stops the read.
+// (0: one for each unit of o's CPU budget, its cores) while this one calls
+// write with each chunk in order (s3import.ReadChunks). write's error stops
+// the read.
 func (s *Service) readChunks(st bucket.Store, bkt, prefix string, o s3import.Options, from s3import.Position, workers int, write func(s3import.Chunk) error) (s3import.Stats, error) {
 	if workers == 0 {
-		workers = runtime.GOMAXPROCS(0)
+		workers = o.CPU.Units()
 	}
 	if s.plain {
 		workers = 1 // the plain twin: read and decoded on one goroutine

@@ -37,7 +37,7 @@ type transferRunner struct {
 	mu      sync.Mutex
 	running map[string]bool // by job key
 	// cpu bounds the imports', bulk loads' and Ion exports' computing goroutines
-	// together to the cores, with a processor more for foreground requests
+	// together to the cores, with spare processors for foreground requests
 	// to find free (s3import.NewCoresBudget).
 	cpu *s3import.Budget
 }

@@ -1,8 +1,6 @@
 package s3export
 
 import (
-	"runtime"
-
 	"github.com/ddblocal/ddblocal/transfer/iontext"
 	"github.com/ddblocal/ddblocal/transfer/s3import"
 )
@@ -18,8 +16,8 @@ import (
 // decoding and needs no help (AddStored).
 //
 // The runs' encoding and the writing of their lines compute within the
-// CPU budget the process's imports share (Options.CPU, every core with one
-// processor more while it computes: s3import.NewCoresBudget), each
+// CPU budget the process's imports share (Options.CPU, every core with spare
+// processors while it computes: s3import.NewCoresBudget), each
 // holding a unit for one run and yielding every 128 items, so that a
 // foreground request finds a processor free and does not queue behind the
 // export (a parallel export on every core held a probe
@@ -29,7 +27,7 @@ import (
 // whichever comes first, so the runs in flight hold a bounded amount of
 // memory whatever the items' sizes; one core encodes 128 small items in
 // well under a millisecond, so a request's goroutine never queues long
-// behind a run. GOMAXPROCS+1 runs may be in flight: enough to keep every
+// behind a run. One run more than the budget's units may be in flight: enough to keep every
 // unit of the budget busy beside the goroutine that compresses, no more.
 const (
 	runItems = 128
@@ -68,7 +66,7 @@ type ionPipe struct {
 func (w *Writer) addStoredIon(b []byte) error {
 	p := w.pipe
 	if p == nil {
-		p = &ionPipe{inAir: runtime.GOMAXPROCS(0) + 1}
+		p = &ionPipe{inAir: w.o.CPU.Units() + 1}
 		w.pipe = p
 	}
 	if p.cur == nil {

@@ -32,7 +32,7 @@ type Options struct {
 	FileBytes int
 	// CPU is the budget the Ion runs are encoded and written within, the
 	// one the process's imports share (s3import.NewCoresBudget: every
-	// core, one processor more while it computes, yielding every 128
+	// core, spare processors while it computes, yielding every 128
 	// items); nil bounds nothing.
 	CPU *s3import.Budget
 }

@@ -75,6 +75,17 @@ func NewCoresBudget(cores int) *Budget {
 	return &Budget{units: make(chan struct{}, cores), spare: &spareProc{procs: cores + spareProcs}}
 }
 
+// Units returns how many goroutines may compute at once (a
+// NewCoresBudget's cores), or, for a nil Budget, GOMAXPROCS. Work that
+// sizes its goroutines asks this, not GOMAXPROCS, which the budget raises
+// above the cores while a transfer computes.
+func (b *Budget) Units() int {
+	if b == nil {
+		return runtime.GOMAXPROCS(0)
+	}
+	return cap(b.units)
+}
+
 // Acquire waits for a unit.
 func (b *Budget) Acquire() {
 	if b != nil {

@@ -79,6 +79,11 @@ func TestCoresBudgetSpare(t *testing.T) {
 					if got := runtime.GOMAXPROCS(0); got != want {
 						t.Errorf("%d cores: GOMAXPROCS %d while a unit is held, want %d", cores, got, want)
 					}
+					// Work sized while the budget runs gets the cores, not
+					// the raised GOMAXPROCS.
+					if got := b.Units(); got != cores {
+						t.Errorf("%d cores: Units %d while a unit is held, want %d", cores, got, cores)
+					}
 					time.Sleep(10 * time.Millisecond)
 					b.Pause(127)
 					in.Add(-1)
