@@ -152,17 +152,6 @@ func (b *Bulk) settle() {
 	b.run, b.scratch, b.counts = nil, nil, nil
 }
 
-// cmpRef orders two arena refs of one Bulk by when they were stored.
-func cmpRef(x, y uint64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
-}
-
 // Len returns how many keys the data being built holds.
 func (b *Bulk) Len() int {
 	b.settle()

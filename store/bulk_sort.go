@@ -1,6 +1,9 @@
 package store
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // radixBits is how many top bits of an entry's prefix sortRun buckets by.
 const radixBits = 16
@@ -40,21 +43,21 @@ func sortRun(run, scratch []memEntry, counts []uint32, cmp func(x, y memEntry) i
 	return out
 }
 
-// sortBucket sorts s, whose entries are in put order, by cmp, keeping
-// that order among entries with one key: by insertion when s is short,
-// else by cmp and ref.
-func sortBucket(s []memEntry, cmp func(x, y memEntry) int) {
+// sortBucket sorts s, whose entries are in put order, by order, keeping
+// put order among entries with one key: by insertion when s is short,
+// else by order and then ref.
+func sortBucket(s []memEntry, order func(x, y memEntry) int) {
 	if len(s) > 12 {
 		slices.SortFunc(s, func(x, y memEntry) int {
-			if c := cmp(x, y); c != 0 {
+			if c := order(x, y); c != 0 {
 				return c
 			}
-			return cmpRef(x.ref, y.ref)
+			return cmp.Compare(x.ref, y.ref) // refs grow as entries are stored
 		})
 		return
 	}
 	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && cmp(s[j-1], s[j]) > 0; j-- {
+		for j := i; j > 0 && order(s[j-1], s[j]) > 0; j-- {
 			s[j-1], s[j] = s[j], s[j-1]
 		}
 	}

@@ -30,21 +30,21 @@ func (s *Service) directIndexes(m *tableMeta) bool {
 }
 
 // logWrite keeps mu's global indexes and change log after its write in
-// tx, whose table space is sp: it applies w's index changes directly when
+// tx, whose table space is sp (sw's, which reads the log mark): it applies w's index changes directly when
 // it may (mutation.direct and gsi.Direct), and appends the change-log
 // record when the table logs its writes and a reader still needs it. raw
 // and newBytes are the item before and after. It reports whether it
 // appended a record.
-func (mu *mutation) logWrite(tx *store.Tx, sp *store.Space, now int64, raw, newBytes []byte, w *written) (bool, error) {
+func (mu *mutation) logWrite(tx *store.Tx, sp *store.Space, sw *spaceWrites, now int64, raw, newBytes []byte, w *written) (bool, error) {
 	applied, err := mu.applyDirect(tx, sp, newBytes, w)
 	if err != nil {
 		return false, err
 	}
 	w.direct = applied
-	if applied && !mu.keepLog && sp.GetMeta(logMeta) == nil {
+	if applied && !mu.keepLog && !sw.logOn(sp, mu.meta.ID) {
 		return false, nil // no reader left for the record
 	}
-	if !applied && !mu.logged(sp) {
+	if !applied && !mu.loggedIn(sp, sw) {
 		return false, nil
 	}
 	rec := changelog.Append(make([]byte, 0, 48+len(mu.key)+len(raw)+len(newBytes)),

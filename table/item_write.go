@@ -125,9 +125,8 @@ type written struct {
 type spaceWrites struct {
 	spaces map[string]*store.Space
 	stats  map[string]*[2]int64 // items, bytes
-	// logs says, by table, whether its space has logMeta (loggedIn), read
-	// once per transaction: only UpdateTable, in a transaction of its own,
-	// sets it. Nil until the first read.
+	// logs says, by table, whether its space has logMeta (logOn). Nil
+	// until the first read.
 	logs map[string]bool
 }
 
@@ -210,7 +209,7 @@ func (mu *mutation) write(tx *store.Tx, sp *store.Space, sw *spaceWrites, now in
 	if err := applyLocal(lw, tx, sp, mu.meta); err != nil {
 		return w, err
 	}
-	w.logged, err = mu.logWrite(tx, sp, now, ld.raw, newBytes, &w)
+	w.logged, err = mu.logWrite(tx, sp, sw, now, ld.raw, newBytes, &w)
 	return w, err
 }
 
@@ -298,29 +297,29 @@ func (mu *mutation) nextItem(old attr.Item) (attr.Item, error) {
 	return mu.next(old)
 }
 
-// logged reports whether the write must append a change-log record. The log
-// feeds global indexes and lagging reads, nothing else: without them, a
-// record would only be written and trimmed again.
-func (mu *mutation) logged(sp *store.Space) bool {
-	return mu.loggedIn(sp, nil)
+// loggedIn reports whether the write must append a change-log record. The
+// log feeds global indexes and lagging reads, nothing else: without them,
+// a record would only be written and trimmed again. sw reads the table's
+// log mark once per transaction (logOn).
+func (mu *mutation) loggedIn(sp *store.Space, sw *spaceWrites) bool {
+	return mu.keepLog || len(mu.meta.gsis) > 0 || len(mu.meta.vectors) > 0 || sw.logOn(sp, mu.meta.ID)
 }
 
-// loggedIn is logged with sw's reading of logMeta, made once per
-// transaction for each table (with a nil sw, every call reads it).
-func (mu *mutation) loggedIn(sp *store.Space, sw *spaceWrites) bool {
-	if mu.keepLog || len(mu.meta.gsis) > 0 || len(mu.meta.vectors) > 0 {
-		return true
-	}
+// logOn reports whether table id's space sp has logMeta (a reader of its
+// change log), read once per transaction for each table: only
+// UpdateTable, in a transaction of its own, sets it. With a nil sw,
+// every call reads it.
+func (sw *spaceWrites) logOn(sp *store.Space, id string) bool {
 	if sw == nil {
 		return sp.GetMeta(logMeta) != nil
 	}
-	on, ok := sw.logs[mu.meta.ID]
+	on, ok := sw.logs[id]
 	if !ok {
 		on = sp.GetMeta(logMeta) != nil
 		if sw.logs == nil {
 			sw.logs = map[string]bool{}
 		}
-		sw.logs[mu.meta.ID] = on
+		sw.logs[id] = on
 	}
 	return on
 }
@@ -380,7 +379,7 @@ func (mu *mutation) blindPut(tx *store.Tx, sp *store.Space, sw *spaceWrites, now
 		}
 		mu.gsiUnits(&w)
 	}
-	w.logged, err = mu.logWrite(tx, sp, now, raw, val, &w)
+	w.logged, err = mu.logWrite(tx, sp, sw, now, raw, val, &w)
 	return w, err
 }
 

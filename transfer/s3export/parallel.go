@@ -16,19 +16,20 @@ import (
 // decoding and needs no help (AddStored).
 //
 // The runs' encoding and the writing of their lines compute within the
-// CPU budget the process's imports share (Options.CPU, every core with spare
-// processors while it computes: s3import.NewCoresBudget), each
+// CPU budget the process's imports share (Options.CPU, every core with
+// spare processors while it computes: s3import.NewCoresBudget), each
 // holding a unit for one run and yielding every 128 items, so that a
-// foreground request finds a processor free and does not queue behind the
-// export (a parallel export on every core held a probe
-// GetItem's p99 at 18-30 ms).
+// foreground request finds a processor free and does not queue behind
+// the export (a parallel export on every core held a probe GetItem's p99
+// at 18-30 ms).
 
 // A run is closed after runItems items or runBytes bytes of stored items,
 // whichever comes first, so the runs in flight hold a bounded amount of
 // memory whatever the items' sizes; one core encodes 128 small items in
 // well under a millisecond, so a request's goroutine never queues long
-// behind a run. One run more than the budget's units may be in flight: enough to keep every
-// unit of the budget busy beside the goroutine that compresses, no more.
+// behind a run. One run more than the budget's units may be in flight:
+// enough to keep every unit of the budget busy beside the goroutine that
+// compresses, no more.
 const (
 	runItems = 128
 	runBytes = 1 << 20

@@ -48,18 +48,20 @@ func NewBudget(n int) *Budget {
 
 // spareProcs is how many processors more than cores a NewCoresBudget
 // runs the process with while its units are held. Beside the work's
-// units, two other goroutines compute for long stretches during a
-// transfer: the durable store's checkpointer (a third to two fifths of a
-// core during a bulk load) and, for a third of the time, the collector's
-// dedicated mark worker (GOMAXPROCS 4 and more have one; below, every
-// processor marks a quarter of its time). The third processor is the one
-// left idle to poll the network. With one spare, all three processors
-// were busy when 48-52 % of a foreground probe's requests arrived during
-// a durable 1,000,000-item bulk load: those waited for the monitor's
-// 10 ms network poll and then for a processor, and 16-25 % of the
-// requests took 5 ms or more (fourteenth session; with three, 4-8 %).
-// The collector still gives every idle processor an idle mark worker
-// while it marks; those poll the network between bits of work.
+// units, the collector computes for long stretches during a transfer:
+// its dedicated mark worker (GOMAXPROCS 4 and more have one; below, every
+// processor marks a quarter of its time) for about a third of the time,
+// and an idle mark worker on every idle processor while it marks (those
+// poll the network between bits of work). The durable store's
+// checkpointer computed beside them too (a third to two fifths of a core
+// during a bulk load) until it took a unit of the budget (store.Pacer).
+// With one spare, all three processors were busy when 48-52 % of a
+// foreground probe's requests arrived during a durable 1,000,000-item
+// bulk load: those waited for the monitor's 10 ms network poll and then
+// for a processor, and 16-25 % of the requests took 5 ms or more
+// (fourteenth session; with three, 4-8 %). With the checkpointer paced,
+// three spares still beat two (5.4-7.0 % against 7.2-8.9 % at 5 ms or
+// more, loaded machine); four did no better than three.
 const spareProcs = 3
 
 // NewCoresBudget returns a Budget of cores units (at least one) that runs
